@@ -1,0 +1,358 @@
+#!/usr/bin/env bash
+# fiohist benchmarks: generates a deterministic corpus once (cached), then times raw reads
+# (cat, zcat), fiohist pctiles (default and compat mode, plain and gzip, long run),
+# the reference script on a subset (when FIO_HISTO_LOG_PCTILES is set), document building
+# (fiohist push --out) and, when FIOHIST_ES_URL is set, indexing against curl + _bulk.
+# Missing fiohist subcommands show as "n/a (not available)" instead of failing the run.
+#
+# Usage: bench/run.sh [--quick] [--scale F] [--no-long] [--reps N] [--gen BIN]
+#                     [--fiohist BIN] [--dir DIR]
+# Env:   FIOHIST_BENCH_DIR (cache, default /tmp/fiohist-bench), FIOHIST (binary),
+#        FIO_HISTO_LOG_PCTILES (reference script, .py or .py.gz), FIOHIST_BENCH_REF_MB
+#        (reference subset size, default 100), FIOHIST_ES_URL, FIOHIST_BENCH_BATCH (docs per
+#        _bulk request for the curl baseline, default 1000).
+set -u -o pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+DIR=${FIOHIST_BENCH_DIR:-/tmp/fiohist-bench}
+SCALE=1
+QUICK=0
+LONG=1
+REPS=1
+GEN=${GEN_CORPUS:-}
+FIOHIST=${FIOHIST:-}
+
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) QUICK=1; SCALE=0.01 ;;
+    --scale) SCALE=$2; shift ;;
+    --no-long) LONG=0 ;;
+    --reps) REPS=$2; shift ;;
+    --gen) GEN=$2; shift ;;
+    --fiohist) FIOHIST=$2; shift ;;
+    --dir) DIR=$2; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "run.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+
+log() { echo "[bench] $*" >&2; }
+die() { echo "run.sh: $*" >&2; exit 1; }
+mkdir -p "$DIR" || die "cannot create $DIR"
+WORK=$(mktemp -d "$DIR/run.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$WORK"' EXIT
+
+# --- binaries -----------------------------------------------------------------------------
+first_exe() { for c in "$@"; do [ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }; done; return 1; }
+if [ -z "$GEN" ]; then
+  GEN=$(first_exe "$ROOT"/build-bench/bench/gen_corpus "$ROOT"/build*/bench/gen_corpus) || {
+    log "no gen_corpus binary given; compiling one into $DIR"
+    g++ -std=c++17 -O2 "$HERE/gen_corpus.cc" -o "$DIR/gen_corpus" -lboost_program_options -lz \
+      -pthread || die "cannot build gen_corpus"
+    GEN="$DIR/gen_corpus"
+  }
+fi
+[ -x "$GEN" ] || die "gen_corpus not executable: $GEN"
+if [ -z "$FIOHIST" ]; then
+  FIOHIST=$(first_exe "$ROOT"/build-bench/fiohist "$ROOT"/build/fiohist "$(command -v fiohist)") ||
+    FIOHIST=""
+fi
+
+# --- peak RSS: GNU time when present, else getrusage(RUSAGE_CHILDREN) via python3 ----------
+if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
+  RSS_SRC="GNU time %M"
+else
+  RSS_SRC="python3 getrusage(RUSAGE_CHILDREN).ru_maxrss"
+fi
+# run_timed OUTFILE ERRFILE cmd...: runs cmd (stdout to OUTFILE), prints "wall_s rss_kb rc".
+run_timed() {
+  local out=$1 err=$2; shift 2
+  local t0 t1 rc rss
+  if [ "$RSS_SRC" = "GNU time %M" ]; then
+    t0=$(date +%s%N)
+    /usr/bin/time -f %M -o "$WORK/rss" "$@" >"$out" 2>"$err"; rc=$?
+    t1=$(date +%s%N)
+    rss=$(tail -n1 "$WORK/rss")
+  else
+    t0=$(date +%s%N)
+    python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(rc)' "$WORK/rss" "$@" >"$out" 2>"$err"; rc=$?
+    t1=$(date +%s%N)
+    rss=$(cat "$WORK/rss" 2>/dev/null || echo 0)
+  fi
+  case "$rss" in ''|*[!0-9]*) rss=0 ;; esac
+  echo "$(( (t1 - t0) / 1000000 ))e-3 $rss $rc" | awk '{printf "%.3f %s %s\n", $1, $2, $3}'
+}
+
+# --- corpus (cached by generator source + size) --------------------------------------------
+KEY=$(cat "$HERE/gen_corpus.cc" | sha256sum | cut -c1-12)-s$SCALE
+CORPUS="$DIR/corpus-$KEY"
+manifest() { awk -v k="$2" '$1==k{print $2}' "$1/MANIFEST"; }
+gen_if_missing() {  # name, generator args...
+  local name=$1; shift
+  if [ -f "$CORPUS/$name.done" ]; then return 0; fi
+  log "generating $name corpus into $CORPUS ($*)"
+  rm -rf "${CORPUS:?}/$name" "$CORPUS/$name-gz"
+  local t0=$(date +%s%N)
+  "$GEN" --scale "$SCALE" "$@" >&2 || die "gen_corpus failed"
+  log "  took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+  touch "$CORPUS/$name.done"
+}
+mkdir -p "$CORPUS"
+gen_if_missing normal --out "$CORPUS/plain" --gz-out "$CORPUS/gz"
+[ "$LONG" = 1 ] && gen_if_missing long --long --gz-out "$CORPUS/long-gz"
+
+mapfile -t PLAIN < <(find "$CORPUS/plain" -type f -name '*_clat_hist.*' | sort)
+mapfile -t GZ < <(find "$CORPUS/gz" -type f -name '*_clat_hist.*' | sort)
+LONGGZ=()
+[ "$LONG" = 1 ] && mapfile -t LONGGZ < <(find "$CORPUS/long-gz" -type f -name '*_clat_hist.*' | sort)
+TEXT_BYTES=$(manifest "$CORPUS/plain" text_bytes)
+GZ_BYTES=$(manifest "$CORPUS/gz" stored_bytes)
+RECORDS=$(manifest "$CORPUS/plain" records)
+HOSTS=$(manifest "$CORPUS/plain" hosts)
+JOBS=$(manifest "$CORPUS/plain" jobs)
+SECONDS_RUN=$(manifest "$CORPUS/plain" seconds)
+if [ "$LONG" = 1 ]; then
+  LONG_TEXT=$(manifest "$CORPUS/long-gz" text_bytes)
+  LONG_GZ=$(manifest "$CORPUS/long-gz" stored_bytes)
+  LONG_RECORDS=$(manifest "$CORPUS/long-gz" records)
+fi
+
+# Warm the page cache: every input is read once before anything is timed (nothing dropped).
+log "warming the page cache"
+cat "${PLAIN[@]}" "${GZ[@]}" "${LONGGZ[@]}" >/dev/null
+
+# --- result table --------------------------------------------------------------------------
+declare -A WALL RSS MBS
+ROWS=()
+# row KEY LABEL BYTES RECORDS WALL RSS_KB NOTE  (WALL "n/a" for unavailable)
+row() {
+  local key=$1 label=$2 bytes=$3 recs=$4 wall=$5 rss=$6 note=$7
+  if [ "$wall" = n/a ]; then
+    ROWS+=("$(printf '%-46s %9s %8s %8s %12s %9s  %s' "$label" "$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1e6}')" n/a - - - "n/a (not available)${note:+: $note}")")
+    return
+  fi
+  local mbs rps
+  mbs=$(awk -v b="$bytes" -v w="$wall" 'BEGIN{printf "%.1f", (w>0)?b/1e6/w:0}')
+  rps=$(awk -v r="$recs" -v w="$wall" 'BEGIN{printf "%.0f", (w>0)?r/w:0}')
+  WALL[$key]=$wall; RSS[$key]=$rss; MBS[$key]=$mbs
+  ROWS+=("$(printf '%-46s %9s %8.2f %8s %12s %9s  %s' "$label" \
+    "$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1e6}')" "$wall" "$mbs" "$rps" \
+    "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')" "$note")")
+}
+# bench KEY LABEL BYTES RECORDS OUTFILE cmd...: best wall of REPS runs, max RSS.
+bench() {
+  local key=$1 label=$2 bytes=$3 recs=$4 out=$5; shift 5
+  local best="" rss=0 i res w r rc
+  for ((i = 0; i < REPS; i++)); do
+    log "timing: $label"
+    res=$(run_timed "$out" "$WORK/$key.err" "$@")
+    read -r w r rc <<<"$res"
+    if [ "$rc" != 0 ]; then
+      log "  failed (rc=$rc): $(head -c 300 "$WORK/$key.err")"
+      row "$key" "$label" "$bytes" "$recs" n/a 0 "failed rc=$rc: $(head -n1 "$WORK/$key.err" | cut -c1-60)"
+      return 1
+    fi
+    if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$w; fi
+    [ "$r" -gt "$rss" ] && rss=$r
+  done
+  row "$key" "$label" "$bytes" "$recs" "$best" "$rss" "${NOTE:-}"
+}
+
+# probe LABEL cmd...: does this fiohist command work on one small log? (sets PROBE_ERR)
+probe() {
+  PROBE_ERR=""
+  if [ -z "$FIOHIST" ]; then PROBE_ERR="no fiohist binary"; return 1; fi
+  if ! "$@" >"$WORK/probe.out" 2>"$WORK/probe.err"; then
+    PROBE_ERR=$(grep -m1 . "$WORK/probe.err" | cut -c1-70)
+    [ -n "$PROBE_ERR" ] || PROBE_ERR="exit status $?"
+    return 1
+  fi
+}
+
+NOTE=""
+bench cat "cat plain > /dev/null" "$TEXT_BYTES" "$RECORDS" /dev/null cat "${PLAIN[@]}"
+NOTE="MB = uncompressed; $(awk -v b="$GZ_BYTES" 'BEGIN{printf "%.0f", b/1e6}') MB on disk"
+bench zcat "zcat gzip > /dev/null" "$TEXT_BYTES" "$RECORDS" /dev/null zcat "${GZ[@]}"
+NOTE=""
+
+ONE_PLAIN=${PLAIN[0]}
+ONE_GZ=${GZ[0]}
+SCOPES=cluster,host,job
+if probe x "$FIOHIST" pctiles --scope "$SCOPES" -o "$WORK/probe.csv" "$ONE_PLAIN"; then
+  bench pct_plain "fiohist pctiles $SCOPES (plain)" "$TEXT_BYTES" "$RECORDS" /dev/null \
+    "$FIOHIST" pctiles --scope "$SCOPES" -o "$WORK/pctiles.csv" "${PLAIN[@]}"
+  PCT_ROWS=$( [ -f "$WORK/pctiles.csv" ] && wc -l <"$WORK/pctiles.csv" || echo 0)
+  bench pct_cluster "fiohist pctiles cluster (plain)" "$TEXT_BYTES" "$RECORDS" /dev/null \
+    "$FIOHIST" pctiles --scope cluster -o "$WORK/pctiles-cluster.csv" "${PLAIN[@]}"
+else
+  row pct_plain "fiohist pctiles $SCOPES (plain)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
+  row pct_cluster "fiohist pctiles cluster (plain)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
+fi
+if probe x "$FIOHIST" pctiles --scope "$SCOPES" -o "$WORK/probe.csv" "$ONE_GZ"; then
+  bench pct_gz "fiohist pctiles $SCOPES (gzip)" "$TEXT_BYTES" "$RECORDS" /dev/null \
+    "$FIOHIST" pctiles --scope "$SCOPES" -o "$WORK/pctiles-gz.csv" "${GZ[@]}"
+else
+  row pct_gz "fiohist pctiles $SCOPES (gzip)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
+fi
+COMPAT=(pctiles --compat fio-histo-log-pctiles)
+if probe x "$FIOHIST" "${COMPAT[@]}" -- "$ONE_PLAIN"; then
+  bench compat "fiohist pctiles --compat (plain)" "$TEXT_BYTES" "$RECORDS" "$WORK/compat.csv" \
+    "$FIOHIST" "${COMPAT[@]}" -- "${PLAIN[@]}"
+  HAVE_COMPAT=1
+else
+  row compat "fiohist pctiles --compat (plain)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
+  HAVE_COMPAT=0
+fi
+if [ "$LONG" = 1 ]; then
+  if probe x "$FIOHIST" pctiles --scope "$SCOPES" -o "$WORK/probe.csv" "$ONE_GZ"; then
+    NOTE="10x duration; MB = uncompressed"
+    bench long "fiohist pctiles $SCOPES (long, gzip)" "$LONG_TEXT" "$LONG_RECORDS" /dev/null \
+      "$FIOHIST" pctiles --scope "$SCOPES" -o "$WORK/pctiles-long.csv" "${LONGGZ[@]}"
+    NOTE=""
+  else
+    row long "fiohist pctiles $SCOPES (long, gzip)" "$LONG_TEXT" "$LONG_RECORDS" n/a 0 "$PROBE_ERR"
+  fi
+fi
+
+# host_of FILE: the host of a corpus log (".hostNN" suffix, else the parent directory).
+host_of() {
+  case "${1##*/}" in
+    *.log) basename "$(dirname "$1")" ;;
+    *) echo "${1##*.}" ;;
+  esac
+}
+
+# --- the reference script, on a subset of whole hosts, scaled by bytes ---------------------
+REF=${FIO_HISTO_LOG_PCTILES:-}
+REF_NOTE=""
+if [ -n "$REF" ]; then
+  if [ "${REF%.gz}" != "$REF" ]; then
+    mkdir -p /tmp/fiohist-bench-ref && zcat "$REF" >/tmp/fiohist-bench-ref/fio-histo-log-pctiles.py \
+      && REF=/tmp/fiohist-bench-ref/fio-histo-log-pctiles.py
+  fi
+  REF_MB=${FIOHIST_BENCH_REF_MB:-100}
+  # Whole hosts (all their jobs), as many as fit in about REF_MB (at least one).
+  NSUB=$(awk -v m="$REF_MB" -v t="$TEXT_BYTES" -v h="$HOSTS" \
+    'BEGIN{n=int(m*1e6/(t/h)+0.5); if(n<1)n=1; if(n>h)n=h; print n}')
+  mapfile -t SUBHOSTS < <(for f in "${PLAIN[@]}"; do host_of "$f"; done | sort -u | head -n "$NSUB")
+  SUB=()
+  for f in "${PLAIN[@]}"; do
+    h=$(host_of "$f")
+    for k in "${SUBHOSTS[@]}"; do [ "$h" = "$k" ] && SUB+=("$f"); done
+  done
+  SUB_BYTES=$(cat "${SUB[@]}" | wc -c)
+  SUB_RECS=$(cat "${SUB[@]}" | wc -l)
+  SUB_MB=$(awk -v b="$SUB_BYTES" 'BEGIN{printf "%.0f", b/1e6}')
+  NOTE="subset ${#SUB[@]} logs, $SUB_MB MB"
+  if bench ref "reference script (subset)" "$SUB_BYTES" "$SUB_RECS" "$WORK/ref.csv" \
+      python3 "$REF" -- "${SUB[@]}"; then
+    if [ "$HAVE_COMPAT" = 1 ]; then
+      bench compat_sub "fiohist --compat (same subset)" "$SUB_BYTES" "$SUB_RECS" \
+        "$WORK/compat-sub.csv" "$FIOHIST" "${COMPAT[@]}" -- "${SUB[@]}"
+      if cmp -s "$WORK/ref.csv" "$WORK/compat-sub.csv"; then
+        REF_NOTE="compat output on the subset: byte-identical to the reference"
+      else
+        REF_NOTE="compat output on the subset: differs from the reference in $(diff "$WORK/ref.csv" "$WORK/compat-sub.csv" | grep -c '^<') lines"
+      fi
+    fi
+    EST=$(awk -v w="${WALL[ref]}" -v s="$SUB_BYTES" -v t="$TEXT_BYTES" 'BEGIN{printf "%.1f", w*t/s}')
+    ROWS+=("$(printf '%-46s %9s %8s %8s %12s %9s  %s' "reference script (full, estimated)" \
+      "$(awk -v b="$TEXT_BYTES" 'BEGIN{printf "%.0f", b/1e6}')" "$EST" "${MBS[ref]}" - - \
+      "scaled from the subset by bytes")")
+    WALL[ref_full]=$EST
+  fi
+  NOTE=""
+else
+  ROWS+=("$(printf '%-46s %9s %8s %8s %12s %9s  %s' "reference script" - n/a - - - \
+    "n/a (set FIO_HISTO_LOG_PCTILES to fio-histo-log-pctiles.py[.gz])")")
+fi
+
+# --- document building: fiohist push --out -------------------------------------------------
+DOCS=0
+if probe x "$FIOHIST" push --out "$WORK/probe-push" --run probe "$ONE_PLAIN"; then
+  rm -rf "$WORK/push"
+  if bench push "fiohist push --out (plain)" "$TEXT_BYTES" "$RECORDS" /dev/null \
+      "$FIOHIST" push --out "$WORK/push" --run bench "${PLAIN[@]}"; then
+    LINES=$(find "$WORK/push" -type f -exec cat {} + | wc -l)
+    DOCS=$(( LINES / 2 ))
+  fi
+else
+  row push "fiohist push --out (plain)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
+fi
+
+# --- indexing: fiohist push --es-url versus curl posting the same NDJSON to _bulk ----------
+ES=${FIOHIST_ES_URL:-}
+BATCH=${FIOHIST_BENCH_BATCH:-1000}
+if [ -n "$ES" ]; then
+  if [ "$DOCS" -gt 0 ] && probe x "$FIOHIST" push --es-url "$ES" --run bench-probe "$ONE_PLAIN"; then
+    NOTE="$DOCS docs"
+    bench es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" /dev/null \
+      "$FIOHIST" push --es-url "$ES" --run bench "${PLAIN[@]}"
+    # The server-side limit: the same documents, pre-built, posted by curl in batches.
+    mkdir -p "$WORK/chunks"
+    i=0
+    while IFS= read -r f; do
+      split -l $(( 2 * BATCH )) -d -a 6 "$f" "$WORK/chunks/c$(printf %04d $i)-"; i=$((i + 1))
+    done < <(find "$WORK/push" -type f | sort)
+    CURL_ARGS=()
+    for c in "$WORK"/chunks/*; do
+      [ ${#CURL_ARGS[@]} -gt 0 ] && CURL_ARGS+=(--next)
+      CURL_ARGS+=(-s -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/x-ndjson'
+        --data-binary "@$c" "${ES%/}/_bulk")
+    done
+    NOTE="$DOCS docs, $BATCH docs/request"
+    bench es_curl "curl _bulk (same NDJSON)" "$TEXT_BYTES" "$RECORDS" "$WORK/curl.codes" \
+      curl "${CURL_ARGS[@]}"
+    BAD=$(grep -vc '^200$' "$WORK/curl.codes" || true)
+    [ "$BAD" != 0 ] && log "curl: $BAD requests without HTTP 200"
+    NOTE=""
+  else
+    row es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" n/a 0 \
+      "${PROBE_ERR:-no NDJSON from push --out}"
+  fi
+fi
+
+# --- report --------------------------------------------------------------------------------
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{if (a==""||b==""||b==0) print "n/a"; else printf "%.2f", a/b}'; }
+echo
+echo "fiohist benchmarks  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(uname -n), $(nproc) CPUs, $(awk '/MemTotal/{printf "%.0f GB", $2/1048576}' /proc/meminfo)"
+echo "fiohist: ${FIOHIST:-none}"
+echo "corpus:  $CORPUS"
+echo "         $HOSTS hosts x $JOBS jobs x $SECONDS_RUN s, $RECORDS records, $(awk -v b="$TEXT_BYTES" 'BEGIN{printf "%.1f", b/1e6}') MB text, $(awk -v b="$GZ_BYTES" 'BEGIN{printf "%.1f", b/1e6}') MB gzip"
+[ "$LONG" = 1 ] && echo "         long: $LONG_RECORDS records, $(awk -v b="$LONG_TEXT" 'BEGIN{printf "%.1f", b/1e6}') MB text, $(awk -v b="$LONG_GZ" 'BEGIN{printf "%.1f", b/1e6}') MB gzip"
+echo "page cache warm (all inputs read once first); best of $REPS; MB = 10^6 bytes of log text; peak RSS via $RSS_SRC"
+echo
+printf '%-46s %9s %8s %8s %12s %9s  %s\n' "command" "input MB" "wall s" "MB/s" "records/s" "RSS MB" "notes"
+printf '%s\n' "$(printf '%.0s-' {1..100})"
+printf '%s\n' "${ROWS[@]}"
+echo
+echo "ratios"
+printf '  %-44s %s\n' "fiohist (plain) / cat  [throughput]" "$(ratio "${MBS[pct_plain]:-}" "${MBS[cat]:-}")"
+printf '  %-44s %s\n' "fiohist (gzip) / zcat  [throughput]" "$(ratio "${MBS[pct_gz]:-}" "${MBS[zcat]:-}")"
+printf '  %-44s %s\n' "fiohist compat / reference  [throughput]" "$(ratio "${MBS[compat]:-}" "${MBS[ref]:-}")"
+printf '  %-44s %s\n' "fiohist default / reference  [throughput]" "$(ratio "${MBS[pct_plain]:-}" "${MBS[ref]:-}")"
+printf '  %-44s %s\n' "long-run RSS / normal RSS (both gzip)" "$(ratio "${RSS[long]:-}" "${RSS[pct_gz]:-}")"
+printf '  %-44s %s\n' "RSS cluster,host,job / cluster only" "$(ratio "${RSS[pct_plain]:-}" "${RSS[pct_cluster]:-}")"
+if [ -n "${RSS[pct_plain]:-}" ] && [ -n "${RSS[pct_cluster]:-}" ]; then
+  printf '  %-44s %s\n' "extra RSS per job log for host+job scopes" \
+    "$(awk -v a="${RSS[pct_plain]}" -v b="${RSS[pct_cluster]}" -v n="${#PLAIN[@]}" 'BEGIN{printf "%.1f KB", (a-b)/n}')"
+fi
+[ -n "${PCT_ROWS:-}" ] && printf '  %-44s %s\n' "pctiles output rows ($SCOPES)" "$PCT_ROWS"
+if [ "$DOCS" -gt 0 ] && [ -n "${WALL[push]:-}" ]; then
+  printf '  %-44s %s\n' "documents built (NDJSON lines / 2)" "$DOCS"
+  printf '  %-44s %s\n' "documents/s (push --out)" "$(ratio "$DOCS" "${WALL[push]}")"
+fi
+if [ -n "${WALL[es_push]:-}" ]; then
+  printf '  %-44s %s\n' "documents/s (push --es-url)" "$(ratio "$DOCS" "${WALL[es_push]}")"
+  printf '  %-44s %s\n' "documents/s (curl _bulk, server limit)" "$(ratio "$DOCS" "${WALL[es_curl]:-}")"
+  printf '  %-44s %s\n' "push --es-url / curl _bulk  [docs/s]" "$(ratio "${WALL[es_curl]:-}" "${WALL[es_push]}")"
+fi
+[ -n "$REF_NOTE" ] && echo "  $REF_NOTE"
+[ "$QUICK" = 1 ] && echo "(--quick: scale $SCALE, figures are for smoke testing only)"
+exit 0
