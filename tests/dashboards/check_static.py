@@ -1,0 +1,492 @@
+#!/usr/bin/env python3
+"""Static check of fiohist's dashboards, index templates, Kibana objects and compose file (no
+server needed). Exit 0 when everything is consistent, 1 with one line per problem otherwise.
+
+Checks: every JSON parses; dashboard uids and panel ids are unique; every data source uid used
+is provisioned; every field a target, variable, annotation or transformation uses exists in the
+index template behind the data source, with a type the aggregation accepts; the Kibana data
+views match the templates; docker-compose.yml names the four services with health checks, pins
+matching versions, binds ports to 127.0.0.1 and mounts only files that exist."""
+
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dashlib as dl  # noqa: E402
+
+problems = []
+checked = {"templates": 0, "dashboards": 0, "panels": 0, "targets": 0, "fields": 0,
+           "variables": 0, "kibana objects": 0, "compose services": 0}
+
+
+def problem(where, msg):
+    problems.append(f"{where}: {msg}")
+
+
+# Which field types each aggregation accepts (Elasticsearch 8.x).
+METRIC_TYPES = {
+    "avg": dl.NUMERIC | {"histogram"}, "sum": dl.NUMERIC | {"histogram"},
+    "min": dl.NUMERIC | {"histogram", "date"}, "max": dl.NUMERIC | {"histogram", "date"},
+    "percentiles": dl.NUMERIC | {"histogram"}, "extended_stats": dl.NUMERIC,
+    "cardinality": dl.NUMERIC | {"keyword", "date", "boolean"},
+}
+NO_FIELD_METRICS = {"count", "raw_data", "raw_document", "logs"}
+BUCKET_TYPES = {
+    "date_histogram": {"date", "date_nanos"},
+    "histogram": dl.NUMERIC | {"histogram"},
+    "terms": dl.NUMERIC | {"keyword", "boolean", "ip"},
+}
+
+
+# ------------------------------------------------------------------------------ templates
+def check_templates():
+    try:
+        tmpl = dl.load_templates()
+    except (OSError, json.JSONDecodeError) as e:
+        problem("mappings", f"cannot read a template: {e}")
+        return {}
+    checked["templates"] = len(tmpl)
+    for kind, t in tmpl.items():
+        where = f"mappings/{dl.TEMPLATE_FILES[kind]}"
+        base = kind.split("-")[0]
+        if t.get("index_patterns") != [f"fiohist-{base}*"]:
+            problem(where, f"index_patterns should be ['fiohist-{base}*']: {t.get('index_patterns')}")
+        idx = t.get("template", {}).get("settings", {}).get("index", {})
+        if str(idx.get("number_of_shards")) != "1" or str(idx.get("number_of_replicas")) != "0":
+            problem(where, "expected 1 shard and 0 replicas")
+        if not idx.get("refresh_interval"):
+            problem(where, "no refresh_interval")
+        m = dl.Mapping(t)
+        for f, typ in [("@timestamp", "date"), ("run", "keyword")]:
+            fld = m.field(f)
+            if not fld or fld.type != typ:
+                problem(where, f"{f} must be {typ}, is {fld}")
+        for f in ("p99_999", "p0", "p100"):
+            fld = m.field(f, "double")
+            if not fld or fld.type != "double" or not fld.aggregatable:
+                problem(where, f"dynamic percentile field {f} would not map to an aggregatable "
+                               f"double ({fld})")
+        lab = m.field("labels.rack")
+        if not lab or lab.type != "keyword" or not lab.aggregatable:
+            problem(where, f"labels.* must map to keyword ({lab})")
+        junk = m.field("some_new_field")
+        if junk is not None and (junk.searchable or junk.aggregatable):
+            problem(where, f"unknown fields must not be indexed ({junk})")
+    b, nb = tmpl.get("buckets"), tmpl.get("buckets-nohistogram")
+    if b and nb:
+        lat = b["template"]["mappings"]["properties"].get("latency")
+        if lat != {"type": "histogram"}:
+            problem("mappings/fiohist-buckets.json", f"latency must be a histogram: {lat}")
+        nlat = nb["template"]["mappings"]["properties"].get("latency")
+        if nlat != {"type": "object", "enabled": False}:
+            problem("mappings/fiohist-buckets-nohistogram.json",
+                    f"latency must be an object with enabled:false: {nlat}")
+        bp = dict(b["template"]["mappings"]["properties"]); bp.pop("latency", None)
+        np_ = dict(nb["template"]["mappings"]["properties"]); np_.pop("latency", None)
+        if bp != np_ or b["template"]["settings"] != nb["template"]["settings"]:
+            problem("mappings", "the two buckets templates differ in more than `latency`")
+        for f in ("bucket_index", "bucket_count"):
+            p = b["template"]["mappings"]["properties"].get(f, {})
+            if p.get("index", True):
+                problem("mappings/fiohist-buckets.json", f"{f} must have index: false")
+    if "runs" in tmpl:
+        m = dl.Mapping(tmpl["runs"])
+        for f in ("read_p99", "write_p99_9", "all_iops"):
+            fld = m.field(f, "double")
+            if not fld or fld.type != "double":
+                problem("mappings/fiohist-runs.json", f"{f} must map to double ({fld})")
+    return tmpl
+
+
+# ------------------------------------------------------------------------------ grafana
+def template_for_index(tmpl, index):
+    """The template whose pattern equals the data source's index (pattern)."""
+    for kind, t in tmpl.items():
+        if kind == "buckets-nohistogram":
+            continue
+        for p in dl.index_patterns(t):
+            if p == index or p.rstrip("*") == index.rstrip("*"):
+                return kind, t
+    return None, None
+
+
+def check_field(where, mapping, field, accepted, what, want_search=False):
+    checked["fields"] += 1
+    if mapping is None:
+        problem(where, f"no template behind the data source to check field {field!r}")
+        return None
+    fld = mapping.field(field, "double") or mapping.field(field)
+    if fld is None or fld.via.startswith("unknown_"):
+        how = f" (the catch-all {fld.via} would keep it in _source only)" if fld else ""
+        problem(where, f"{what}: field {field!r} is not in the index template{how}")
+        return None
+    if accepted is not None and fld.type not in accepted:
+        problem(where, f"{what}: field {field!r} is {fld.type}, needs one of {sorted(accepted)}")
+    if want_search and not fld.searchable and fld.type != "histogram":
+        problem(where, f"{what}: field {field!r} is not indexed (cannot be queried)")
+    if accepted is not None and not want_search and not fld.aggregatable:
+        problem(where, f"{what}: field {field!r} has no doc values (cannot be aggregated)")
+    return fld
+
+
+def check_query(where, mapping, query, variables):
+    for f in dl.lucene_fields(query):
+        check_field(where, mapping, f, None, f"query {query!r}", want_search=True)
+    for v in dl.variable_refs(query):
+        if v not in variables and not v.startswith("__"):
+            problem(where, f"query uses undefined variable ${v}")
+
+
+def check_target(where, t, ds_map, tmpl, variables):
+    checked["targets"] += 1
+    uid = dl.ds_uid(t.get("datasource"))
+    ds = ds_map.get(uid)
+    if ds is None:
+        problem(where, f"target datasource uid {uid!r} is not provisioned")
+        return None
+    _, template = template_for_index(tmpl, ds["index"] or "")
+    mapping = dl.Mapping(template) if template else None
+    if t.get("timeField") and t["timeField"] != ds["timeField"]:
+        problem(where, f"timeField {t['timeField']} differs from the data source's")
+    check_field(where, mapping, ds["timeField"], {"date"}, "time field")
+    check_query(where, mapping, t.get("query", ""), variables)
+    metrics = t.get("metrics", [])
+    if not metrics:
+        problem(where, "target has no metrics")
+    ids = [m.get("id") for m in metrics] + [b.get("id") for b in t.get("bucketAggs", [])]
+    if len(ids) != len(set(ids)):
+        problem(where, f"metric/bucket ids repeat: {ids}")
+    for m in metrics:
+        typ = m.get("type")
+        if typ in NO_FIELD_METRICS:
+            continue
+        if typ not in METRIC_TYPES:
+            problem(where, f"metric type {typ!r} is not checked by this script")
+            continue
+        check_field(where, mapping, m.get("field", ""), METRIC_TYPES[typ], f"metric {typ}")
+    aggs = t.get("bucketAggs", [])
+    for i, b in enumerate(aggs):
+        typ = b.get("type")
+        if typ not in BUCKET_TYPES:
+            problem(where, f"bucket aggregation {typ!r} is not checked by this script")
+            continue
+        field = b.get("field") or ds["timeField"]
+        fld = check_field(where, mapping, field, BUCKET_TYPES[typ], f"bucket {typ}")
+        if fld is not None and fld.type == "histogram" and i != len(aggs) - 1:
+            problem(where, "a histogram aggregation on a histogram field cannot have "
+                           "sub-aggregations: it must be the last bucket aggregation")
+    if any(m.get("type") == "raw_data" for m in metrics) and aggs:
+        problem(where, "raw_data targets take no bucket aggregations")
+    if aggs and aggs[-1].get("type") != "date_histogram" and any(
+            m.get("field") and mapping and (mapping.field(m["field"], "double") or
+                                            mapping.field(m["field"])).type == "histogram"
+            for m in metrics if m.get("type") not in NO_FIELD_METRICS):
+        problem(where, "metrics on a histogram field need a date_histogram last")
+    return mapping
+
+
+def output_fields(t, mapping):
+    """Names a target's frames carry (for transformations)."""
+    names = set()
+    if any(m.get("type") == "raw_data" for m in t.get("metrics", [])):
+        names.update(mapping.fields() if mapping else {})
+    for b in t.get("bucketAggs", []):
+        if b.get("field"):
+            names.add(b["field"])
+    return names
+
+
+def check_transformations(where, panel, outputs, mapping):
+    for tr in panel.get("transformations", []):
+        opts = tr.get("options", {})
+        names = []
+        if tr["id"] == "filterFieldsByName":
+            names = opts.get("include", {}).get("names", [])
+        elif tr["id"] == "organize":
+            names = list(opts.get("indexByName", {})) + list(opts.get("renameByName", {})) + \
+                list(opts.get("excludeByName", {}))
+        elif tr["id"] == "partitionByValues":
+            names = opts.get("fields", [])
+        for n in names:
+            checked["fields"] += 1
+            if n in outputs:
+                continue
+            fld = mapping.field(n, "double") if mapping else None
+            if fld is None or fld.via != "properties" and not fld.aggregatable:
+                problem(where, f"transformation {tr['id']} uses {n!r}, which no query returns")
+
+
+def check_grafana(tmpl):
+    try:
+        dss = dl.parse_datasources_yaml()
+    except OSError as e:
+        problem("datasources", str(e))
+        return
+    ds_map = {}
+    for ds in dss:
+        if not ds.get("uid"):
+            problem("datasources", f"{ds.get('name')} has no fixed uid")
+            continue
+        if ds["uid"] in ds_map:
+            problem("datasources", f"uid {ds['uid']} repeats")
+        ds_map[ds["uid"]] = ds
+        if ds.get("type") != "elasticsearch":
+            problem("datasources", f"{ds['uid']} is not an elasticsearch data source")
+        kind, t = template_for_index(tmpl, ds.get("index") or "")
+        if t is None:
+            problem("datasources", f"{ds['uid']}: index {ds.get('index')!r} matches no template")
+        if ds.get("timeField") != "@timestamp":
+            problem("datasources", f"{ds['uid']}: timeField should be @timestamp")
+    for need in ("fiohist-pctiles", "fiohist-buckets", "fiohist-runs"):
+        if need not in ds_map:
+            problem("datasources", f"no data source with uid {need}")
+
+    prov = os.path.join(dl.GRAFANA, "provisioning", "dashboards", "fiohist.yaml")
+    if not os.path.exists(prov):
+        problem("provisioning", f"missing {prov}")
+
+    try:
+        dashboards = dl.load_dashboards()
+    except (OSError, json.JSONDecodeError) as e:
+        problem("dashboards", f"cannot parse: {e}")
+        return
+    if not dashboards:
+        problem("dashboards", "no dashboard JSON found")
+    uids = {}
+    for fname, d in dashboards.items():
+        checked["dashboards"] += 1
+        uid = d.get("uid")
+        if not uid:
+            problem(fname, "dashboard has no fixed uid")
+        elif uid in uids:
+            problem(fname, f"dashboard uid {uid} also used by {uids[uid]}")
+        uids[uid] = fname
+        if d.get("id") not in (None,):
+            problem(fname, "dashboard JSON must not carry a database id")
+        variables = {}
+        for v in d.get("templating", {}).get("list", []):
+            checked["variables"] += 1
+            variables[v["name"]] = v
+        for v in variables.values():
+            where = f"{fname} variable {v['name']}"
+            if v.get("type") != "query":
+                continue
+            uid_ = dl.ds_uid(v.get("datasource"))
+            ds = ds_map.get(uid_)
+            if ds is None:
+                problem(where, f"datasource uid {uid_!r} is not provisioned")
+                continue
+            _, t = template_for_index(tmpl, ds["index"])
+            mapping = dl.Mapping(t) if t else None
+            q = json.loads(v["query"]) if isinstance(v["query"], str) else v["query"]
+            if q.get("find") == "terms":
+                check_field(where, mapping, q.get("field", ""), {"keyword"}, "terms variable")
+            else:
+                problem(where, f"variable query kind {q.get('find')!r} is not checked")
+            check_query(where, mapping, q.get("query", ""), variables)
+            if v.get("multi") and v.get("includeAll") and v.get("allValue") != "*":
+                problem(where, "multi-value variables with All need allValue '*' for Lucene")
+        for a in d.get("annotations", {}).get("list", []):
+            if a.get("builtIn"):
+                continue
+            where = f"{fname} annotation {a.get('name')}"
+            ds = ds_map.get(dl.ds_uid(a.get("datasource")))
+            if ds is None:
+                problem(where, "datasource is not provisioned")
+                continue
+            _, t = template_for_index(tmpl, ds["index"])
+            mapping = dl.Mapping(t) if t else None
+            check_query(where, mapping, a.get("query", ""), variables)
+            for key, types in (("timeField", {"date"}), ("timeEndField", {"date"}),
+                               ("textField", None), ("tagsField", None)):
+                if a.get(key):
+                    check_field(where, mapping, a[key], types, key, want_search=types is None)
+        ids = set()
+        for p in dl.iter_panels(d):
+            checked["panels"] += 1
+            where = f"{fname} panel {p.get('id')} {p.get('title')!r}"
+            if p.get("id") in ids or not isinstance(p.get("id"), int):
+                problem(where, "panel id missing or not unique")
+            ids.add(p.get("id"))
+            if p.get("type") == "row":
+                continue
+            puid = dl.ds_uid(p.get("datasource"))
+            if puid not in ds_map:
+                problem(where, f"panel datasource uid {puid!r} is not provisioned")
+            outputs, mapping = set(), None
+            for t in p.get("targets", []):
+                mapping = check_target(f"{where} target {t.get('refId')}", t, ds_map, tmpl,
+                                       variables)
+                outputs |= output_fields(t, mapping)
+            if not p.get("targets"):
+                problem(where, "panel has no targets")
+            check_transformations(where, p, outputs, mapping)
+            for v in dl.variable_refs(json.dumps(p)):
+                if v not in variables and not v.startswith("__"):
+                    problem(where, f"uses undefined variable ${v}")
+            if p.get("type") == "xychart":
+                parts = [tr["id"] for tr in p.get("transformations", [])]
+                aggs = [b["type"] for t in p["targets"] for b in t.get("bucketAggs", [])]
+                if "histogram" not in aggs or "partitionByValues" not in parts:
+                    problem(where, "xychart must get a histogram on elapsed_s split per run")
+    for need in ("fiohist-overview", "fiohist-compare"):
+        if need not in uids:
+            problem("dashboards", f"no dashboard with uid {need}")
+
+
+# ------------------------------------------------------------------------------ kibana
+def check_kibana(tmpl):
+    try:
+        lines = [ln for ln in open(dl.KIBANA_NDJSON, encoding="utf-8").read().splitlines() if ln]
+        objs = [json.loads(ln) for ln in lines]
+    except (OSError, json.JSONDecodeError) as e:
+        problem("kibana", f"cannot parse {dl.KIBANA_NDJSON}: {e}")
+        return
+    ids = {}
+    for o in objs:
+        checked["kibana objects"] += 1
+        key = (o.get("type"), o.get("id"))
+        if key in ids:
+            problem("kibana", f"object {key} repeats")
+        ids[key] = o
+    views = {o["id"]: o for o in objs if o.get("type") == "index-pattern"}
+    for kind in ("pctiles", "buckets", "runs"):
+        title = f"fiohist-{kind}*"
+        found = [v for v in views.values() if v["attributes"].get("title") == title]
+        if not found:
+            problem("kibana", f"no data view titled {title}")
+    for vid, v in views.items():
+        a = v["attributes"]
+        _, t = template_for_index(tmpl, a.get("title", ""))
+        if t is None:
+            problem("kibana", f"data view {vid}: title {a.get('title')} matches no template")
+            continue
+        check_field(f"kibana data view {vid}", dl.Mapping(t), a.get("timeFieldName", ""),
+                    {"date"}, "timeFieldName")
+        for f in json.loads(a.get("fieldFormatMap", "{}")):
+            check_field(f"kibana data view {vid}", dl.Mapping(t), f, None, "field format")
+    for o in objs:
+        for r in o.get("references", []):
+            if (r["type"], r["id"]) not in ids:
+                problem("kibana", f"{o['id']} references missing {r['type']} {r['id']}")
+        if o.get("type") == "search":
+            ref = o["references"][0]["id"]
+            t = template_for_index(tmpl, views[ref]["attributes"]["title"])[1] \
+                if ref in views else None
+            for c in o["attributes"].get("columns", []):
+                check_field(f"kibana search {o['id']}", dl.Mapping(t) if t else None, c, None,
+                            "column")
+            json.loads(o["attributes"]["kibanaSavedObjectMeta"]["searchSourceJSON"])
+
+
+# ------------------------------------------------------------------------------ compose
+def mini_compose(text):
+    """A minimal reader of docker-compose.yml when PyYAML is absent: services, their
+    healthcheck presence, images, ports and volume strings (block style only)."""
+    services, cur, section = {}, None, None
+    top = None
+    for raw in text.splitlines():
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        ind = len(raw) - len(raw.lstrip())
+        s = raw.strip().split(" #", 1)[0].rstrip()
+        if ind == 0:
+            top = s.rstrip(":")
+            continue
+        if top != "services":
+            continue
+        if ind == 2 and s.endswith(":"):
+            cur = services.setdefault(s[:-1], {"volumes": [], "ports": []})
+            section = None
+        elif ind == 4 and cur is not None:
+            key = s.split(":", 1)[0]
+            section = key
+            val = s.split(":", 1)[1].strip() if ":" in s else ""
+            if val:
+                cur[key] = dl._yval(val)
+            else:
+                cur.setdefault(key, {} if key in ("healthcheck", "depends_on") else [])
+        elif ind >= 6 and cur is not None and s.startswith("- ") and section in ("volumes",
+                                                                                 "ports"):
+            cur[section].append(dl._yval(s[2:]))
+        elif ind >= 6 and cur is not None and section == "healthcheck" and s.startswith("test:"):
+            cur["healthcheck"] = {"test": s[5:].strip()}
+    return {"services": services}
+
+
+def check_compose():
+    try:
+        text = open(dl.COMPOSE, encoding="utf-8").read()
+    except OSError as e:
+        problem("compose", str(e))
+        return
+    yaml = dl.import_yaml()
+    if yaml is not None:
+        doc = yaml.safe_load(text)
+        how = "PyYAML"
+    else:
+        doc = mini_compose(text)
+        how = "minimal reader (PyYAML absent)"
+    print(f"docker-compose.yml read with {how}")
+    services = doc.get("services", {})
+    for name in ("elasticsearch", "kibana", "grafana", "setup"):
+        checked["compose services"] += 1
+        svc = services.get(name)
+        if svc is None:
+            problem("compose", f"no service {name}")
+            continue
+        if not svc.get("healthcheck", {}).get("test"):
+            problem("compose", f"service {name} has no healthcheck test")
+        for vol in svc.get("volumes", []):
+            src = vol.split(":", 1)[0] if isinstance(vol, str) else vol.get("source", "")
+            if src.startswith("./") or src.startswith("../"):
+                path = os.path.normpath(os.path.join(dl.REPO, src))
+                if not os.path.exists(path):
+                    problem("compose", f"{name} mounts {src}, which does not exist")
+        for port in svc.get("ports", []):
+            if not str(port).startswith("127.0.0.1:"):
+                problem("compose", f"{name} publishes {port} beyond 127.0.0.1")
+    img = {n: str(s.get("image", "")) for n, s in services.items()}
+    es_v = re.fullmatch(r"docker\.elastic\.co/elasticsearch/elasticsearch:(8\.19\.\d+)",
+                        img.get("elasticsearch", ""))
+    kb_v = re.fullmatch(r"docker\.elastic\.co/kibana/kibana:(8\.19\.\d+)", img.get("kibana", ""))
+    gf_v = re.fullmatch(r"grafana/grafana(?:-oss)?:(1[12]\.\d+\.\d+)", img.get("grafana", ""))
+    if not es_v:
+        problem("compose", f"elasticsearch image must be a pinned 8.19.x: {img.get('elasticsearch')}")
+    if not kb_v or (es_v and kb_v.group(1) != es_v.group(1)):
+        problem("compose", f"kibana image must match the Elasticsearch version: {img.get('kibana')}")
+    if not gf_v:
+        problem("compose", f"grafana image must be a pinned 11.x/12.x: {img.get('grafana')}")
+    # The Grafana provisioning path must be the folder the dashboards are mounted at.
+    prov = open(os.path.join(dl.GRAFANA, "provisioning", "dashboards", "fiohist.yaml")).read()
+    m = re.search(r"path:\s*(\S+)", prov)
+    targets = [v.split(":")[1] for v in services.get("grafana", {}).get("volumes", [])
+               if isinstance(v, str) and v.startswith("./dashboards/grafana/dashboards")]
+    if not m or m.group(1) not in targets:
+        problem("compose", "grafana dashboard provider path is not where the dashboards are "
+                           f"mounted ({m.group(1) if m else None} vs {targets})")
+    setup = os.path.join(dl.REPO, "dashboards", "setup", "setup.sh")
+    if not os.access(setup, os.X_OK):
+        problem("compose", "dashboards/setup/setup.sh is missing or not executable")
+
+
+def main():
+    tmpl = check_templates()
+    if tmpl:
+        check_grafana(tmpl)
+        check_kibana(tmpl)
+    check_compose()
+    print("checked: " + ", ".join(f"{v} {k}" for k, v in checked.items()))
+    if problems:
+        print(f"FAIL: {len(problems)} problem(s)")
+        for p in problems:
+            print("  " + p)
+        return 1
+    print("OK: dashboards, templates, Kibana objects and compose file are consistent")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Proves check_static.py catches mistakes: copies the checked files to a scratch tree, breaks
+them one way at a time, and expects check_static.py to fail naming the problem."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+OV = "dashboards/grafana/dashboards/fiohist-overview.json"
+CMP = "dashboards/grafana/dashboards/fiohist-compare.json"
+
+
+def edit_json(rel, fn):
+    def apply(root):
+        path = os.path.join(root, rel)
+        d = json.load(open(path))
+        fn(d)
+        json.dump(d, open(path, "w"), indent=1)
+    return apply
+
+
+def edit_text(rel, old, new):
+    def apply(root):
+        path = os.path.join(root, rel)
+        s = open(path).read()
+        assert old in s, f"selftest: {old!r} not in {rel}"
+        open(path, "w").write(s.replace(old, new, 1))
+    return apply
+
+
+def panel(d, pid):
+    return next(p for p in d["panels"] if p["id"] == pid)
+
+
+MUTATIONS = [
+    ("duplicate panel id", edit_json(OV, lambda d: panel(d, 2).update(id=1)), "not unique"),
+    ("unknown data source uid",
+     edit_json(OV, lambda d: panel(d, 1)["targets"][0].update(datasource={"uid": "nope"})),
+     "not provisioned"),
+    ("max on a keyword",
+     edit_json(OV, lambda d: panel(d, 1)["targets"][0]["metrics"][0].update(field="run")),
+     "needs one of"),
+    ("date_histogram on a double",
+     edit_json(OV, lambda d: panel(d, 2)["targets"][0]["bucketAggs"][-1].update(
+         field="elapsed_s")), "needs one of"),
+    ("terms on a field not in the template",
+     edit_json(OV, lambda d: panel(d, 3)["targets"][0]["bucketAggs"][1].update(field="hostname")),
+     "not in the index template"),
+    ("query on a misspelt field",
+     edit_json(OV, lambda d: panel(d, 3)["targets"][0].update(query="run:$run AND hots:$host")),
+     "not in the index template"),
+    ("undefined variable",
+     edit_json(OV, lambda d: panel(d, 3)["targets"][0].update(query="run:$runs")),
+     "undefined variable"),
+    ("percentiles on a stored-only field",
+     edit_json(OV, lambda d: panel(d, 4)["targets"][0]["metrics"][0].update(field="bucket_count")),
+     "cannot be aggregated"),
+    ("table column that no query returns",
+     edit_json(OV, lambda d: panel(d, 5)["transformations"][0]["options"]["include"][
+         "names"].append("durations")), "which no query returns"),
+    ("duplicate dashboard uid", edit_json(CMP, lambda d: d.update(uid="fiohist-overview")),
+     "also used by"),
+    ("variable on a non-keyword",
+     edit_json(OV, lambda d: d["templating"]["list"][0].update(
+         query=json.dumps({"find": "terms", "field": "duration_s"}))), "needs one of"),
+    ("p99 mapped as keyword",
+     edit_text("mappings/fiohist-pctiles.json", '"p99": {\n          "type": "double"',
+               '"p99": {\n          "type": "keyword"'), "needs one of"),
+    ("broken JSON", edit_text(CMP, "{", "{,"), "cannot parse"),
+    ("compose service without health check",
+     edit_text("docker-compose.yml", 'test: ["CMD-SHELL", "wget', 'xtest: ["CMD-SHELL", "wget'),
+     "grafana has no healthcheck"),
+    ("compose mounts a missing file",
+     edit_text("docker-compose.yml", "./dashboards/kibana:", "./dashboards/kibanaX:"),
+     "does not exist"),
+    ("compose publishes on all interfaces",
+     edit_text("docker-compose.yml", '"127.0.0.1:5601:5601"', '"5601:5601"'), "beyond 127.0.0.1"),
+    ("kibana version differs",
+     edit_text("docker-compose.yml", "kibana/kibana:8.19.", "kibana/kibana:8.18."),
+     "match the Elasticsearch version"),
+    ("kibana data view on an unknown index",
+     edit_text("dashboards/kibana/fiohist.ndjson", '"title": "fiohist-runs*"',
+               '"title": "fiohist-run*"'), "no data view titled fiohist-runs*"),
+]
+
+
+def copy_tree(dst):
+    for rel in ("mappings", "dashboards", "tests/dashboards"):
+        shutil.copytree(os.path.join(REPO, rel), os.path.join(dst, rel),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(REPO, "docker-compose.yml"), dst)
+
+
+def run_check(root, no_yaml=False):
+    env = dict(os.environ)
+    if no_yaml:
+        env["FIOHIST_NO_YAML"] = "1"
+    r = subprocess.run([sys.executable, os.path.join(root, "tests/dashboards/check_static.py")],
+                       capture_output=True, text=True, env=env)
+    return r.returncode, r.stdout + r.stderr
+
+
+def main():
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "clean")
+        copy_tree(base)
+        for no_yaml in (False, True):
+            rc, out = run_check(base, no_yaml)
+            if rc != 0:
+                print(f"FAIL: the unmodified copy does not pass (no_yaml={no_yaml}):\n{out}")
+                return 1
+        for i, (name, apply, expect) in enumerate(MUTATIONS):
+            root = os.path.join(tmp, f"m{i}")
+            copy_tree(root)
+            apply(root)
+            for no_yaml in ((False, True) if "compose" in name else (False,)):
+                rc, out = run_check(root, no_yaml)
+                ok = rc == 1 and expect in out
+                tag = " (no PyYAML)" if no_yaml else ""
+                print(f"{'ok  ' if ok else 'FAIL'} {name}{tag}: expected {expect!r}")
+                if not ok:
+                    failures += 1
+                    print(out)
+    print(f"{len(MUTATIONS)} mutations, {failures} not caught")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
