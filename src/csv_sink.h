@@ -1,0 +1,46 @@
+// CSV output of per-quantum (or whole-run) statistics.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "result_sink.h"
+
+namespace fiohist {
+
+/// A latency unit for output: "us" (default), "ns", "ms" or "s".
+struct LatencyUnit {
+  std::string name = "us";
+  double ns_per_unit = 1000.0;
+};
+
+/// Parses "us", "usec", "ns", "nsec", "ms", "msec", "s", "sec".
+Status ParseLatencyUnit(const std::string& text, LatencyUnit* unit);
+
+/// Which rows a table sink writes.
+enum class RowSelection { kQuanta, kWholeRun };
+
+/// Writes one CSV row per result:
+/// start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,max,
+/// <percentiles>,top_bucket,lower_bound. `start` is ISO 8601 UTC when the run has
+/// absolute time; `lower_bound` lists the columns whose value lies in fio's clamped last
+/// bucket (a lower bound only), separated by ';'. Empty quanta leave statistics empty.
+class CsvSink : public ResultSink {
+ public:
+  /// Writes to `out` (not owned; stdout or a file the caller closes).
+  CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows);
+  Status Begin(const RunInfo& info) override;
+  Status Quantum(const ScopeResult& r) override;
+  Status WholeRun(const ScopeResult& r) override;
+  Status End(const RunSummary& summary) override;
+
+ private:
+  Status Row(const ScopeResult& r);
+  std::FILE* out_;
+  LatencyUnit unit_;
+  RowSelection rows_;
+  RunInfo info_;
+  std::string line_;
+};
+
+}  // namespace fiohist

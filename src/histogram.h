@@ -1,0 +1,58 @@
+// The latency histogram that fiohist adds up: weighted (fractional) counts per fio bucket.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace fiohist {
+
+/// Weighted counts indexed by log column. Storage is dense but covers only the range of
+/// columns that were ever touched, so a histogram of a typical workload (a few hundred
+/// occupied buckets out of 1856) stays small. Counts are doubles because a log record
+/// that straddles quanta is split between them in proportion to the overlap.
+class Histogram {
+ public:
+  /// Adds `count` to `column`.
+  void Add(int column, double count);
+  /// Adds `weight` times each (column, count) of a sparse log record.
+  void AddWeighted(const std::vector<std::pair<uint32_t, uint64_t>>& counts, double weight);
+  /// Adds every count of `other`.
+  void Merge(const Histogram& other);
+  /// Sets every count to zero, keeping the storage.
+  void Clear();
+
+  /// Sum of all counts.
+  double total() const { return total_; }
+  /// True when no count was ever added since the last Clear().
+  bool empty() const { return size_ == 0; }
+  /// Count of `column` (0 outside the stored range).
+  double at(int column) const {
+    const int i = column - offset_;
+    return (i >= 0 && i < size_) ? counts_[static_cast<size_t>(i)] : 0.0;
+  }
+  /// First and one-past-last column of the stored range.
+  int begin_column() const { return offset_; }
+  int end_column() const { return offset_ + size_; }
+
+  /// Calls f(column, count) for every column with a non-zero count, in column order.
+  template <typename F>
+  void ForEachNonZero(F&& f) const {
+    for (int i = 0; i < size_; ++i) {
+      const double c = counts_[static_cast<size_t>(i)];
+      if (c != 0.0) f(offset_ + i, c);
+    }
+  }
+
+ private:
+  // Makes [lo, hi) part of the stored range.
+  void Cover(int lo, int hi);
+
+  std::vector<double> counts_;
+  int offset_ = 0;  // column of counts_[0]
+  int size_ = 0;    // columns in use (counts_ may be larger)
+  double total_ = 0;
+};
+
+}  // namespace fiohist

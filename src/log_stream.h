@@ -1,0 +1,121 @@
+// One log file as a stream of per-quantum contributions: reader -> intervals -> grid.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "histogram.h"
+#include "interval_model.h"
+#include "log_line.h"
+#include "log_reader.h"
+#include "log_source.h"
+#include "quantum_grid.h"
+#include "status.h"
+
+namespace fiohist {
+
+/// What the first lines of a log say about it, read before the run is laid out.
+struct LogProbe {
+  /// Count columns of the first well-formed line.
+  int columns = 0;
+  /// Stamps are Unix-epoch milliseconds (log_unix_epoch=1).
+  bool epoch = false;
+  /// Stamp of the first record.
+  int64_t first_time_ms = 0;
+  /// Smallest positive gap between two stamps of one direction (0: unknown), an estimate
+  /// of log_hist_msec: fio writes a line once log_hist_msec has passed, never earlier.
+  int64_t min_gap_ms = 0;
+  /// True when the file holds no record at all.
+  bool empty = true;
+};
+
+/// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
+/// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
+Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
+
+/// Per-file counters for the end-of-run report: nothing is dropped silently.
+struct LogReport {
+  long long records = 0;
+  long long duplicates = 0;
+  long long skipped_lines = 0;
+  long long blank_lines = 0;
+  /// I/Os of records whose span began in a quantum already finished (a direction that
+  /// stalled longer than the streaming window): they were placed from the first open one.
+  double late_ios = 0;
+  /// Sum of all counts: 0 means fio ran with clat_percentiles=0 (all buckets zero).
+  double total_ios = 0;
+  bool unterminated_last_line = false;
+  /// First few skipped-line messages, for the report.
+  std::vector<std::string> skipped_examples;
+  /// Directions this log has records for.
+  std::array<bool, kLogDirections> has_direction{};
+};
+
+/// How a log's stamps map to the run's time line and what its lines must look like.
+struct StreamSetup {
+  int columns = 0;
+  /// Added to every stamp (anchor of relative logs; 0 for epoch logs).
+  int64_t offset_ms = 0;
+  /// Length of each direction's first span (log_hist_msec).
+  int64_t first_interval_ms = 1000;
+  /// Spans never start before this instant (the job start of relative logs).
+  int64_t floor_ms = INT64_MIN / 2;
+  bool skip_bad_lines = false;
+};
+
+/// Streams one log in time order, handing out what it contributes to each quantum.
+/// Memory is one read buffer plus the records still spanning future quanta.
+class LogStream {
+ public:
+  LogStream(const LogSource& source, const StreamSetup& setup);
+
+  /// Earliest instant for which this log may still contribute (INT64_MAX when done).
+  /// Valid once Feed() has run at least once or after Prime().
+  int64_t next_start_ms() const { return next_start_ms_; }
+  /// Opens the file and reads up to the first record.
+  Status Prime(const QuantumGrid& grid);
+
+  /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
+  /// every direction with a span overlapping the quantum. Quanta must come in order.
+  Status Feed(const QuantumGrid& grid, int64_t q, std::array<Histogram, kLogDirections>* out,
+              std::array<bool, kLogDirections>* touched);
+
+  const LogSource& source() const { return source_; }
+  const LogReport& report() const { return report_; }
+  /// True once the whole file was read and every span handed out.
+  bool done() const { return next_start_ms_ == INT64_MAX; }
+
+ private:
+  // A record whose span reaches into later quanta.
+  struct Pending {
+    TimeSpan span;
+    Direction direction;
+    std::vector<std::pair<uint32_t, uint64_t>> counts;
+  };
+  // Reads the next line worth looking at into peek_*; false at end of input.
+  Status ReadPeek(bool* have);
+  // Handles a malformed line: error, or skip and count.
+  Status BadLine(const std::string& what);
+  void UpdateNextStart();
+  void Close();
+
+  LogSource source_;
+  StreamSetup setup_;
+  std::unique_ptr<LogReader> reader_;
+  IntervalModel model_;
+  LogRecord record_;
+  std::vector<Pending> pending_;
+  bool opened_ = false;
+  bool eof_ = false;
+  bool have_peek_ = false;
+  std::string_view peek_line_;
+  int64_t peek_time_ = 0;
+  Direction peek_direction_ = Direction::kRead;
+  int64_t next_start_ms_ = INT64_MIN;
+  LogReport report_;
+};
+
+}  // namespace fiohist

@@ -1,0 +1,49 @@
+// fiohist: fio latency histogram logs -> cluster-wide percentiles per time quantum.
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "cmd_pctiles.h"
+
+namespace {
+
+const char kUsage[] =
+    "fiohist %s: fio latency histogram logs -> cluster-wide latency percentiles\n"
+    "\n"
+    "Usage: fiohist COMMAND [options] ...\n"
+    "\n"
+    "Commands:\n"
+    "  pctiles   percentiles per time quantum (cluster, host, job) as CSV or NDJSON\n"
+    "\n"
+    "Run 'fiohist COMMAND --help' for the options of a command.\n";
+
+// Thousands of logs are read at once: allow as many open files as the system permits.
+void RaiseOpenFileLimit() {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    std::printf(kUsage, FIOHIST_VERSION);
+    return argc < 2 ? fiohist::kExitUsage : fiohist::kExitOk;
+  }
+  const std::string command = argv[1];
+  if (command == "--version" || command == "version") {
+    std::printf("fiohist %s\n", FIOHIST_VERSION);
+    return fiohist::kExitOk;
+  }
+  RaiseOpenFileLimit();
+  const int sub_argc = argc - 1;
+  const char* const* sub_argv = argv + 1;
+  if (command == "pctiles") return fiohist::RunPctilesCommand(sub_argc, sub_argv);
+  std::fprintf(stderr, "fiohist: unknown command '%s' (see fiohist --help)\n", command.c_str());
+  return fiohist::kExitUsage;
+}

@@ -1,0 +1,401 @@
+#include "pipeline.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "log_stream.h"
+#include "merge.h"
+#include "quantum_grid.h"
+#include "time_anchor.h"
+#include "worker_pool.h"
+
+namespace fiohist {
+namespace {
+
+// Enough lines to see several records of each direction.
+constexpr int kProbeLines = 64;
+
+std::string DirectoryOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+// One log's state across the run: its stream, this quantum's histograms and results.
+struct LogSlot {
+  std::unique_ptr<LogStream> stream;
+  ScopeHistograms quantum;  // this log's share of the current quantum
+  ScopeHistograms whole;    // this log over the whole run
+  std::vector<ScopeResult> results;
+  Histogram all;  // scratch: sum over directions
+  Status status;
+};
+
+// Appends results for every wanted direction of `h`.
+void AddResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
+                const ScopeResult& base, Histogram* all_scratch,
+                std::vector<ScopeResult>* out) {
+  if (!h.any()) return;
+  for (int d = 0; d < kLogDirections; ++d) {
+    if (!h.touched[static_cast<size_t>(d)] || !o.directions[static_cast<size_t>(d)]) continue;
+    ScopeResult r = base;
+    r.direction = static_cast<Direction>(d);
+    r.histogram = &h.direction[static_cast<size_t>(d)];
+    r.stats = ComputeStats(*r.histogram, layout, o.percentiles.values);
+    out->push_back(std::move(r));
+  }
+  if (o.directions[3]) {
+    h.SumInto(all_scratch);
+    ScopeResult r = base;
+    r.direction = Direction::kAll;
+    r.histogram = all_scratch;
+    r.stats = ComputeStats(*all_scratch, layout, o.percentiles.values);
+    out->push_back(std::move(r));
+  }
+}
+
+class Pipeline {
+ public:
+  Pipeline(const PipelineOptions& options, ResultSink* sink, RunSummary* summary)
+      : o_(options), sink_(sink), summary_(summary) {}
+
+  Status Run(const std::vector<std::string>& paths);
+
+ private:
+  Status Layout(const std::vector<std::string>& paths);
+  Status Stream();
+  Status EmitScopes(const ScopeMerge& merge, int64_t start_ms, int64_t end_ms, double elapsed,
+                    bool whole_run);
+  Status Emit(const ScopeResult& r, bool whole_run) {
+    return whole_run ? sink_->WholeRun(r) : sink_->Quantum(r);
+  }
+
+  const PipelineOptions& o_;
+  ResultSink* sink_;
+  RunSummary* summary_;
+  RunInfo info_;
+  std::vector<LogSlot> slots_;
+  std::vector<StreamSetup> setups_;
+};
+
+Status Pipeline::Layout(const std::vector<std::string>& paths) {
+  if (paths.empty()) return Status::Error("no logs given");
+  std::vector<LogSource> sources;
+  Status s = IdentifyLogs(paths, o_.host_mapping, &sources, &info_.hosts);
+  if (!s.ok()) return s;
+  // Report scopes in a stable order: by host, then job.
+  std::stable_sort(sources.begin(), sources.end(), [](const LogSource& a, const LogSource& b) {
+    return a.host_index != b.host_index ? a.host_index < b.host_index : a.job < b.job;
+  });
+
+  std::vector<LogProbe> probes;
+  std::vector<LogSource> kept;
+  const LogSource* first = nullptr;
+  LogProbe first_probe;
+  for (const LogSource& src : sources) {
+    LogProbe probe;
+    s = ProbeLog(src.path, kProbeLines, o_.skip_bad_lines, &probe);
+    if (!s.ok()) return s;
+    if (probe.empty) {
+      const std::string what = "empty file: no histogram records (expected lines like "
+                               "'1000, 0, 4096, 0, 3, ...')";
+      if (!o_.skip_bad_lines) return Status::InputError(src.path, 0, what);
+      summary_->warnings.push_back(src.path + ": " + what + "; skipped");
+      summary_->incomplete = true;
+      continue;
+    }
+    if (first == nullptr) {
+      first = &src;
+      first_probe = probe;
+      s = LayoutFromColumns(probe.columns, o_.layout_hint, &info_.layout);
+      if (!s.ok()) return Status::InputError(src.path, 1, s.message());
+    } else if (probe.columns != first_probe.columns) {
+      return Status::InputError(src.path, 1,
+                                "has " + std::to_string(probe.columns) +
+                                    " bucket counts per line but " + first->path + " has " +
+                                    std::to_string(first_probe.columns) +
+                                    ": logs of different layouts cannot be added up");
+    } else if (probe.epoch != first_probe.epoch) {
+      return Status::InputError(
+          src.path, 1,
+          std::string("has ") + (probe.epoch ? "Unix-epoch" : "relative") + " time stamps but " +
+              first->path + " has " + (first_probe.epoch ? "Unix-epoch" : "relative") +
+              " ones: mixing them cannot be placed on one time line");
+    }
+    probes.push_back(probe);
+    kept.push_back(src);
+  }
+  if (kept.empty()) return Status::Error("no log has any record");
+  info_.logs = kept;
+  info_.epoch_logs = first_probe.epoch;
+  info_.percentiles = o_.percentiles;
+  info_.quantum_ms = o_.quantum_ms;
+
+  // log_hist_msec: given, or the smallest gap between records of one direction.
+  int64_t global_gap = 0;
+  for (const LogProbe& p : probes) {
+    if (p.min_gap_ms > 0 && (global_gap == 0 || p.min_gap_ms < global_gap)) {
+      global_gap = p.min_gap_ms;
+    }
+  }
+  if (o_.log_hist_msec > 0) {
+    info_.log_hist_msec = o_.log_hist_msec;
+  } else if (global_gap > 0) {
+    info_.log_hist_msec = global_gap;
+    info_.log_hist_msec_inferred = true;
+  } else {
+    return Status::InputError(kept.front().path, 0,
+                              "cannot infer log_hist_msec: every log has a single record per "
+                              "direction; give --log-hist-msec");
+  }
+
+  // Absolute time: epoch stamps, --start-time, or fio JSON per directory.
+  std::map<std::string, FioJsonAnchor> json_by_dir;
+  for (const std::string& path : o_.fio_json) {
+    FioJsonAnchor a;
+    s = ReadFioJsonAnchor(path, &a);
+    if (!s.ok()) return s;
+    json_by_dir[DirectoryOf(path)] = a;
+    if (!a.fio_version.empty() &&
+        std::find(info_.fio_versions.begin(), info_.fio_versions.end(), a.fio_version) ==
+            info_.fio_versions.end()) {
+      info_.fio_versions.push_back(a.fio_version);
+    }
+  }
+  if (info_.epoch_logs) {
+    info_.anchor = "epoch";
+    info_.absolute = true;
+  } else if (o_.has_start_time) {
+    info_.anchor = "start-time";
+    info_.absolute = true;
+  } else if (!json_by_dir.empty()) {
+    info_.anchor = "fio-json";
+    info_.absolute = true;
+  }
+  for (size_t i = 0; i < kept.size(); ++i) {
+    StreamSetup setup;
+    setup.columns = first_probe.columns;
+    setup.first_interval_ms = probes[i].min_gap_ms > 0 && o_.log_hist_msec == 0
+                                  ? probes[i].min_gap_ms
+                                  : info_.log_hist_msec;
+    setup.skip_bad_lines = o_.skip_bad_lines;
+    if (!info_.epoch_logs) {
+      int64_t offset = 0;
+      if (o_.has_start_time) {
+        offset = o_.start_time_ms;
+      } else if (!json_by_dir.empty()) {
+        auto it = json_by_dir.find(DirectoryOf(kept[i].path));
+        if (it == json_by_dir.end()) {
+          if (json_by_dir.size() != 1) {
+            return Status::InputError(kept[i].path, 0,
+                                      "no fio JSON output given for this log's directory "
+                                      "(--fio-json): cannot place it on absolute time");
+          }
+          it = json_by_dir.begin();
+        }
+        offset = it->second.start_ms;
+      }
+      setup.offset_ms = offset;
+      setup.floor_ms = offset;  // relative stamps count from the job's start
+    }
+    setups_.push_back(setup);
+  }
+  return Status();
+}
+
+Status Pipeline::EmitScopes(const ScopeMerge& merge, int64_t start_ms, int64_t end_ms,
+                            double elapsed, bool whole_run) {
+  std::vector<ScopeResult> results;
+  Histogram all;
+  ScopeResult base;
+  base.start_ms = start_ms;
+  base.end_ms = end_ms;
+  base.elapsed_s = elapsed;
+  if (o_.scopes[0]) {
+    base.kind = ScopeKind::kCluster;
+    base.logs = whole_run ? static_cast<int>(info_.logs.size()) : merge.cluster().logs;
+    AddResults(merge.cluster(), o_, info_.layout, base, &all, &results);
+    for (const ScopeResult& r : results) {
+      Status s = Emit(r, whole_run);
+      if (!s.ok()) return s;
+    }
+  }
+  if (o_.scopes[1]) {
+    base.kind = ScopeKind::kHost;
+    for (int h = 0; h < merge.host_count(); ++h) {
+      results.clear();
+      base.host = info_.hosts[static_cast<size_t>(h)];
+      base.logs = whole_run ? static_cast<int>(std::count_if(
+                                  info_.logs.begin(), info_.logs.end(),
+                                  [h](const LogSource& l) { return l.host_index == h; }))
+                            : merge.host(h).logs;
+      AddResults(merge.host(h), o_, info_.layout, base, &all, &results);
+      for (const ScopeResult& r : results) {
+        Status s = Emit(r, whole_run);
+        if (!s.ok()) return s;
+      }
+    }
+  }
+  return Status();
+}
+
+Status Pipeline::Stream() {
+  const QuantumGrid grid(0, o_.quantum_ms);
+  const int hosts = static_cast<int>(info_.hosts.size());
+  WorkerPool pool(o_.threads);
+  std::vector<ScopeMerge> partial(static_cast<size_t>(pool.size()), ScopeMerge(hosts));
+  ScopeMerge whole(hosts);
+
+  slots_.resize(info_.logs.size());
+  pool.ParallelFor(slots_.size(), [&](int, size_t i) {
+    slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
+    slots_[i].status = slots_[i].stream->Prime(grid);
+  });
+  int64_t next = INT64_MAX;
+  for (LogSlot& slot : slots_) {
+    if (!slot.status.ok()) return slot.status;
+    next = std::min(next, slot.stream->next_start_ms());
+  }
+  info_.start_ms = next;
+  int64_t q = grid.IndexOf(next);
+  info_.first_quantum_ms = grid.Start(q);
+  Status s = sink_->Begin(info_);
+  if (!s.ok()) return s;
+
+  int64_t last_end = info_.first_quantum_ms;
+  const bool job_scope = o_.scopes[2];
+  while (next != INT64_MAX) {
+    const int64_t qs = grid.Start(q), qe = grid.End(q);
+    const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
+    for (ScopeMerge& m : partial) m.Clear();
+    pool.ParallelFor(slots_.size(), [&](int worker, size_t i) {
+      LogSlot& slot = slots_[i];
+      slot.results.clear();
+      slot.quantum.Clear();
+      if (slot.stream->next_start_ms() >= qe) return;
+      slot.status = slot.stream->Feed(grid, q, &slot.quantum.direction, &slot.quantum.touched);
+      if (!slot.status.ok() || !slot.quantum.any()) return;
+      slot.quantum.logs = 1;
+      slot.whole.Merge(slot.quantum);
+      slot.whole.logs = 1;
+      partial[static_cast<size_t>(worker)].AddLog(slot.stream->source().host_index,
+                                                   slot.quantum);
+      if (job_scope) {
+        ScopeResult base;
+        base.start_ms = qs;
+        base.end_ms = qe;
+        base.elapsed_s = elapsed;
+        base.kind = ScopeKind::kJob;
+        base.host = slot.stream->source().host;
+        base.job = slot.stream->source().job;
+        base.logs = 1;
+        AddResults(slot.quantum, o_, info_.layout, base, &slot.all, &slot.results);
+      }
+    });
+    for (LogSlot& slot : slots_) {
+      if (!slot.status.ok()) return slot.status;
+    }
+    for (size_t w = 1; w < partial.size(); ++w) partial[0].Merge(partial[w]);
+    if (partial[0].cluster().any()) {
+      ++summary_->quanta;
+      last_end = qe;
+      whole.Merge(partial[0]);
+      s = EmitScopes(partial[0], qs, qe, elapsed, false);
+      if (!s.ok()) return s;
+      for (const LogSlot& slot : slots_) {
+        for (const ScopeResult& r : slot.results) {
+          s = sink_->Quantum(r);
+          if (!s.ok()) return s;
+        }
+      }
+    }
+    next = INT64_MAX;
+    for (const LogSlot& slot : slots_) next = std::min(next, slot.stream->next_start_ms());
+    if (next == INT64_MAX) break;
+    q = std::max(q + 1, grid.IndexOf(next));
+  }
+  summary_->end_ms = last_end;
+
+  // Whole-run statistics: the logs count is the number of logs in the scope.
+  s = EmitScopes(whole, info_.first_quantum_ms, last_end, 0, true);
+  if (!s.ok()) return s;
+  if (job_scope) {
+    Histogram all;
+    for (const LogSlot& slot : slots_) {
+      std::vector<ScopeResult> results;
+      ScopeResult base;
+      base.start_ms = info_.first_quantum_ms;
+      base.end_ms = last_end;
+      base.kind = ScopeKind::kJob;
+      base.host = slot.stream->source().host;
+      base.job = slot.stream->source().job;
+      base.logs = 1;
+      AddResults(slot.whole, o_, info_.layout, base, &all, &results);
+      for (const ScopeResult& r : results) {
+        s = sink_->WholeRun(r);
+        if (!s.ok()) return s;
+      }
+    }
+  }
+  return Status();
+}
+
+Status Pipeline::Run(const std::vector<std::string>& paths) {
+  Status s = Layout(paths);
+  if (s.ok()) s = Stream();
+  summary_->reports.clear();
+  for (const LogSlot& slot : slots_) {
+    if (!slot.stream) continue;
+    const LogReport& r = slot.stream->report();
+    summary_->reports.push_back(r);
+    const std::string& path = slot.stream->source().path;
+    if (r.skipped_lines > 0) {
+      summary_->incomplete = true;
+      summary_->warnings.push_back(path + ": skipped " + std::to_string(r.skipped_lines) +
+                                   " bad line(s)");
+      for (const std::string& e : r.skipped_examples) summary_->warnings.push_back("  " + e);
+    }
+    if (r.duplicates > 0) {
+      summary_->warnings.push_back(path + ": dropped " + std::to_string(r.duplicates) +
+                                   " duplicate record(s) (same time and direction as the "
+                                   "previous one)");
+    }
+    if (r.records > 0 && r.total_ios == 0) {
+      summary_->warnings.push_back(path +
+                                   ": every bucket count is zero (was fio run with "
+                                   "clat_percentiles=0?); it adds no latency samples");
+    }
+    if (r.late_ios > 0) {
+      summary_->warnings.push_back(
+          path + ": " + std::to_string(static_cast<long long>(r.late_ios + 0.5)) +
+          " I/O(s) of a direction that stalled were placed in later quanta than their span");
+    }
+    if (r.unterminated_last_line) {
+      summary_->warnings.push_back(path + ": last line has no newline (fio stopped while "
+                                          "writing?); it was complete and was used");
+    }
+  }
+  if (s.ok()) s = sink_->End(*summary_);
+  return s;
+}
+
+}  // namespace
+
+const char* ScopeName(ScopeKind kind) {
+  switch (kind) {
+    case ScopeKind::kCluster:
+      return "cluster";
+    case ScopeKind::kHost:
+      return "host";
+    case ScopeKind::kJob:
+      return "job";
+  }
+  return "?";
+}
+
+Status RunPipeline(const PipelineOptions& options, const std::vector<std::string>& paths,
+                   ResultSink* sink, RunSummary* summary) {
+  Pipeline p(options, sink, summary);
+  return p.Run(paths);
+}
+
+}  // namespace fiohist

@@ -1,0 +1,32 @@
+// NDJSON output of `fiohist pctiles --format ndjson`: one percentile document per line.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+
+#include "csv_sink.h"
+#include "documents.h"
+#include "result_sink.h"
+
+namespace fiohist {
+
+/// Writes each result as the percentile document (docs/documents.md) without run fields,
+/// with latencies in the chosen unit and a "unit" field.
+class RowJsonSink : public ResultSink {
+ public:
+  RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows);
+  Status Begin(const RunInfo& info) override;
+  Status Quantum(const ScopeResult& r) override;
+  Status WholeRun(const ScopeResult& r) override;
+  Status End(const RunSummary& summary) override;
+
+ private:
+  Status Row(const ScopeResult& r);
+  std::FILE* out_;
+  LatencyUnit unit_;
+  RowSelection rows_;
+  RunInfo info_;
+  std::unique_ptr<DocumentBuilder> builder_;
+};
+
+}  // namespace fiohist
