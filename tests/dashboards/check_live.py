@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""Live check of the Grafana dashboards against a real Elasticsearch (FIOHIST_ES_URL).
+
+  check_live.py FIOHIST_BINARY LOG_DIR   push LOG_DIR's logs with `fiohist push` (twice, as two
+                                         runs), and compare with `fiohist pctiles`
+  check_live.py --synthetic              index hand-made documents (docs/documents.md) instead
+
+Installs the index templates from mappings/ (the buckets fallback where the node has no
+`histogram` type), then translates every Elasticsearch target, template variable and annotation
+of every dashboard into the request Grafana would send (grafana_es.py), runs it, and asserts
+it returns data. Then the cluster p99 series of the overview and of the run comparison, the
+cluster IOPS, the clamped-quantum count and the annotations must equal fiohist's own CSV
+(`fiohist pctiles --scope cluster --direction all LOGS`) for the same run. Queries needing the
+`histogram` field type are skipped, saying so, where the node lacks it. Exit 0 = all passed."""
+
+import argparse
+import csv
+import glob
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import dashlib as dl  # noqa: E402
+import grafana_es as g  # noqa: E402
+import synthetic_run as syn  # noqa: E402
+
+failures, skips, passes = [], [], [0]
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL " + msg, flush=True)
+
+
+def ok(msg):
+    passes[0] += 1
+    print("ok   " + msg, flush=True)
+
+
+def skip(msg):
+    skips.append(msg)
+    print("SKIP " + msg, flush=True)
+
+
+class Es:
+    def __init__(self, url):
+        self.url = url.rstrip("/")
+
+    def call(self, method, path, body=None, ndjson=False):
+        data = None
+        headers = {}
+        if body is not None:
+            data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+            headers["Content-Type"] = "application/x-ndjson" if ndjson else "application/json"
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            text = e.read().decode(errors="replace")
+            try:
+                return e.code, json.loads(text)
+            except json.JSONDecodeError:
+                return e.code, {"error": text}
+
+    def msearch(self, index, body):
+        lines = json.dumps({"search_type": "query_then_fetch", "ignore_unavailable": True,
+                            "index": index}) + "\n" + json.dumps(body) + "\n"
+        code, resp = self.call("POST", "/_msearch", lines, ndjson=True)
+        if code != 200:
+            raise RuntimeError(f"_msearch HTTP {code}: {json.dumps(resp)[:600]}")
+        return resp["responses"][0]
+
+
+def install_templates(es):
+    """Same logic as dashboards/setup/setup.sh. Returns True when `histogram` is available."""
+    for name, f in (("fiohist-pctiles", "fiohist-pctiles.json"),
+                    ("fiohist-runs", "fiohist-runs.json")):
+        code, resp = es.call("PUT", f"/_index_template/{name}",
+                             dl.load_json(os.path.join(dl.MAPPINGS, f)))
+        if code != 200:
+            raise RuntimeError(f"template {name}: HTTP {code} {resp}")
+    code, resp = es.call("PUT", "/_index_template/fiohist-buckets",
+                         dl.load_json(os.path.join(dl.MAPPINGS, "fiohist-buckets.json")))
+    if code == 200:
+        return True
+    if "histogram" not in json.dumps(resp):
+        raise RuntimeError(f"template fiohist-buckets: HTTP {code} {resp}")
+    print("note: this node has no `histogram` field type; installed "
+          "fiohist-buckets-nohistogram.json instead")
+    code, resp = es.call("PUT", "/_index_template/fiohist-buckets",
+                         dl.load_json(os.path.join(dl.MAPPINGS,
+                                                   "fiohist-buckets-nohistogram.json")))
+    if code != 200:
+        raise RuntimeError(f"fallback template: HTTP {code} {resp}")
+    return False
+
+
+def bulk(es, docs):
+    lines = []
+    for index, id_, src in docs:
+        lines.append(json.dumps({"index": {"_index": index, "_id": id_}}))
+        lines.append(json.dumps(src))
+    code, resp = es.call("POST", "/_bulk?refresh=true", "\n".join(lines) + "\n", ndjson=True)
+    if code != 200 or resp.get("errors"):
+        bad = [i for i in resp.get("items", []) if i["index"].get("error")][:3]
+        raise RuntimeError(f"_bulk HTTP {code}: {json.dumps(bad)[:800]}")
+
+
+def delete_runs(es, runs):
+    """Removes earlier documents of these runs (the integ-test build has no _delete_by_query:
+    search the ids, then bulk-delete them)."""
+    total = 0
+    for index in ("fiohist-pctiles*", "fiohist-buckets*", "fiohist-runs*"):
+        while True:
+            code, resp = es.call("POST", f"/{index}/_search", {
+                "size": 5000, "_source": False, "query": {"terms": {"run": runs}}})
+            hits = resp.get("hits", {}).get("hits", []) if code == 200 else []
+            if not hits:
+                break
+            lines = "".join(json.dumps({"delete": {"_index": h["_index"], "_id": h["_id"]}})
+                            + "\n" for h in hits)
+            code, resp = es.call("POST", "/_bulk?refresh=true", lines, ndjson=True)
+            if code != 200 or resp.get("errors"):
+                raise RuntimeError(f"deleting old documents: HTTP {code}")
+            total += len(hits)
+    if total:
+        print(f"deleted {total} documents of earlier checks of {runs}")
+
+
+def read_csv(text):
+    rows = list(csv.DictReader(io.StringIO(text)))
+    if not rows:
+        raise RuntimeError("fiohist pctiles printed no rows")
+    want = syn.CSV_HEADER.split(",")
+    missing = [c for c in want if c not in rows[0]]
+    if missing:
+        raise RuntimeError(f"fiohist pctiles CSV lacks columns {missing}")
+
+    def num(x):
+        return float(x) if x not in (None, "") else None
+    return [{k: (v if k in ("start", "scope", "host", "job", "direction", "lower_bound")
+                 else num(v)) for k, v in r.items()} for r in rows]
+
+
+def push_logs(es_url, binary, log_dir, runs):
+    """Push the logs as each run name; return fiohist's cluster CSV."""
+    logs = sorted(p for p in glob.glob(os.path.join(log_dir, "*clat_hist*"))
+                  if os.path.isfile(p))
+    if not logs:
+        raise RuntimeError(f"no *clat_hist* logs in {log_dir}")
+    h = subprocess.run([binary, "push", "--help"], capture_output=True, text=True)
+    if "--es-url" not in h.stdout + h.stderr or "--run" not in h.stdout + h.stderr:
+        raise RuntimeError(f"{binary} has no `push` subcommand (yet): `fiohist push --help` "
+                           f"said: {(h.stdout + h.stderr).strip()[:300]!r}")
+    for run in runs:
+        cmd = [binary, "push", "--es-url", es_url, "--run", run] + logs
+        print("$ " + " ".join(cmd[:6]) + f" <{len(logs)} logs>", flush=True)
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
+        if r.returncode != 0:
+            raise RuntimeError(f"fiohist push exited {r.returncode}")
+    cmd = [binary, "pctiles", "--scope", "cluster", "--direction", "all"] + logs
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"fiohist pctiles exited {r.returncode}: {r.stderr[-1000:]}")
+    return r.stdout
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6)
+
+
+def grouped(rows, key, width, value, how=max):
+    """{bucket key: how(values)} of CSV rows grouped like a histogram of width `width`."""
+    acc = {}
+    for r in rows:
+        if r[value] is None:
+            continue
+        k = math.floor(r[key] / width) * width
+        acc.setdefault(k, []).append(r[value])
+    return {k: how(v) for k, v in acc.items()}
+
+
+def compare(label, got, want):
+    keys = sorted(set(got) | set(want))
+    bad = [(k, got.get(k), want.get(k)) for k in keys if not close(got.get(k), want.get(k))]
+    if not want:
+        fail(f"{label}: the CSV has no values to compare with")
+    elif bad:
+        fail(f"{label}: {len(bad)} of {len(keys)} points differ, e.g. "
+             + "; ".join(f"{k}: dashboard {a} vs CSV {b}" for k, a, b in bad[:4]))
+    else:
+        ok(f"{label}: {len(keys)} points equal fiohist's CSV")
+
+
+def field_type(es, index, field):
+    code, resp = es.call("GET", f"/{index}/_mapping/field/{field}")
+    for idx in resp.values() if code == 200 else []:
+        m = idx.get("mappings", {}).get(field, {}).get("mapping", {})
+        for v in m.values():
+            return v.get("type", "object")
+    return None
+
+
+class Checker:
+    def __init__(self, es, ds, histogram, runs, csv_rows, frm, to):
+        self.es, self.ds, self.histogram = es, ds, histogram
+        self.runs, self.csv, self.frm, self.to = runs, csv_rows, frm, to
+        self.primary = runs[0]
+        self.clamped_rows = [r for r in csv_rows if (r["top_bucket"] or 0) > 0]
+        self.quantum_ms = min(r["end_ms"] - r["start_ms"] for r in csv_rows)
+
+    def ds_of(self, ref):
+        d = self.ds.get(dl.ds_uid(ref))
+        if d is None:
+            raise RuntimeError(f"data source {ref} is not provisioned")
+        return d
+
+    def needs_histogram(self, t):
+        d = self.ds_of(t["datasource"])
+        lat = [m for m in t.get("metrics", []) if m.get("field") == "latency"] + \
+            [b for b in t.get("bucketAggs", []) if b.get("field") == "latency"]
+        return bool(lat) and d["index"].startswith("fiohist-buckets")
+
+    def run_pass(self, name, dashboards, values, only_with=None, full=False):
+        self.sel = values["run"]
+        print(f"--- pass {name}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
+        for fname, d in dashboards.items():
+            variables = g.Variables(d, values)
+            if full:
+                self.check_variables(fname, d, variables)
+                self.check_annotations(fname, d, variables)
+            for p in dl.iter_panels(d):
+                if p.get("type") == "row":
+                    continue
+                text = json.dumps(p.get("targets", []))
+                if only_with and not any(f"${v}" in text for v in only_with):
+                    continue
+                for t in p.get("targets", []):
+                    self.check_target(fname, d, p, t, variables, name, full)
+
+    def check_variables(self, fname, d, variables):
+        for v in d.get("templating", {}).get("list", []):
+            if v.get("type") != "query":
+                continue
+            ds = self.ds_of(v["datasource"])
+            body = g.variable_request(v, ds["timeField"], self.frm, self.to, variables)
+            resp = self.es.msearch(ds["index"], body)
+            if "error" in resp:
+                fail(f"{fname} variable {v['name']}: {json.dumps(resp['error'])[:300]}")
+                continue
+            keys = [b["key"] for b in resp["aggregations"]["1"]["buckets"]]
+            label = f"{fname} variable ${v['name']}"
+            if v["name"] == "run":
+                missing = [r for r in self.sel if r not in keys]
+                if missing:
+                    fail(f"{label}: runs {missing} not offered (got {keys[:10]})")
+                else:
+                    ok(f"{label}: offers {len(keys)} runs incl. {self.sel}")
+            elif v["name"] == "direction" and "all" not in keys:
+                fail(f"{label}: 'all' not offered (got {keys})")
+            elif not keys:
+                fail(f"{label}: no values")
+            else:
+                ok(f"{label}: {keys[:6]}{' ...' if len(keys) > 6 else ''}")
+
+    def check_annotations(self, fname, d, variables):
+        for a in d.get("annotations", {}).get("list", []):
+            if a.get("builtIn"):
+                continue
+            ds = self.ds_of(a["datasource"])
+            resp = self.es.msearch(ds["index"], g.annotation_request(a, self.frm, self.to,
+                                                                     variables))
+            if "error" in resp:
+                fail(f"{fname} annotation {a['name']}: {json.dumps(resp['error'])[:300]}")
+                continue
+            hits = [h["_source"] for h in resp["hits"]["hits"]]
+            mine = [h for h in hits if h.get("run") == self.primary]
+            for h in mine:
+                for key in ("timeField", "textField", "tagsField"):
+                    if a.get(key) and a[key] not in h:
+                        fail(f"{fname} annotation: hit lacks {a[key]}")
+                        return
+            if len(mine) == len(self.clamped_rows):
+                ok(f"{fname} annotation {a['name']!r}: {len(mine)} clamped cluster quanta for "
+                   f"{self.primary}, as in the CSV")
+            else:
+                fail(f"{fname} annotation {a['name']!r}: {len(mine)} hits for {self.primary}, "
+                     f"the CSV has {len(self.clamped_rows)} quanta with top_bucket > 0")
+
+    def check_target(self, fname, d, p, t, variables, pass_name, full):
+        label = f"[{pass_name}] {fname} panel {p['id']} {p['title']!r} {t['refId']}"
+        if self.needs_histogram(t) and not self.histogram:
+            skip(f"{label}: needs the `histogram` field type (`latency`), which this node lacks "
+                 "(integ-test build / fallback mapping); runs on the default distribution")
+            return
+        ds = self.ds_of(t["datasource"])
+        frm, to = g.panel_time_range(p, self.frm, self.to)
+        min_iv = g.parse_duration_ms(p.get("interval") or ds.get("timeInterval") or "10ms")
+        iv = g.auto_interval_ms(frm, to, min_iv, p.get("maxDataPoints"))
+        body, tt = g.build_target_request(t, ds["timeField"], frm, to, iv, variables)
+        try:
+            resp = self.es.msearch(ds["index"], body)
+            out = g.parse_response(resp, tt)
+        except RuntimeError as e:
+            fail(f"{label}: {e}")
+            return
+        points = sum(1 for s in out["series"].values() for _, v in s if v is not None)
+        n = points + len(out["rows"]) + len(out["hits"])
+        conditional = "clamped:true" in tt["query"]
+        if n == 0 and not conditional:
+            fail(f"{label}: no data (query {tt['query']!r}, interval {iv} ms)")
+            print("     request: " + json.dumps(body)[:1500])
+            return
+        ok(f"{label}: {len(out['series'])} series / {points} points, {len(out['rows'])} rows, "
+           f"{len(out['hits'])} docs (interval {iv} ms)")
+        if full:
+            self.specific(label, p, t, tt, out, iv, variables)
+
+    def specific(self, label, p, t, tt, out, iv, variables):
+        """Value checks of the cluster/all pass against fiohist's CSV."""
+        run_key = (("run", self.primary),)
+        metrics = {m["id"]: m for m in t["metrics"]}
+        if "clamped:true" in tt["query"] and any(m["type"] == "count" for m in metrics.values()):
+            total = sum(v or 0 for s in out["series"].values() for _, v in s)
+            want = len(self.clamped_rows)
+            if self.sel != [self.primary]:
+                ok(f"{label}: {total} clamped quanta over {self.sel}")
+            elif total == want:
+                ok(f"{label}: {total} clamped quanta, as in the CSV of {self.primary}")
+            else:
+                fail(f"{label}: {total} clamped quanta, CSV of {self.primary} has {want}")
+        if p["type"] == "timeseries" and "clamped:true" not in tt["query"]:
+            for m in metrics.values():
+                if m.get("field") == "p99" and m["type"] == "max" and "$scope" in t["query"]:
+                    got = dict(out["series"].get((run_key, "max p99"), []))
+                    want = grouped(self.csv, "start_ms", iv, "p99")
+                    compare(f"{label} cluster p99 of {self.primary}", got, want)
+                if m.get("field") == "iops" and m["type"] == "avg":
+                    key = (run_key + (("direction", "all"),), "avg iops")
+                    got = dict(out["series"].get(key, []))
+                    want = grouped(self.csv, "start_ms", iv, "iops",
+                                   how=lambda v: sum(v) / len(v))
+                    compare(f"{label} cluster IOPS of {self.primary}", got, want)
+        if p["type"] == "xychart":
+            m = t["metrics"][0]
+            step = float(variables.plain("$elapsed_step"))
+            rows = [r for r in out["rows"] if r.get("run") == self.primary]
+            runs = {r.get("run") for r in out["rows"]}
+            if set(self.sel) - runs:
+                fail(f"{label}: runs {set(self.sel) - runs} missing from the overlay")
+            col = f"{m['type']} {m['field']}"
+            got = {r["elapsed_s"]: r[col] for r in rows}
+            how = max if m["type"] == "max" else (lambda v: sum(v) / len(v))
+            want = grouped(self.csv, "elapsed_s", step, m["field"], how=how)
+            compare(f"{label} {col} by elapsed_s of {self.primary}", got, want)
+        if p["type"] == "table":
+            runs = {h.get("run"): h for h in out["hits"]}
+            missing = [r for r in self.sel if r not in runs]
+            names = next((tr["options"]["include"]["names"] for tr in p["transformations"]
+                          if tr["id"] == "filterFieldsByName"), [])
+            lacking = [n for n in names if n not in runs.get(self.primary, {})]
+            if missing:
+                fail(f"{label}: runs {missing} not in the summary table")
+            elif lacking:
+                fail(f"{label}: run document of {self.primary} lacks columns {lacking}")
+            else:
+                ok(f"{label}: summary rows for {self.sel} with all {len(names)} columns")
+        if p["type"] == "heatmap":
+            bad = 0
+            for times in zip(*[s for s in out["series"].values()]):
+                vals = [v for _, v in times if v is not None]
+                bad += any(b < a for a, b in zip(vals, vals[1:]))
+            if bad:
+                fail(f"{label}: percentiles not monotonic in {bad} time buckets")
+            else:
+                ok(f"{label}: heatmap percentiles monotonic in every time bucket")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("fiohist", nargs="?", help="the fiohist binary")
+    ap.add_argument("logs", nargs="?", help="folder of fio histogram logs to push")
+    ap.add_argument("--synthetic", action="store_true", help="index hand-made documents")
+    ap.add_argument("--run", default=None, help="run name (default dashcheck-<folder>)")
+    args = ap.parse_args()
+    url = os.environ.get("FIOHIST_ES_URL")
+    if not url:
+        print("FAIL: FIOHIST_ES_URL is not set (the URL of an Elasticsearch node)")
+        return 1
+    if not args.synthetic and not (args.fiohist and args.logs):
+        ap.error("give FIOHIST_BINARY LOG_DIR, or --synthetic")
+    es = Es(url)
+    code, health = es.call("GET", "/_cluster/health?wait_for_status=yellow&timeout=30s")
+    if code != 200:
+        print(f"FAIL: Elasticsearch at {url} is not healthy: {health}")
+        return 1
+    try:
+        histogram = install_templates(es)
+        if args.synthetic:
+            runs = [args.run or "dashcheck-synthetic-a", "dashcheck-synthetic-b"]
+            delete_runs(es, runs)
+            now = int(time.time()) * 1000
+            docs_a, rows = syn.make_run(runs[0], now - 2 * 3600 * 1000, 1, clamp_quantum=9)
+            docs_b, _ = syn.make_run(runs[1], now - 26 * 3600 * 1000, 2)
+            bulk(es, docs_a + docs_b)
+            csv_text = syn.csv_text(rows)
+            print(f"indexed {len(docs_a) + len(docs_b)} synthetic documents for {runs}")
+        else:
+            base = args.run or "dashcheck-" + os.path.basename(os.path.normpath(args.logs))
+            runs = [base, base + "-b"]
+            delete_runs(es, runs)
+            csv_text = push_logs(url, args.fiohist, args.logs, runs)
+            es.call("POST", "/fiohist-*/_refresh")
+        csv_rows = read_csv(csv_text)
+    except (RuntimeError, OSError) as e:
+        print(f"FAIL: {e}")
+        return 1
+    for index, field, want in (("fiohist-pctiles*", "p99", "double"),
+                               ("fiohist-pctiles*", "run", "keyword"),
+                               ("fiohist-pctiles*", "@timestamp", "date"),
+                               ("fiohist-runs*", "run", "keyword")):
+        got = field_type(es, index, field)
+        if got != want:
+            fail(f"{index} maps {field} as {got}, the dashboards need {want} (indices created "
+                 "before the templates? delete them and push again)")
+    lat = field_type(es, "fiohist-buckets*", "latency")
+    histogram = histogram and lat == "histogram"
+    print(f"buckets index maps latency as {lat}; histogram queries "
+          f"{'run' if histogram else 'are skipped'}")
+
+    ds = {d["uid"]: d for d in dl.parse_datasources_yaml()}
+    dashboards = dl.load_dashboards()
+    code, agg = es.call("POST", "/fiohist-pctiles*/_search", {
+        "size": 0, "query": {"terms": {"run": runs}},
+        "aggs": {"lo": {"min": {"field": "@timestamp"}}, "hi": {"max": {"field": "end"}},
+                 "hosts": {"terms": {"field": "host", "size": 100}},
+                 "jobs": {"terms": {"field": "job", "size": 100}},
+                 "dirs": {"terms": {"field": "direction", "size": 10}}}})
+    if code != 200 or agg["hits"]["total"]["value"] == 0:
+        print(f"FAIL: no percentile documents for {runs} ({code})")
+        return 1
+    frm = int(agg["aggregations"]["lo"]["value"]) - 1000
+    to = int(agg["aggregations"]["hi"]["value"] or agg["aggregations"]["lo"]["value"]) + 1000
+    hosts = [b["key"] for b in agg["aggregations"]["hosts"]["buckets"]]
+    jobs = [b["key"] for b in agg["aggregations"]["jobs"]["buckets"]]
+    dirs = [b["key"] for b in agg["aggregations"]["dirs"]["buckets"] if b["key"] != "all"]
+    print(f"runs {runs}: {agg['hits']['total']['value']} percentile documents, hosts {hosts}, "
+          f"{len(jobs)} jobs, directions {dirs}, time range {frm}..{to}")
+    # The primary run alone over its own time range: panel intervals come out at (or below)
+    # the quantum, so every dashboard point is one quantum and must equal the CSV row.
+    p_lo = int(min(r["start_ms"] for r in csv_rows)) - 1000
+    p_hi = int(max(r["end_ms"] for r in csv_rows)) + 1000
+    ck = Checker(es, ds, histogram, runs, csv_rows, p_lo, p_hi)
+    base = {"run": [runs[0]], "direction": "all", "scope": "cluster", "host": "$__all",
+            "job": "$__all", "elapsed_step": "1"}
+    ck.run_pass(f"{runs[0]}, cluster/all", dashboards, base, full=True)
+    # Both runs over a range covering both (multi-value variable, overlay, summary rows).
+    ck = Checker(es, ds, histogram, runs, csv_rows, frm, to)
+    base = dict(base, run=runs)
+    ck.run_pass("two runs, cluster/all", dashboards, base, full=True)
+    if hosts:
+        ck.run_pass("host scope", dashboards, dict(base, scope="host"), only_with=["scope"])
+        ck.run_pass("one host", dashboards, dict(base, scope="host", host=[hosts[0]]),
+                    only_with=["scope", "host"])
+    else:
+        fail("no host-scope documents: the per-host panel has nothing to show")
+    if jobs:
+        ck.run_pass("job scope", dashboards, dict(base, scope="job"), only_with=["scope"])
+    else:
+        skip("no job-scope documents pushed: job-scope passes not run")
+    if dirs:
+        ck.run_pass(f"direction {dirs[0]}", dashboards, dict(base, direction=dirs[0]),
+                    only_with=["direction"])
+    print(f"=== {passes[0]} ok, {len(skips)} skipped, {len(failures)} failed")
+    for s in skips:
+        print("skipped: " + s)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
