@@ -106,7 +106,7 @@ Status EsAdmin::InstallTemplates(const std::string& mappings_dir, TemplateReport
   return Status();
 }
 
-Status EsAdmin::ListRuns(std::vector<RunInfo>* runs) {
+Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
   runs->clear();
   // Per run over all three indices: document count, earliest start, latest end.
   const char kAggs[] =
@@ -118,12 +118,12 @@ Status EsAdmin::ListRuns(std::vector<RunInfo>* runs) {
   rapidjson::Document doc;
   Status st = ParseJson(r, "listing runs", &doc);
   if (!st.ok()) return st;
-  std::map<std::string, RunInfo> by_name;
+  std::map<std::string, StoredRun> by_name;
   std::map<std::string, std::pair<double, double>> spans;
   if (doc.HasMember("aggregations") && doc["aggregations"].HasMember("runs")) {
     for (const Value& b : doc["aggregations"]["runs"]["buckets"].GetArray()) {
       if (!b.HasMember("key") || !b["key"].IsString()) continue;
-      RunInfo info;
+      StoredRun info;
       info.run = b["key"].GetString();
       info.documents = b["doc_count"].GetUint64();
       info.start = StringOr(b["start"], "value_as_string");
@@ -160,7 +160,7 @@ Status EsAdmin::ListRuns(std::vector<RunInfo>* runs) {
     }
   }
   for (auto& [name, info] : by_name) runs->push_back(std::move(info));
-  std::stable_sort(runs->begin(), runs->end(), [&spans](const RunInfo& a, const RunInfo& b) {
+  std::stable_sort(runs->begin(), runs->end(), [&spans](const StoredRun& a, const StoredRun& b) {
     return spans[a.run].first < spans[b.run].first;
   });
   return Status();

@@ -13,7 +13,7 @@
 namespace fiohist {
 
 /// One run as stored in the cluster.
-struct RunInfo {
+struct StoredRun {
   std::string run;
   std::string start;  ///< ISO 8601 (UTC) of the earliest @timestamp, "" if unknown
   std::string end;    ///< ISO 8601 (UTC) of the latest `end`, "" if unknown
@@ -51,7 +51,7 @@ class EsAdmin {
   Status InstallTemplates(const std::string& mappings_dir, TemplateReport* report);
 
   /// Lists the runs found in the three indices, oldest first.
-  Status ListRuns(std::vector<RunInfo>* runs);
+  Status ListRuns(std::vector<StoredRun>* runs);
 
   /// Deletes exactly the documents whose `run` is `run`, in the three indices: with
   /// `_delete_by_query` where the cluster has it, else by scrolling the ids and bulk-deleting.
