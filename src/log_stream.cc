@@ -18,6 +18,7 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
   LogRecord record;
   std::string what;
   int64_t last[kLogDirections] = {-1, -1, -1};
+  std::vector<int64_t> gaps;
   std::string_view line;
   int seen = 0;
   while (seen < max_lines && reader->NextLine(&line)) {
@@ -42,14 +43,15 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
                                     std::to_string(record.columns));
     }
     int64_t& l = last[static_cast<int>(record.direction)];
-    if (l >= 0 && record.time_ms > l) {
-      const int64_t gap = record.time_ms - l;
-      if (probe->min_gap_ms == 0 || gap < probe->min_gap_ms) probe->min_gap_ms = gap;
-    }
+    if (l >= 0 && record.time_ms > l) gaps.push_back(record.time_ms - l);
     l = record.time_ms;
     ++seen;
   }
   if (!reader->status().ok()) return reader->status();
+  if (!gaps.empty()) {
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
+    probe->typical_gap_ms = gaps[gaps.size() / 2];
+  }
   return Status();
 }
 

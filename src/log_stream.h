@@ -25,9 +25,10 @@ struct LogProbe {
   bool epoch = false;
   /// Stamp of the first record.
   int64_t first_time_ms = 0;
-  /// Smallest positive gap between two stamps of one direction (0: unknown), an estimate
-  /// of log_hist_msec: fio writes a line once log_hist_msec has passed, never earlier.
-  int64_t min_gap_ms = 0;
+  /// Median gap between two stamps of one direction (0: unknown), the estimate of
+  /// log_hist_msec: fio keeps its lines on the log_hist_msec grid, so a late line (514 ms
+  /// after the last) is followed by an early one (486 ms); the median is the interval.
+  int64_t typical_gap_ms = 0;
   /// True when the file holds no record at all.
   bool empty = true;
 };

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <string>
 
+#include "cmd_es.h"
 #include "cmd_pctiles.h"
+#include "cmd_push.h"
 
 namespace {
 
@@ -16,6 +18,11 @@ const char kUsage[] =
     "\n"
     "Commands:\n"
     "  pctiles   percentiles per time quantum (cluster, host, job) as CSV or NDJSON\n"
+    "  push      compute everything and index it into Elasticsearch (or write bulk NDJSON)\n"
+    "  load      index a directory of bulk NDJSON written by push --out\n"
+    "  setup     install the index templates\n"
+    "  runs      list the runs stored in Elasticsearch\n"
+    "  delete    delete one run's documents\n"
     "\n"
     "Run 'fiohist COMMAND --help' for the options of a command.\n";
 
@@ -42,8 +49,13 @@ int main(int argc, char** argv) {
   }
   RaiseOpenFileLimit();
   const int sub_argc = argc - 1;
-  const char* const* sub_argv = argv + 1;
+  char** sub_argv = argv + 1;
   if (command == "pctiles") return fiohist::RunPctilesCommand(sub_argc, sub_argv);
+  if (command == "push") return fiohist::RunPushCommand(sub_argc, sub_argv);
+  if (command == "load") return fiohist::RunLoadCommand(sub_argc, sub_argv);
+  if (command == "setup") return fiohist::RunSetupCommand(sub_argc, sub_argv);
+  if (command == "runs") return fiohist::RunRunsCommand(sub_argc, sub_argv);
+  if (command == "delete") return fiohist::RunDeleteCommand(sub_argc, sub_argv);
   std::fprintf(stderr, "fiohist: unknown command '%s' (see fiohist --help)\n", command.c_str());
   return fiohist::kExitUsage;
 }

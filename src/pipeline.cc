@@ -130,11 +130,11 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   info_.percentiles = o_.percentiles;
   info_.quantum_ms = o_.quantum_ms;
 
-  // log_hist_msec: given, or the smallest gap between records of one direction.
+  // log_hist_msec: given, or the typical gap between records of one direction.
   int64_t global_gap = 0;
   for (const LogProbe& p : probes) {
-    if (p.min_gap_ms > 0 && (global_gap == 0 || p.min_gap_ms < global_gap)) {
-      global_gap = p.min_gap_ms;
+    if (p.typical_gap_ms > 0 && (global_gap == 0 || p.typical_gap_ms < global_gap)) {
+      global_gap = p.typical_gap_ms;
     }
   }
   if (o_.log_hist_msec > 0) {
@@ -174,8 +174,8 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   for (size_t i = 0; i < kept.size(); ++i) {
     StreamSetup setup;
     setup.columns = first_probe.columns;
-    setup.first_interval_ms = probes[i].min_gap_ms > 0 && o_.log_hist_msec == 0
-                                  ? probes[i].min_gap_ms
+    setup.first_interval_ms = probes[i].typical_gap_ms > 0 && o_.log_hist_msec == 0
+                                  ? probes[i].typical_gap_ms
                                   : info_.log_hist_msec;
     setup.skip_bad_lines = o_.skip_bad_lines;
     if (!info_.epoch_logs) {
