@@ -10,26 +10,28 @@
 # Central, fetched with `mvn dependency:get`), cached in ${FIOHIST_CACHE:-$HOME/.cache/fiohist}
 # and unzipped once. It binds to 127.0.0.1 only, single-node discovery, security off, disk
 # watermarks off, 512 MB heap, a fresh data dir on every start. With --write-queue K the write
-# thread pool gets a queue of K (1 = bulk requests get 429 under any concurrency). With --user
+# thread pool gets one thread and a queue of K (1 = bulk requests get 429 under any
+# concurrency, e.g. one _bulk touching several shards). With --user
 # and --password-file, security is ON (HTTP without TLS) and that user is a superuser of the
 # file realm, so tests can check authentication failures.
 #
 # What the integ-test build (8.19.21) lacks — verified on 2026-11-22 against a node started by
-# this script (modules shipped: apm, transport-netty4, x-pack-core, x-pack-security):
-#   - GET /                    -> 400 "no handler found for uri [/] and method [GET]" (use
-#                                 GET /_cluster/health instead)
-#   - `histogram` field type   -> 400 mapper_parsing_exception "No handler for type [histogram]
-#                                 declared on field [...]" (lives in x-pack-analytics)
-#   - painless scripts         -> 400 illegal_argument_exception "script_lang not supported
-#                                 [painless]" (lang-painless module absent)
-#   - _delete_by_query/_reindex -> 400 "no handler found for uri [.../_delete_by_query]"
-#                                 (reindex module absent)
-#   Present and used by fiohist: _bulk, _search (with search_after + sort on _id... see below),
-#   _count, _refresh, _index_template, aggregations (terms/min/max/cardinality), PIT.
-#   (`tests/es/probe_modules.sh URL` re-checks all of the above.)
+# this script (modules shipped: apm, transport-netty4, x-pack-core, x-pack-security only):
+#   - GET /              -> 405 "Incorrect HTTP method for uri [/] and method [GET], allowed:
+#                           [DELETE]" (no main/info handler): probe with GET /_cluster/health
+#   - `histogram` type   -> 400 mapper_parsing_exception "The mapper type [histogram] declared
+#                           on field [latency] does not exist" (x-pack-analytics is absent);
+#                           also when PUT in an _index_template (nested in caused_by)
+#   - painless           -> 400 "script_lang not supported [painless]" (lang-painless absent)
+#   - _delete_by_query   -> 400 "no handler found for uri [/IDX/_delete_by_query]"; POST
+#     and _reindex          /_reindex -> 405 (reindex module absent): fiohist deletes a run by
+#                           scrolling its ids and bulk-deleting them
+#   Present: _bulk, _search with aggregations (terms/min/max), scroll, PIT, _count, _refresh,
+#   _index_template, security (file realm users, basic auth, no TLS needed on loopback).
+#   `tests/es/probe_modules.sh URL` re-checks all of this (ctest: es.probe_modules).
 #
 # The JDK comes from ES_JAVA_HOME, else the first /usr/lib/jvm/* with a `java` of version 17..24
-# (Elasticsearch 8.19 needs Java 17 or newer; 17 and 21 are tested here).
+# (Elasticsearch 8.19 needs Java 17 or newer; tested with OpenJDK 17).
 # When run as root, the node runs as the unprivileged system user `fiohist-es` (Elasticsearch
 # refuses to run as root); it is created on first use.
 set -euo pipefail
@@ -196,7 +198,10 @@ do_start() {
   elif [[ -n "$sec_user" ]]; then
     die "this Elasticsearch build has no security module; --user is not possible"
   fi
-  [[ -n "$write_queue" ]] && settings+=(-Ethread_pool.write.queue_size="$write_queue")
+  # A tiny queue alone is not enough on a many-core machine: one write thread makes the
+  # rejections (429) certain as soon as two shard-level writes overlap.
+  [[ -n "$write_queue" ]] && settings+=(-Ethread_pool.write.queue_size="$write_queue"
+                                        -Ethread_pool.write.size=1)
 
   if am_root; then chown -R "$ES_USER:" "$NODE_DIR"; fi
   export ES_JAVA_HOME="$java_home" ES_PATH_CONF="$NODE_DIR/config"
