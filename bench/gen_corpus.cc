@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/program_options.hpp>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -31,8 +32,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <boost/program_options.hpp>
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
@@ -455,8 +454,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   c.dirs = layout == "dirs";
-  if (scale <= 0 || c.hosts < 1 || c.jobs < 1 || c.seconds < 1 || threads < 1 ||
-      c.gzip_level < 1 || c.gzip_level > 9) {
+  if (scale <= 0 || c.hosts < 1 || c.jobs < 1 || c.seconds < 1 || threads < 1 || c.gzip_level < 1 ||
+      c.gzip_level > 9) {
     std::cerr << "gen_corpus: bad size options\n";
     return 2;
   }
@@ -496,7 +495,8 @@ int main(int argc, char** argv) {
     if (d.empty()) continue;
     fs::create_directories(d, ec);
     if (!ec && c.dirs) {
-      for (int h = 0; h < c.hosts && !ec; ++h) fs::create_directories(fs::path(d) / HostName(c, h), ec);
+      for (int h = 0; h < c.hosts && !ec; ++h)
+        fs::create_directories(fs::path(d) / HostName(c, h), ec);
     }
     if (ec) {
       std::cerr << "gen_corpus: cannot create " << d << ": " << ec.message() << "\n";

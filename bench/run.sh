@@ -9,8 +9,8 @@
 #                     [--fiohist BIN] [--dir DIR]
 # Env:   FIOHIST_BENCH_DIR (cache, default /tmp/fiohist-bench), FIOHIST (binary),
 #        FIO_HISTO_LOG_PCTILES (reference script, .py or .py.gz), FIOHIST_BENCH_REF_MB
-#        (reference subset size, default 100), FIOHIST_ES_URL, FIOHIST_BENCH_BATCH (docs per
-#        _bulk request for the curl baseline, default 1000).
+#        (reference subset size, default 100), FIOHIST_ES_URL (indexing benchmark, into
+#        indices of prefix FIOHIST_BENCH_ES_PREFIX, default fiohistbench, deleted afterwards).
 set -u -o pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -89,8 +89,9 @@ sys.exit(rc)' "$WORK/rss" "$@" >"$out" 2>"$err"; rc=$?
   echo "$(( (t1 - t0) / 1000000 ))e-3 $rss $rc" | awk '{printf "%.3f %s %s\n", $1, $2, $3}'
 }
 
-# --- corpus (cached by generator source + size) --------------------------------------------
-KEY=$(cat "$HERE/gen_corpus.cc" | sha256sum | cut -c1-12)-s$SCALE
+# --- corpus (cached by the generator's kVersion + scale) -----------------------------------
+GEN_VERSION=$(sed -n 's/^constexpr int kVersion = \([0-9]*\);.*/\1/p' "$HERE/gen_corpus.cc")
+KEY=v${GEN_VERSION:-0}-s$SCALE
 CORPUS="$DIR/corpus-$KEY"
 manifest() { awk -v k="$2" '$1==k{print $2}' "$1/MANIFEST"; }
 gen_if_missing() {  # name, generator args...
@@ -279,43 +280,86 @@ if probe x "$FIOHIST" push --out "$WORK/probe-push" --run probe "$ONE_PLAIN"; th
   rm -rf "$WORK/push"
   if bench push "fiohist push --out (plain)" "$TEXT_BYTES" "$RECORDS" /dev/null \
       "$FIOHIST" push --out "$WORK/push" --run bench "${PLAIN[@]}"; then
-    LINES=$(find "$WORK/push" -type f -exec cat {} + | wc -l)
-    DOCS=$(( LINES / 2 ))
+    # documents = lines / 2; one-line delete actions (if any) are not documents.
+    LINES=$(find "$WORK/push" -type f -name '*.ndjson' -exec cat {} + | wc -l)
+    DELETES=$(find "$WORK/push" -type f -name '*.ndjson' -exec cat {} + | grep -c '^{"delete"' || true)
+    DOCS=$(( (LINES - DELETES) / 2 ))
   fi
 else
   row push "fiohist push --out (plain)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
 fi
 
-# --- indexing: fiohist push --es-url versus curl posting the same NDJSON to _bulk ----------
+# --- indexing: fiohist push --es-url / load versus curl posting the same NDJSON to _bulk ----
+# Every run indexes into freshly created indices of a bench-only prefix (deleted and set up
+# again before each run), so all of them create documents rather than overwrite them.
+# curl sends each bulk file of `push --out` as one request: those files are complete `_bulk`
+# bodies of at most 5 MiB, fiohist's own default batch bound, and fiohist is told to batch by
+# bytes only (--batch-docs huge) when it has that option, so both use the same batch size.
 ES=${FIOHIST_ES_URL:-}
-BATCH=${FIOHIST_BENCH_BATCH:-1000}
+PREFIX=${FIOHIST_BENCH_ES_PREFIX:-fiohistbench}
 if [ -n "$ES" ]; then
-  if [ "$DOCS" -gt 0 ] && probe x "$FIOHIST" push --es-url "$ES" --run bench-probe "$ONE_PLAIN"; then
+  ES=${ES%/}
+  HAVE_SETUP=0
+  probe x "$FIOHIST" setup --es-url "$ES" --index-prefix "$PREFIX" && HAVE_SETUP=1
+  es_reset() {
+    curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs?ignore_unavailable=true"
+    if [ "$HAVE_SETUP" = 1 ]; then
+      "$FIOHIST" setup --es-url "$ES" --index-prefix "$PREFIX" >/dev/null 2>&1
+    fi
+  }
+  es_count() {
+    curl -s -X POST "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_refresh" -o /dev/null
+    curl -s "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_count" |
+      sed -n 's/.*"count":\([0-9]*\).*/\1/p'
+  }
+  BATCH_OPTS=()
+  if "$FIOHIST" push --help 2>&1 | grep -q -- '--batch-docs'; then
+    BATCH_OPTS=(--batch-docs 100000000 --batch-bytes 5242880)
+  fi
+  if [ "$DOCS" -gt 0 ] && probe x "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" \
+      --run bench-probe "$ONE_PLAIN"; then
+    es_reset
     NOTE="$DOCS docs"
     bench es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" /dev/null \
-      "$FIOHIST" push --es-url "$ES" --run bench "${PLAIN[@]}"
-    # The server-side limit: the same documents, pre-built, posted by curl in batches.
-    mkdir -p "$WORK/chunks"
-    i=0
-    while IFS= read -r f; do
-      split -l $(( 2 * BATCH )) -d -a 6 "$f" "$WORK/chunks/c$(printf %04d $i)-"; i=$((i + 1))
-    done < <(find "$WORK/push" -type f | sort)
-    CURL_ARGS=()
-    for c in "$WORK"/chunks/*; do
-      [ ${#CURL_ARGS[@]} -gt 0 ] && CURL_ARGS+=(--next)
-      CURL_ARGS+=(-s -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/x-ndjson'
-        --data-binary "@$c" "${ES%/}/_bulk")
-    done
-    NOTE="$DOCS docs, $BATCH docs/request"
-    bench es_curl "curl _bulk (same NDJSON)" "$TEXT_BYTES" "$RECORDS" "$WORK/curl.codes" \
-      curl "${CURL_ARGS[@]}"
-    BAD=$(grep -vc '^200$' "$WORK/curl.codes" || true)
-    [ "$BAD" != 0 ] && log "curl: $BAD requests without HTTP 200"
-    NOTE=""
+      "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" "${BATCH_OPTS[@]}" --run bench \
+      "${PLAIN[@]}" && ES_COUNT_PUSH=$(es_count)
   else
     row es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" n/a 0 \
       "${PROBE_ERR:-no NDJSON from push --out}"
   fi
+  if [ "$DOCS" -gt 0 ]; then
+    if probe x "$FIOHIST" load --es-url "$ES" --index-prefix "$PREFIX" "$WORK/probe-push"; then
+      es_reset
+      NOTE="$DOCS docs, the push --out files"
+      bench es_load "fiohist load (push --out files)" "$TEXT_BYTES" "$RECORDS" /dev/null \
+        "$FIOHIST" load --es-url "$ES" --index-prefix "$PREFIX" "${BATCH_OPTS[@]}" "$WORK/push"
+    else
+      row es_load "fiohist load (push --out files)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
+    fi
+    # The server-side limit: the same bodies (index names moved to the bench prefix) by curl.
+    mkdir -p "$WORK/curl-bulk"
+    for f in "$WORK"/push/*.ndjson; do
+      sed -E 's/^(\{"[a-z]+":\{"_index":")[^"]*-(pctiles|buckets|runs)"/\1'"$PREFIX"'-\2"/' \
+        "$f" >"$WORK/curl-bulk/${f##*/}"
+    done
+    CURL_ARGS=()
+    NREQ=0
+    for c in "$WORK"/curl-bulk/*.ndjson; do
+      [ ${#CURL_ARGS[@]} -gt 0 ] && CURL_ARGS+=(--next)
+      CURL_ARGS+=(-s -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/x-ndjson'
+        --data-binary "@$c" "$ES/_bulk")
+      NREQ=$((NREQ + 1))
+    done
+    es_reset
+    NOTE="$DOCS docs in $NREQ requests (~$(( DOCS / (NREQ > 0 ? NREQ : 1) )) docs each)"
+    bench es_curl "curl _bulk (same NDJSON files)" "$TEXT_BYTES" "$RECORDS" "$WORK/curl.codes" \
+      curl "${CURL_ARGS[@]}"
+    BAD=$(grep -vc '^200$' "$WORK/curl.codes" || true)
+    [ "$BAD" != 0 ] && log "curl: $BAD requests without HTTP 200"
+    ES_COUNT_CURL=$(es_count)
+    NOTE=""
+  fi
+  curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs?ignore_unavailable=true"
 fi
 
 # --- report --------------------------------------------------------------------------------
@@ -352,6 +396,8 @@ if [ -n "${WALL[es_push]:-}" ]; then
   printf '  %-44s %s\n' "documents/s (push --es-url)" "$(ratio "$DOCS" "${WALL[es_push]}")"
   printf '  %-44s %s\n' "documents/s (curl _bulk, server limit)" "$(ratio "$DOCS" "${WALL[es_curl]:-}")"
   printf '  %-44s %s\n' "push --es-url / curl _bulk  [docs/s]" "$(ratio "${WALL[es_curl]:-}" "${WALL[es_push]}")"
+  printf '  %-44s %s\n' "load / curl _bulk  [docs/s]" "$(ratio "${WALL[es_curl]:-}" "${WALL[es_load]:-}")"
+  printf '  %-44s %s\n' "docs in ES after push / after curl" "${ES_COUNT_PUSH:-?} / ${ES_COUNT_CURL:-?}"
 fi
 [ -n "$REF_NOTE" ] && echo "  $REF_NOTE"
 [ "$QUICK" = 1 ] && echo "(--quick: scale $SCALE, figures are for smoke testing only)"
