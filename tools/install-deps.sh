@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what fiohist needs to build and test, from Debian's packages.
+# Usage: tools/install-deps.sh [--test]   (--test adds what the test suite needs)
+set -euo pipefail
+pkgs=(cmake g++ make rapidjson-dev libboost-program-options-dev libcurl4-openssl-dev zlib1g-dev
+      libgtest-dev)
+if [ "${1:-}" = "--test" ]; then
+  # Elasticsearch test node (downloaded with mvn, run on the JDK), fuzzers, scripts.
+  pkgs+=(maven default-jdk-headless clang libclang-rt-14-dev python3 python3-yaml unzip curl
+         procps fio time)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
