@@ -178,7 +178,7 @@ def push_logs(es_url, binary, log_dir, runs):
 def close(a, b):
     if a is None or b is None:
         return a is None and b is None
-    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6)
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
 
 
 def grouped(rows, key, width, value, how=max):
@@ -394,6 +394,9 @@ def main():
     ap.add_argument("logs", nargs="?", help="folder of fio histogram logs to push")
     ap.add_argument("--synthetic", action="store_true", help="index hand-made documents")
     ap.add_argument("--run", default=None, help="run name (default dashcheck-<folder>)")
+    ap.add_argument("--corrupt-csv", action="store_true",
+                    help="self-test: scale the CSV's p99 by 1.000001 and pass only if exactly "
+                         "the p99 comparisons fail")
     args = ap.parse_args()
     url = os.environ.get("FIOHIST_ES_URL")
     if not url:
@@ -409,7 +412,8 @@ def main():
     try:
         histogram = install_templates(es)
         if args.synthetic:
-            runs = [args.run or "dashcheck-synthetic-a", "dashcheck-synthetic-b"]
+            base = args.run or "dashcheck-synthetic"
+            runs = [base, base + "-b"]
             delete_runs(es, runs)
             now = int(time.time()) * 1000
             docs_a, rows = syn.make_run(runs[0], now - 2 * 3600 * 1000, 1, clamp_quantum=9)
@@ -424,6 +428,9 @@ def main():
             csv_text = push_logs(url, args.fiohist, args.logs, runs)
             es.call("POST", "/fiohist-*/_refresh")
         csv_rows = read_csv(csv_text)
+        if args.corrupt_csv:
+            for r in csv_rows:
+                r["p99"] = r["p99"] * 1.000001 if r["p99"] is not None else None
     except (RuntimeError, OSError) as e:
         print(f"FAIL: {e}")
         return 1
@@ -484,6 +491,14 @@ def main():
         ck.run_pass(f"direction {dirs[0]}", dashboards, dict(base, direction=dirs[0]),
                     only_with=["direction"])
     print(f"=== {passes[0]} ok, {len(skips)} skipped, {len(failures)} failed")
+    if args.corrupt_csv:
+        p99 = [f for f in failures if "p99" in f and "differ" in f]
+        if p99 and len(p99) == len(failures):
+            print(f"self-test OK: the corrupted p99 was caught by {len(p99)} comparisons "
+                  "and nothing else failed")
+            return 0
+        print("self-test FAILED: expected only p99 comparison failures")
+        return 1
     for s in skips:
         print("skipped: " + s)
     return 1 if failures else 0
