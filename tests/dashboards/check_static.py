@@ -172,6 +172,10 @@ def check_target(where, t, ds_map, tmpl, variables):
         if typ not in BUCKET_TYPES:
             problem(where, f"bucket aggregation {typ!r} is not checked by this script")
             continue
+        iv = b.get("settings", {}).get("interval")
+        if typ in ("histogram", "date_histogram") and iv is not None and not isinstance(iv, str):
+            problem(where, f"{typ} interval must be a JSON string (Grafana reads it with "
+                           f"MustString; a number becomes the default 1000): {iv!r}")
         field = b.get("field") or ds["timeField"]
         fld = check_field(where, mapping, field, BUCKET_TYPES[typ], f"bucket {typ}")
         if fld is not None and fld.type == "histogram" and i != len(aggs) - 1:

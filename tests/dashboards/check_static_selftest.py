@@ -63,6 +63,9 @@ MUTATIONS = [
     ("table column that no query returns",
      edit_json(OV, lambda d: panel(d, 5)["transformations"][0]["options"]["include"][
          "names"].append("durations")), "which no query returns"),
+    ("numeric histogram interval",
+     edit_json(CMP, lambda d: panel(d, 11)["targets"][0]["bucketAggs"][1]["settings"].update(
+         interval=1)), "must be a JSON string"),
     ("duplicate dashboard uid", edit_json(CMP, lambda d: d.update(uid="fiohist-overview")),
      "also used by"),
     ("variable on a non-keyword",

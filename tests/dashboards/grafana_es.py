@@ -127,7 +127,14 @@ def _bucket_agg(b, frm, to, interval_ms, time_field):
             agg["offset"] = s["offset"]
         return {"date_histogram": agg}
     if t == "histogram":
-        agg = {"field": b["field"], "interval": float(s.get("interval", 1000)),
+        # Grafana 11/12: stringToFloatWithDefaultValue(settings.interval.MustString(), 1000),
+        # so a JSON number (or anything unparsable) silently becomes 1000.
+        iv = s.get("interval")
+        try:
+            interval = float(iv) if isinstance(iv, str) else 1000.0
+        except ValueError:
+            interval = 1000.0
+        agg = {"field": b["field"], "interval": interval,
                "min_doc_count": int(s.get("min_doc_count", 0))}
         return {"histogram": agg}
     if t == "terms":
