@@ -338,6 +338,44 @@ def check_grafana(tmpl):
     for need in ("fiohist-overview", "fiohist-compare"):
         if need not in uids:
             problem("dashboards", f"no dashboard with uid {need}")
+    check_required_panels(dashboards)
+
+
+def check_required_panels(dashboards):
+    """The panels a storage engineer needs after a fio test are all there."""
+    panels = [(f, p) for f, d in dashboards.items() for p in dl.iter_panels(d)]
+
+    def fields(p):
+        return {(m["type"], m.get("field")) for t in p.get("targets", []) for m in t["metrics"]}
+
+    want_pct = {("max", f) for f in ("p50", "p90", "p95", "p99", "p99_9", "p99_99", "max")}
+    pct = [p for _, p in panels if p["type"] == "timeseries" and want_pct <= fields(p)]
+    if not pct:
+        problem("dashboards", "no time series of p50 p90 p95 p99 p99.9 p99.99 max")
+    for p in pct:
+        d = p["fieldConfig"]["defaults"]
+        if d.get("unit") != "µs" or d["custom"].get("scaleDistribution", {}).get("type") != "log":
+            problem("dashboards", f"panel {p['id']}: percentiles need unit µs and a log y axis")
+        if not any("clamped:true" in t["query"] for t in p["targets"]):
+            problem("dashboards", f"panel {p['id']}: no mark for clamped (top bucket) quanta")
+    checks = [
+        ("IOPS over time", lambda p: ("avg", "iops") in fields(p) and p["type"] == "timeseries"),
+        ("per-host p99", lambda p: p["type"] == "timeseries" and ("max", "p99") in fields(p) and
+         any(b.get("field") == "host" for t in p["targets"] for b in t["bucketAggs"])),
+        ("latency heatmap", lambda p: p["type"] == "heatmap" and any(
+            f == "latency" for _, f in fields(p))),
+        ("run summary table", lambda p: p["type"] == "table" and
+         dl.ds_uid(p["datasource"]) == "fiohist-runs"),
+        ("runs overlaid on elapsed_s", lambda p: p["type"] == "xychart" and any(
+            b.get("field") == "elapsed_s" for t in p["targets"] for b in t["bucketAggs"])),
+    ]
+    for name, pred in checks:
+        if not any(pred(p) for _, p in panels):
+            problem("dashboards", f"no {name} panel")
+    ann = [a for d in dashboards.values() for a in d.get("annotations", {}).get("list", [])
+           if "clamped:true" in a.get("query", "")]
+    if not ann:
+        problem("dashboards", "no annotation of clamped quanta")
 
 
 # ------------------------------------------------------------------------------ kibana

@@ -66,6 +66,11 @@ MUTATIONS = [
     ("numeric histogram interval",
      edit_json(CMP, lambda d: panel(d, 11)["targets"][0]["bucketAggs"][1]["settings"].update(
          interval=1)), "must be a JSON string"),
+    ("percentiles on a linear axis",
+     edit_json(OV, lambda d: panel(d, 1)["fieldConfig"]["defaults"]["custom"].update(
+         scaleDistribution={"type": "linear"})), "log y axis"),
+    ("heatmap removed", edit_json(OV, lambda d: d.update(
+        panels=[p for p in d["panels"] if p["type"] != "heatmap"])), "no latency heatmap panel"),
     ("duplicate dashboard uid", edit_json(CMP, lambda d: d.update(uid="fiohist-overview")),
      "also used by"),
     ("variable on a non-keyword",
