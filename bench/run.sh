@@ -67,26 +67,29 @@ if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; th
 else
   RSS_SRC="python3 getrusage(RUSAGE_CHILDREN).ru_maxrss"
 fi
-# run_timed OUTFILE ERRFILE cmd...: runs cmd (stdout to OUTFILE), prints "wall_s rss_kb rc".
+# run_timed OUTFILE ERRFILE cmd...: runs cmd (stdout to OUTFILE), prints
+# "wall_s rss_kb rc cpu_s" (cpu = user + system of the command and its children).
 run_timed() {
   local out=$1 err=$2; shift 2
-  local t0 t1 rc rss
+  local t0 t1 rc rss ut st
   if [ "$RSS_SRC" = "GNU time %M" ]; then
     t0=$(date +%s%N)
-    /usr/bin/time -f %M -o "$WORK/rss" "$@" >"$out" 2>"$err"; rc=$?
+    /usr/bin/time -f "%M %U %S" -o "$WORK/rss" "$@" >"$out" 2>"$err"; rc=$?
     t1=$(date +%s%N)
-    rss=$(tail -n1 "$WORK/rss")
+    read -r rss ut st < <(tail -n1 "$WORK/rss")
   else
     t0=$(date +%s%N)
     python3 -c 'import resource, subprocess, sys
 rc = subprocess.call(sys.argv[2:])
-open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%d %.2f %.2f" % (ru.ru_maxrss, ru.ru_utime, ru.ru_stime))
 sys.exit(rc)' "$WORK/rss" "$@" >"$out" 2>"$err"; rc=$?
     t1=$(date +%s%N)
-    rss=$(cat "$WORK/rss" 2>/dev/null || echo 0)
+    read -r rss ut st < <(cat "$WORK/rss" 2>/dev/null || echo 0 0 0)
   fi
   case "$rss" in ''|*[!0-9]*) rss=0 ;; esac
-  echo "$(( (t1 - t0) / 1000000 ))e-3 $rss $rc" | awk '{printf "%.3f %s %s\n", $1, $2, $3}'
+  echo "$(( (t1 - t0) / 1000000 ))e-3 $rss $rc ${ut:-0} ${st:-0}" |
+    awk '{printf "%.3f %s %s %.2f\n", $1, $2, $3, $4 + $5}'
 }
 
 # --- corpus (cached by the generator's kVersion + scale) -----------------------------------
@@ -124,49 +127,57 @@ if [ "$LONG" = 1 ]; then
   LONG_RECORDS=$(manifest "$CORPUS/long-gz" records)
 fi
 
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 # Warm the page cache: every input is read once before anything is timed (nothing dropped).
 log "warming the page cache"
 cat "${PLAIN[@]}" "${GZ[@]}" "${LONGGZ[@]}" >/dev/null
 
 # --- result table --------------------------------------------------------------------------
-declare -A WALL RSS MBS
+declare -A WALL RSS MBS CPUMB
 ROWS=()
-# row KEY LABEL BYTES RECORDS WALL RSS_KB NOTE  (WALL "n/a" for unavailable)
+# row KEY LABEL BYTES RECORDS WALL RSS_KB NOTE [CPU_S]  (WALL "n/a" for unavailable)
+FMT='%-46s %9s %8s %8s %8s %12s %9s  %s'
 row() {
-  local key=$1 label=$2 bytes=$3 recs=$4 wall=$5 rss=$6 note=$7
+  local key=$1 label=$2 bytes=$3 recs=$4 wall=$5 rss=$6 note=$7 cpu=${8:--}
   if [ "$wall" = n/a ]; then
-    ROWS+=("$(printf '%-46s %9s %8s %8s %12s %9s  %s' "$label" "$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1e6}')" n/a - - - "n/a (not available)${note:+: $note}")")
+    ROWS+=("$(printf "$FMT" "$label" "$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1e6}')" n/a - \
+      - - - "n/a (not available)${note:+: $note}")")
     return
   fi
   local mbs rps
   mbs=$(awk -v b="$bytes" -v w="$wall" 'BEGIN{printf "%.1f", (w>0)?b/1e6/w:0}')
   rps=$(awk -v r="$recs" -v w="$wall" 'BEGIN{printf "%.0f", (w>0)?r/w:0}')
   WALL[$key]=$wall; RSS[$key]=$rss; MBS[$key]=$mbs
-  ROWS+=("$(printf '%-46s %9s %8.2f %8s %12s %9s  %s' "$label" \
-    "$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1e6}')" "$wall" "$mbs" "$rps" \
+  CPUMB[$key]=$(awk -v b="$bytes" -v c="$cpu" 'BEGIN{if (c+0 > 0) printf "%.2f", b/1e6/c}')
+  ROWS+=("$(printf "$FMT" "$label" \
+    "$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1e6}')" "$(printf %.2f "$wall")" "$cpu" "$mbs" "$rps" \
     "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')" "$note")")
 }
 # bench KEY LABEL BYTES RECORDS OUTFILE cmd...: best wall of REPS runs, max RSS.
 bench() {
   local key=$1 label=$2 bytes=$3 recs=$4 out=$5; shift 5
-  local best="" rss=0 i res w r rc
+  local best="" rss=0 i res w r rc c cpu=""
   for ((i = 0; i < REPS; i++)); do
     log "timing: $label"
     res=$(run_timed "$out" "$WORK/$key.err" "$@")
-    read -r w r rc <<<"$res"
-    if [ "$rc" != 0 ]; then
+    read -r w r rc c <<<"$res"
+    # fiohist exits 3 when it finished but skipped bad input: timed, but flagged.
+    if [ "$rc" = 3 ] && [ "${1:-}" = "$FIOHIST" ]; then
+      NOTE="${NOTE:+$NOTE; }exit 3: $(grep -m1 . "$WORK/$key.err" | cut -c1-50)"
+    elif [ "$rc" != 0 ]; then
       log "  failed (rc=$rc): $(head -c 300 "$WORK/$key.err")"
       row "$key" "$label" "$bytes" "$recs" n/a 0 "failed rc=$rc: $(head -n1 "$WORK/$key.err" | cut -c1-60)"
       return 1
     fi
-    if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$w; fi
+    if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$w; cpu=$c; fi
     [ "$r" -gt "$rss" ] && rss=$r
   done
-  row "$key" "$label" "$bytes" "$recs" "$best" "$rss" "${NOTE:-}"
+  row "$key" "$label" "$bytes" "$recs" "$best" "$rss" "${NOTE:-}" "$cpu"
 }
 
 # probe LABEL cmd...: does this fiohist command work on one small log? (sets PROBE_ERR)
 probe() {
+  shift  # the label only documents the call site
   PROBE_ERR=""
   if [ -z "$FIOHIST" ]; then PROBE_ERR="no fiohist binary"; return 1; fi
   if ! "$@" >"$WORK/probe.out" 2>"$WORK/probe.err"; then
@@ -263,14 +274,14 @@ if [ -n "$REF" ]; then
       fi
     fi
     EST=$(awk -v w="${WALL[ref]}" -v s="$SUB_BYTES" -v t="$TEXT_BYTES" 'BEGIN{printf "%.1f", w*t/s}')
-    ROWS+=("$(printf '%-46s %9s %8s %8s %12s %9s  %s' "reference script (full, estimated)" \
-      "$(awk -v b="$TEXT_BYTES" 'BEGIN{printf "%.0f", b/1e6}')" "$EST" "${MBS[ref]}" - - \
+    ROWS+=("$(printf "$FMT" "reference script (full, estimated)" \
+      "$(awk -v b="$TEXT_BYTES" 'BEGIN{printf "%.0f", b/1e6}')" "$EST" - "${MBS[ref]}" - - \
       "scaled from the subset by bytes")")
     WALL[ref_full]=$EST
   fi
   NOTE=""
 else
-  ROWS+=("$(printf '%-46s %9s %8s %8s %12s %9s  %s' "reference script" - n/a - - - \
+  ROWS+=("$(printf "$FMT" "reference script" - n/a - - - - \
     "n/a (set FIO_HISTO_LOG_PCTILES to fio-histo-log-pctiles.py[.gz])")")
 fi
 
@@ -370,9 +381,10 @@ echo "fiohist: ${FIOHIST:-none}"
 echo "corpus:  $CORPUS"
 echo "         $HOSTS hosts x $JOBS jobs x $SECONDS_RUN s, $RECORDS records, $(awk -v b="$TEXT_BYTES" 'BEGIN{printf "%.1f", b/1e6}') MB text, $(awk -v b="$GZ_BYTES" 'BEGIN{printf "%.1f", b/1e6}') MB gzip"
 [ "$LONG" = 1 ] && echo "         long: $LONG_RECORDS records, $(awk -v b="$LONG_TEXT" 'BEGIN{printf "%.1f", b/1e6}') MB text, $(awk -v b="$LONG_GZ" 'BEGIN{printf "%.1f", b/1e6}') MB gzip"
+echo "load average at start: $LOAD0 (other work on this machine skews wall times; CPU s = user+sys)"
 echo "page cache warm (all inputs read once first); best of $REPS; MB = 10^6 bytes of log text; peak RSS via $RSS_SRC"
 echo
-printf '%-46s %9s %8s %8s %12s %9s  %s\n' "command" "input MB" "wall s" "MB/s" "records/s" "RSS MB" "notes"
+printf "$FMT\n" "command" "input MB" "wall s" "CPU s" "MB/s" "records/s" "RSS MB" "notes"
 printf '%s\n' "$(printf '%.0s-' {1..100})"
 printf '%s\n' "${ROWS[@]}"
 echo
@@ -381,6 +393,8 @@ printf '  %-44s %s\n' "fiohist (plain) / cat  [throughput]" "$(ratio "${MBS[pct_
 printf '  %-44s %s\n' "fiohist (gzip) / zcat  [throughput]" "$(ratio "${MBS[pct_gz]:-}" "${MBS[zcat]:-}")"
 printf '  %-44s %s\n' "fiohist compat / reference  [throughput]" "$(ratio "${MBS[compat]:-}" "${MBS[ref]:-}")"
 printf '  %-44s %s\n' "fiohist default / reference  [throughput]" "$(ratio "${MBS[pct_plain]:-}" "${MBS[ref]:-}")"
+printf '  %-44s %s\n' "fiohist compat / reference  [MB per CPU s]" "$(ratio "${CPUMB[compat]:-}" "${CPUMB[ref]:-}")"
+printf '  %-44s %s\n' "fiohist default / reference  [MB per CPU s]" "$(ratio "${CPUMB[pct_plain]:-}" "${CPUMB[ref]:-}")"
 printf '  %-44s %s\n' "long-run RSS / normal RSS (both gzip)" "$(ratio "${RSS[long]:-}" "${RSS[pct_gz]:-}")"
 printf '  %-44s %s\n' "RSS cluster,host,job / cluster only" "$(ratio "${RSS[pct_plain]:-}" "${RSS[pct_cluster]:-}")"
 if [ -n "${RSS[pct_plain]:-}" ] && [ -n "${RSS[pct_cluster]:-}" ]; then
