@@ -330,7 +330,12 @@ def check_grafana(tmpl):
             for v in dl.variable_refs(json.dumps(p)):
                 if v not in variables and not v.startswith("__"):
                     problem(where, f"uses undefined variable ${v}")
+            if not p.get("pluginVersion"):
+                problem(where, "no pluginVersion: Grafana would run its option migrations (the "
+                               "XY chart's keeps only the first frame, i.e. one run)")
             if p.get("type") == "xychart":
+                if p.get("options", {}).get("mapping") != "auto" or "dims" in p.get("options", {}):
+                    problem(where, "xychart needs v2 options: mapping auto, no dims")
                 parts = [tr["id"] for tr in p.get("transformations", [])]
                 aggs = [b["type"] for t in p["targets"] for b in t.get("bucketAggs", [])]
                 if "histogram" not in aggs or "partitionByValues" not in parts:

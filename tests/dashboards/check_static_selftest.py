@@ -71,6 +71,8 @@ MUTATIONS = [
          scaleDistribution={"type": "linear"})), "log y axis"),
     ("heatmap removed", edit_json(OV, lambda d: d.update(
         panels=[p for p in d["panels"] if p["type"] != "heatmap"])), "no latency heatmap panel"),
+    ("xychart without pluginVersion",
+     edit_json(CMP, lambda d: panel(d, 11).pop("pluginVersion")), "no pluginVersion"),
     ("duplicate dashboard uid", edit_json(CMP, lambda d: d.update(uid="fiohist-overview")),
      "also used by"),
     ("variable on a non-keyword",
