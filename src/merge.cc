@@ -21,9 +21,9 @@ void ScopeHistograms::SumInto(Histogram* all) const {
   for (const Histogram& h : direction) all->Merge(h);
 }
 
-void ScopeMerge::AddLog(int host_index, const ScopeHistograms& log) {
-  cluster_.Merge(log);
-  hosts_[static_cast<size_t>(host_index)].Merge(log);
+void ScopeMerge::SumHosts() {
+  cluster_.Clear();
+  for (const ScopeHistograms& h : hosts_) cluster_.Merge(h);
 }
 
 void ScopeMerge::Merge(const ScopeMerge& other) {

@@ -27,14 +27,18 @@ struct ScopeHistograms {
   void SumInto(Histogram* all) const;
 };
 
-/// The cluster's and every host's sums for one quantum. Worker threads each fill one with
-/// the logs they read; the pipeline then merges them, so no lock is taken per record.
+/// The cluster's and every host's sums for one quantum (or the whole run). Hosts are summed
+/// from their logs in log order (hosts in parallel), then the cluster from the hosts in host
+/// order: the additions happen in the same order whatever the thread count, so results are
+/// bit-identical from run to run (a re-push rewrites identical documents).
 class ScopeMerge {
  public:
   explicit ScopeMerge(int hosts) : hosts_(static_cast<size_t>(hosts)) {}
 
-  /// Adds one log's share (from host `host_index`).
-  void AddLog(int host_index, const ScopeHistograms& log);
+  /// The sum of host `i`, to be filled by the caller (one thread per host at most).
+  ScopeHistograms& mutable_host(int i) { return hosts_[static_cast<size_t>(i)]; }
+  /// Sets the cluster sum to the sum of the hosts, in host order.
+  void SumHosts();
   /// Adds everything `other` holds.
   void Merge(const ScopeMerge& other);
   void Clear();

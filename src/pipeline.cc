@@ -242,7 +242,7 @@ Status Pipeline::Stream() {
   const QuantumGrid grid(0, o_.quantum_ms);
   const int hosts = static_cast<int>(info_.hosts.size());
   WorkerPool pool(o_.threads);
-  std::vector<ScopeMerge> partial(static_cast<size_t>(pool.size()), ScopeMerge(hosts));
+  ScopeMerge merge(hosts);
   ScopeMerge whole(hosts);
 
   slots_.resize(info_.logs.size());
@@ -250,6 +250,14 @@ Status Pipeline::Stream() {
     slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
     slots_[i].status = slots_[i].stream->Prime(grid);
   });
+  // Slots are sorted by host: host h owns slots [host_begin[h], host_begin[h + 1]).
+  std::vector<size_t> host_begin(static_cast<size_t>(hosts) + 1, slots_.size());
+  for (size_t i = slots_.size(); i-- > 0;) {
+    host_begin[static_cast<size_t>(info_.logs[i].host_index)] = i;
+  }
+  for (size_t h = static_cast<size_t>(hosts); h-- > 0;) {
+    host_begin[h] = std::min(host_begin[h], host_begin[h + 1]);
+  }
   int64_t next = INT64_MAX;
   for (LogSlot& slot : slots_) {
     if (!slot.status.ok()) return slot.status;
@@ -266,8 +274,7 @@ Status Pipeline::Stream() {
   while (next != INT64_MAX) {
     const int64_t qs = grid.Start(q), qe = grid.End(q);
     const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
-    for (ScopeMerge& m : partial) m.Clear();
-    pool.ParallelFor(slots_.size(), [&](int worker, size_t i) {
+    pool.ParallelFor(slots_.size(), [&](int, size_t i) {
       LogSlot& slot = slots_[i];
       slot.results.clear();
       slot.quantum.Clear();
@@ -277,8 +284,6 @@ Status Pipeline::Stream() {
       slot.quantum.logs = 1;
       slot.whole.Merge(slot.quantum);
       slot.whole.logs = 1;
-      partial[static_cast<size_t>(worker)].AddLog(slot.stream->source().host_index,
-                                                   slot.quantum);
       if (job_scope) {
         ScopeResult base;
         base.start_ms = qs;
@@ -294,12 +299,19 @@ Status Pipeline::Stream() {
     for (LogSlot& slot : slots_) {
       if (!slot.status.ok()) return slot.status;
     }
-    for (size_t w = 1; w < partial.size(); ++w) partial[0].Merge(partial[w]);
-    if (partial[0].cluster().any()) {
+    pool.ParallelFor(static_cast<size_t>(hosts), [&](int, size_t h) {
+      ScopeHistograms& sum = merge.mutable_host(static_cast<int>(h));
+      sum.Clear();
+      for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
+        if (slots_[i].quantum.any()) sum.Merge(slots_[i].quantum);
+      }
+    });
+    merge.SumHosts();
+    if (merge.cluster().any()) {
       ++summary_->quanta;
       last_end = qe;
-      whole.Merge(partial[0]);
-      s = EmitScopes(partial[0], qs, qe, elapsed, false);
+      whole.Merge(merge);
+      s = EmitScopes(merge, qs, qe, elapsed, false);
       if (!s.ok()) return s;
       for (const LogSlot& slot : slots_) {
         for (const ScopeResult& r : slot.results) {

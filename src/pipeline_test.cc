@@ -164,3 +164,34 @@ TEST(Pipeline, NoIoIsLostOnTheGrid) {
 
 }  // namespace
 }  // namespace fiohist
+
+namespace fiohist {
+namespace {
+
+TEST(Pipeline, ResultsAreBitIdenticalWhateverTheThreadCount) {
+  std::vector<std::vector<double>> runs;
+  for (int threads : {1, 2, 3}) {
+    PipelineOptions o;
+    o.scopes = {true, true, true};
+    o.threads = threads;
+    CollectingSink sink;
+    RunSummary summary;
+    const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+    ASSERT_TRUE(RunPipeline(o,
+                            {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
+                             d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"},
+                            &sink, &summary)
+                    .ok());
+    std::vector<double> values;
+    for (const ScopeResult& r : sink.quanta) {
+      values.push_back(r.stats.samples);
+      values.insert(values.end(), r.stats.percentile_ns.begin(), r.stats.percentile_ns.end());
+    }
+    runs.push_back(values);
+  }
+  EXPECT_EQ(runs[0], runs[1]);
+  EXPECT_EQ(runs[0], runs[2]);
+}
+
+}  // namespace
+}  // namespace fiohist

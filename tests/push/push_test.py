@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Integration test of `fiohist push` against a real Elasticsearch node (no mocks).
+
+Pushes real fio logs, then checks: document counts per kind; that Elasticsearch's own
+aggregation over the percentile documents (max of p99 per quantum) equals fiohist's CSV; that
+a second push changes nothing; `runs`; `delete`; bad credentials and an unreachable server;
+a node with a tiny write queue (429s) loses nothing.
+
+Usage: push_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, optional FIOHIST_ES_TINYQUEUE_URL,
+FIOHIST_ES_SECURE_URL + FIOHIST_ES_SECURE_USER, FIOHIST_MAPPINGS_DIR)
+"""
+import csv
+import glob
+import io
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+
+FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
+URL = os.environ["FIOHIST_ES_URL"]
+LOGS = sorted(glob.glob(os.path.join(LOGDIR, "*_clat_hist.*.log*")))
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def es(method, path, body=None, url=URL):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read() or b"{}")
+
+
+def run(args, env=None):
+    e = dict(os.environ)
+    e.pop("FIOHIST_ES_URL", None)
+    e.update(env or {})
+    p = subprocess.run([FIOHIST] + args, capture_output=True, text=True, env=e, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def count(run_name, kind, url=URL):
+    es("POST", "/fiohist-%s/_refresh" % kind, url=url)
+    return es("POST", "/fiohist-%s/_count" % kind,
+              {"query": {"term": {"run": run_name}}}, url=url)["count"]
+
+
+def all_docs(run_name):
+    out = {}
+    for kind in ("pctiles", "buckets", "runs"):
+        r = es("POST", "/fiohist-%s/_search" % kind,
+               {"size": 10000, "query": {"term": {"run": run_name}}})
+        for h in r["hits"]["hits"]:
+            out[(h["_index"], h["_id"])] = h["_source"]
+    return out
+
+
+mappings = ["--mappings", os.environ["FIOHIST_MAPPINGS_DIR"]] if os.environ.get(
+    "FIOHIST_MAPPINGS_DIR") else []
+push = ["push", "--es-url", URL] + mappings
+rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster,host,job"] + LOGS)
+check(rc == 0, "pctiles CSV of the same logs (rc %d: %s)" % (rc, err.strip()[-300:]))
+rows = list(csv.DictReader(io.StringIO(out)))
+
+# Clean slate, then one push.
+run(["delete", "--es-url", URL, "--run", "push-test"] + [])
+rc, out, err = run(push + ["--run", "push-test", "--tag", "ci", "--label", "disk=nvme",
+                           "--quantum", "1"] + LOGS)
+check(rc == 0, "push exits 0 (rc %d; stderr tail: %s)" % (rc, err.strip()[-400:]))
+check("indexed" in err or "indexed" in out, "push prints a summary line with 'indexed'")
+check(count("push-test", "pctiles") == len(rows),
+      "one percentile document per CSV row (%d vs %d)" % (count("push-test", "pctiles"), len(rows)))
+check(count("push-test", "buckets") == len(rows), "one bucket document per CSV row")
+check(count("push-test", "runs") == 1, "one run document")
+
+# Elasticsearch's own aggregation over the percentile documents equals the CSV.
+agg = es("POST", "/fiohist-pctiles/_search", {
+    "size": 0,
+    "query": {"bool": {"filter": [{"term": {"run": "push-test"}}, {"term": {"scope": "cluster"}},
+                                  {"term": {"direction": "all"}}]}},
+    "aggs": {"t": {"date_histogram": {"field": "@timestamp", "fixed_interval": "1s",
+                                      "min_doc_count": 1},
+                   "aggs": {"p99": {"max": {"field": "p99"}}}}}})
+es_p99 = {b["key"]: b["p99"]["value"] for b in agg["aggregations"]["t"]["buckets"]}
+csv_p99 = {int(r["start_ms"]): float(r["p99"]) for r in rows
+           if r["scope"] == "cluster" and r["direction"] == "all" and r["p99"]}
+check(len(es_p99) == len(csv_p99) and len(csv_p99) > 5,
+      "as many quanta in Elasticsearch as in the CSV (%d vs %d)" % (len(es_p99), len(csv_p99)))
+worst = max((abs(es_p99.get(k, 0) - v) / v for k, v in csv_p99.items()), default=1)
+check(worst < 1e-9, "max of p99 per quantum from Elasticsearch equals the CSV (worst rel %.2g)"
+      % worst)
+
+# The run document and `fiohist runs`.
+rdoc = es("POST", "/fiohist-runs/_search", {"query": {"term": {"run": "push-test"}}})
+src = rdoc["hits"]["hits"][0]["_source"]
+check(src.get("tags") == ["ci"] and src.get("labels", {}).get("disk") == "nvme",
+      "run document keeps tags and labels")
+check(sorted(src.get("hosts", [])) == sorted({r["host"] for r in rows if r["host"]}),
+      "run document lists the hosts")
+rc, out, err = run(["runs", "--es-url", URL])
+check(rc == 0 and "push-test" in out, "`fiohist runs` lists the run")
+
+# A second push changes nothing.
+before = all_docs("push-test")
+rc, out, err = run(push + ["--run", "push-test", "--tag", "ci", "--label", "disk=nvme"] + LOGS)
+check(rc == 0, "second push exits 0")
+after = all_docs("push-test")
+check(before == after and len(after) == 2 * len(rows) + 1,
+      "second push leaves exactly the same documents (%d)" % len(after))
+
+# Delete removes exactly that run.
+rc, _, _ = run(push + ["--run", "push-other"] + LOGS[:1])
+check(rc == 0, "push of a second run")
+other = count("push-other", "pctiles")
+rc, out, err = run(["delete", "--es-url", URL, "--run", "push-test"])
+check(rc == 0, "delete exits 0 (%s)" % err.strip()[-200:])
+check(sum(count("push-test", k) for k in ("pctiles", "buckets", "runs")) == 0,
+      "delete removed every document of the run")
+check(count("push-other", "pctiles") == other and other > 0, "the other run is intact")
+run(["delete", "--es-url", URL, "--run", "push-other"])
+
+# An unreachable server: a clear error and a non-zero exit.
+rc, out, err = run(["push", "--es-url", "http://127.0.0.1:1", "--run", "x", "--timeout", "5"]
+                   + mappings + LOGS[:1])
+check(rc != 0 and "127.0.0.1:1" in err, "unreachable server: exit %d, message: %s"
+      % (rc, err.strip().splitlines()[-1] if err.strip() else ""))
+
+secure = os.environ.get("FIOHIST_ES_SECURE_URL")
+if secure:
+    rc, out, err = run(["push", "--es-url", secure, "--user",
+                        os.environ.get("FIOHIST_ES_SECURE_USER", "fiohist"), "--run", "x"]
+                       + mappings + LOGS[:1], env={"FIOHIST_ES_PASSWORD": "wrong-Secret-42"})
+    check(rc != 0 and "401" in err, "bad credentials: exit %d, message names HTTP 401" % rc)
+    check("wrong-Secret-42" not in out + err, "the password appears nowhere in the output")
+
+tiny = os.environ.get("FIOHIST_ES_TINYQUEUE_URL")
+if tiny:
+    rc, out, err = run(["push", "--es-url", tiny, "--run", "tiny", "--batch-docs", "50"]
+                       + mappings + LOGS)
+    check(rc == 0, "push to a node with a tiny write queue exits 0 (%s)" % err.strip()[-300:])
+    n = count("tiny", "pctiles", url=tiny) + count("tiny", "buckets", url=tiny)
+    check(n == 2 * len(rows), "nothing lost despite 429s (%d of %d)" % (n, 2 * len(rows)))
+    print("  tiny-queue summary: " + (err.strip().splitlines()[-1] if err.strip() else ""))
+
+
+if failures:
+    print("FAILED: %d check(s)" % len(failures))
+    sys.exit(1)
+print("all push checks passed")
