@@ -151,7 +151,7 @@ def read_csv(text):
                  else num(v)) for k, v in r.items()} for r in rows]
 
 
-def push_logs(es_url, binary, log_dir, runs):
+def push_logs(es, es_url, binary, log_dir, runs):
     """Push the logs as each run name; return fiohist's cluster CSV."""
     logs = sorted(p for p in glob.glob(os.path.join(log_dir, "*clat_hist*"))
                   if os.path.isfile(p))
@@ -161,6 +161,7 @@ def push_logs(es_url, binary, log_dir, runs):
     if "--es-url" not in h.stdout + h.stderr or "--run" not in h.stdout + h.stderr:
         raise RuntimeError(f"{binary} has no `push` subcommand (yet): `fiohist push --help` "
                            f"said: {(h.stdout + h.stderr).strip()[:300]!r}")
+    delete_runs(es, runs)
     for run in runs:
         cmd = [binary, "push", "--es-url", es_url, "--run", run] + logs
         print("$ " + " ".join(cmd[:6]) + f" <{len(logs)} logs>", flush=True)
@@ -443,8 +444,7 @@ def main():
         else:
             base = args.run or "dashcheck-" + os.path.basename(os.path.normpath(args.logs))
             runs = [base, base + "-b"]
-            delete_runs(es, runs)
-            csv_text = push_logs(url, args.fiohist, args.logs, runs)
+            csv_text = push_logs(es, url, args.fiohist, args.logs, runs)
             es.call("POST", "/fiohist-*/_refresh")
         csv_rows = read_csv(csv_text)
         if args.corrupt_csv:
