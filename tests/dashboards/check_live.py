@@ -237,8 +237,16 @@ class Checker:
     def run_pass(self, name, dashboards, values, only_with=None, full=False):
         self.sel = values["run"]
         print(f"--- pass {name}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
+        data_range = (self.frm, self.to)
         for fname, d in dashboards.items():
             variables = g.Variables(d, values)
+            # A dashboard whose default range spans years (run comparison) is checked with that
+            # range, as a user opening it sees it; the others with the runs' own time range.
+            self.frm, self.to = data_range
+            since = d.get("time", {}).get("from", "")
+            if since.startswith("now-") and g.parse_duration_ms(since[4:]) >= g.UNITS_MS["y"]:
+                self.to = int(time.time() * 1000)
+                self.frm = self.to - g.parse_duration_ms(since[4:])
             if full:
                 self.check_variables(fname, d, variables)
                 self.check_annotations(fname, d, variables)
@@ -250,6 +258,7 @@ class Checker:
                     continue
                 for t in p.get("targets", []):
                     self.check_target(fname, d, p, t, variables, name, full)
+        self.frm, self.to = data_range
 
     def check_variables(self, fname, d, variables):
         for v in d.get("templating", {}).get("list", []):
@@ -461,6 +470,16 @@ def main():
         if got != want:
             fail(f"{index} maps {field} as {got}, the dashboards need {want} (indices created "
                  "before the templates? delete them and push again)")
+    want_fmt = dl.load_json(os.path.join(dl.MAPPINGS, "fiohist-pctiles.json"))[
+        "template"]["mappings"]["properties"]["@timestamp"]["format"]
+    for index in ("fiohist-pctiles*", "fiohist-buckets*", "fiohist-runs*"):
+        code, resp = es.call("GET", f"/{index}/_mapping/field/@timestamp")
+        for name, idx in (resp.items() if code == 200 else []):
+            got = idx["mappings"].get("@timestamp", {}).get("mapping", {}).get(
+                "@timestamp", {}).get("format")
+            if got != want_fmt:
+                fail(f"index {name} maps @timestamp with format {got!r}, the template says "
+                     f"{want_fmt!r} (created by an older template? delete it and push again)")
     lat = field_type(es, "fiohist-buckets*", "latency")
     histogram = histogram and lat == "histogram"
     print(f"buckets index maps latency as {lat}; histogram queries "

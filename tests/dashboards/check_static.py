@@ -59,6 +59,11 @@ def check_templates():
         if not idx.get("refresh_interval"):
             problem(where, "no refresh_interval")
         m = dl.Mapping(t)
+        for name, sub in m.props.items():
+            if sub.get("type") == "date" and not sub.get("format", "").startswith("epoch_millis"):
+                problem(where, f"date field {name} must list epoch_millis first (else a 4-digit "
+                               f"epoch value such as 1000 ms is read as the year 1000): "
+                               f"{sub.get('format')!r}")
         for f, typ in [("@timestamp", "date"), ("run", "keyword")]:
             fld = m.field(f)
             if not fld or fld.type != typ:
