@@ -8,19 +8,22 @@
 namespace fiohist {
 namespace {
 
-// Lower edge of fine (uncoarsened) bucket i, in histogram units.
+// Lower edge of fine (uncoarsened) bucket i, in histogram units. Integer arithmetic: this
+// runs for every non-empty bucket of every statistic.
 double FineLower(int i, int bits) {
   const int per_group = 1 << bits;
   if (i < 2 * per_group) return i;
   const int error_bits = (i >> bits) - 1;
-  return std::ldexp(1.0, error_bits + bits) + std::ldexp(i % per_group, error_bits);
+  const uint64_t lower = (uint64_t{1} << (error_bits + bits)) +
+                         (static_cast<uint64_t>(i % per_group) << error_bits);
+  return static_cast<double>(lower);
 }
 
 double FineUpper(int i, int bits) {
   const int per_group = 1 << bits;
   if (i < 2 * per_group) return i + 1;
   const int error_bits = (i >> bits) - 1;
-  return FineLower(i, bits) + std::ldexp(1.0, error_bits);
+  return FineLower(i, bits) + static_cast<double>(uint64_t{1} << error_bits);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "log_line.h"
 
+#include <cstring>
+
 namespace fiohist {
 namespace {
 
@@ -87,8 +89,20 @@ bool ParseRecord(std::string_view line, LogRecord* record, std::string* what) {
   int column = 0;
   uint64_t total = 0;
   while (p < end && IsSpace(*p)) ++p;
+  // "0, 0, 0," as one little-endian word: most bucket columns are zeros written by fio
+  // as "0, ", so skipping three at a time makes the common case a compare and a jump.
+  uint64_t three_zeros;
+  std::memcpy(&three_zeros, "0, 0, 0,", 8);
   for (;;) {
     uint64_t v = 0;
+    if (field >= 3) {
+      uint64_t word;
+      while (end - p >= 9 && (std::memcpy(&word, p, 8), word == three_zeros) && p[8] == ' ') {
+        column += 3;
+        field += 3;
+        p += 9;
+      }
+    }
     if (p < end && *p == '0' && (p + 1 == end || !IsDigit(p[1]))) {
       // Fast path: most columns are a lone zero.
       ++p;
