@@ -10,7 +10,8 @@ Installs the index templates from mappings/ (the buckets fallback where the node
 of every dashboard into the request Grafana would send (grafana_es.py), runs it, and asserts
 it returns data. Then the cluster p99 series of the overview and of the run comparison, the
 cluster IOPS, the clamped-quantum count and the annotations must equal fiohist's own CSV
-(`fiohist pctiles --scope cluster --direction all LOGS`) for the same run. Queries needing the
+(`fiohist pctiles --scope cluster --direction all LOGS`) for the same run, and the per-host p99
+series `fiohist pctiles --scope host --direction all LOGS`. Queries needing the
 `histogram` field type are skipped, saying so, where the node lacks it. Exit 0 = all passed."""
 
 import argparse
@@ -169,11 +170,14 @@ def push_logs(es, es_url, binary, log_dir, runs):
         sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
         if r.returncode != 0:
             raise RuntimeError(f"fiohist push exited {r.returncode}")
-    cmd = [binary, "pctiles", "--scope", "cluster", "--direction", "all"] + logs
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"fiohist pctiles exited {r.returncode}: {r.stderr[-1000:]}")
-    return r.stdout
+    out = []
+    for scope in ("cluster", "host"):
+        cmd = [binary, "pctiles", "--scope", scope, "--direction", "all"] + logs
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"fiohist pctiles exited {r.returncode}: {r.stderr[-1000:]}")
+        out.append(r.stdout)
+    return out
 
 
 def close(a, b):
@@ -215,8 +219,9 @@ def field_type(es, index, field):
 
 
 class Checker:
-    def __init__(self, es, ds, histogram, runs, csv_rows, frm, to):
+    def __init__(self, es, ds, histogram, runs, csv_rows, frm, to, host_rows):
         self.es, self.ds, self.histogram = es, ds, histogram
+        self.host_rows = host_rows
         self.runs, self.csv, self.frm, self.to = runs, csv_rows, frm, to
         self.primary = runs[0]
         self.clamped_rows = [r for r in csv_rows if (r["top_bucket"] or 0) > 0]
@@ -376,6 +381,16 @@ class Checker:
                     got = dict(out["series"].get((run_key, "max p99"), []))
                     want = grouped(self.csv, "start_ms", iv, "p99")
                     compare(f"{label} cluster p99 of {self.primary}", got, want)
+                if m.get("field") == "p99" and m["type"] == "max" and any(
+                        b.get("field") == "host" for b in t["bucketAggs"]):
+                    hosts = sorted({r["host"] for r in self.host_rows})
+                    for h in hosts:
+                        got = dict(out["series"].get((run_key + (("host", h),), "max p99"), []))
+                        want = grouped([r for r in self.host_rows if r["host"] == h],
+                                       "start_ms", iv, "p99")
+                        compare(f"{label} p99 of host {h} of {self.primary}", got, want)
+                    if not hosts:
+                        fail(f"{label}: fiohist pctiles --scope host printed no hosts")
                 if m.get("field") == "iops" and m["type"] == "avg":
                     key = (run_key + (("direction", "all"),), "avg iops")
                     got = dict(out["series"].get(key, []))
@@ -448,16 +463,18 @@ def main():
             docs_a, rows = syn.make_run(runs[0], now - 2 * 3600 * 1000, 1, clamp_quantum=9)
             docs_b, _ = syn.make_run(runs[1], now - 26 * 3600 * 1000, 2)
             bulk(es, docs_a + docs_b)
-            csv_text = syn.csv_text(rows)
+            csv_texts = [syn.csv_text([r for r in rows if r[4] == "cluster"]),
+                         syn.csv_text([r for r in rows if r[4] == "host"])]
             print(f"indexed {len(docs_a) + len(docs_b)} synthetic documents for {runs}")
         else:
             base = args.run or "dashcheck-" + os.path.basename(os.path.normpath(args.logs))
             runs = [base, base + "-b"]
-            csv_text = push_logs(es, url, args.fiohist, args.logs, runs)
+            csv_texts = push_logs(es, url, args.fiohist, args.logs, runs)
             es.call("POST", "/fiohist-*/_refresh")
-        csv_rows = read_csv(csv_text)
+        csv_rows = read_csv(csv_texts[0])
+        host_rows = read_csv(csv_texts[1])
         if args.corrupt_csv:
-            for r in csv_rows:
+            for r in csv_rows + host_rows:
                 r["p99"] = r["p99"] * 1.000001 if r["p99"] is not None else None
     except (RuntimeError, OSError) as e:
         print(f"FAIL: {e}")
@@ -507,12 +524,12 @@ def main():
     # the quantum, so every dashboard point is one quantum and must equal the CSV row.
     p_lo = int(min(r["start_ms"] for r in csv_rows)) - 1000
     p_hi = int(max(r["end_ms"] for r in csv_rows)) + 1000
-    ck = Checker(es, ds, histogram, runs, csv_rows, p_lo, p_hi)
+    ck = Checker(es, ds, histogram, runs, csv_rows, p_lo, p_hi, host_rows)
     base = {"run": [runs[0]], "direction": "all", "scope": "cluster", "host": "$__all",
             "job": "$__all", "elapsed_step": "1"}
     ck.run_pass(f"{runs[0]}, cluster/all", dashboards, base, full=True)
     # Both runs over a range covering both (multi-value variable, overlay, summary rows).
-    ck = Checker(es, ds, histogram, runs, csv_rows, frm, to)
+    ck = Checker(es, ds, histogram, runs, csv_rows, frm, to, host_rows)
     base = dict(base, run=runs)
     ck.run_pass("two runs, cluster/all", dashboards, base, full=True)
     if hosts:

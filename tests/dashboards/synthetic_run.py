@@ -1,8 +1,8 @@
 """Hand-made fiohist documents that follow docs/documents.md, for exercising the dashboards
 against a real Elasticsearch before (or without) `fiohist push`: two runs, two hosts with two
 jobs each, read/write/all, 20 one-second quanta, one quantum with I/Os in fio's clamped last
-bucket. Returns the documents and the CSV `fiohist pctiles --scope cluster --direction all`
-would print for the first run (its cluster p99 is what the dashboards must show)."""
+bucket. Returns the documents and the rows `fiohist pctiles --scope cluster|host --direction
+all` would print (their p99 series are what the dashboards must show)."""
 
 import datetime
 import hashlib
@@ -72,7 +72,7 @@ def doc_id(kind, run, start_ms, scope, host, job, direction):
 
 
 def make_run(run, start_ms, seed, clamp_quantum=None):
-    """(docs as (index, id, source), csv rows of cluster/all)."""
+    """(docs as (index, id, source), csv rows of cluster/all and host/all)."""
     rng = random.Random(seed)
     jobs = [(h, f"syn_clat_hist.{j}.log.{h}") for h in HOSTS for j in (1, 2)]
     docs, csv_rows = [], []
@@ -127,10 +127,10 @@ def make_run(run, start_ms, seed, clamp_quantum=None):
                 w = whole.setdefault(d, {})
                 for b, c in hist.items():
                     w[b] = w.get(b, 0.0) + c
-            if scope == "cluster" and d == "all":
+            if scope in ("cluster", "host") and d == "all":
                 iso = datetime.datetime.fromtimestamp(qs / 1000, datetime.timezone.utc)
                 csv_rows.append([iso.strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z", qs, qe,
-                                 q * QUANTUM_S, "cluster", "", "", "all", logs, s["samples"],
+                                 q * QUANTUM_S, scope, host, "", "all", logs, s["samples"],
                                  s["samples"] / QUANTUM_S, s["min"], s["mean"], s["max"]] +
                                 [s[n] for n, _ in PCTS] +
                                 [s["top_bucket"], ";".join(s["lower_bound"])])
