@@ -108,10 +108,12 @@ Status EsAdmin::InstallTemplates(const std::string& mappings_dir, TemplateReport
 
 Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
   runs->clear();
-  // Per run over all three indices: document count, earliest start, latest end.
+  // Per run over all three indices: document count, earliest start, latest end (formatted
+  // here: the mappings' first date format is epoch_millis).
   const char kAggs[] =
       R"({"size":0,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
-      R"("aggs":{"start":{"min":{"field":"@timestamp"}},"end":{"max":{"field":"end"}}}}}})";
+      R"("aggs":{"start":{"min":{"field":"@timestamp","format":"strict_date_time"}},)"
+      R"("end":{"max":{"field":"end","format":"strict_date_time"}}}}}})";
   HttpResult r = client_->Request(
       "POST", "/" + AllIndexNames(prefix_) + "/_search?" + kMultiIndexOptions, kAggs);
   if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));

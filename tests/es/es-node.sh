@@ -26,6 +26,9 @@
 #   - _delete_by_query   -> 400 "no handler found for uri [/IDX/_delete_by_query]"; POST
 #     and _reindex          /_reindex -> 405 (reindex module absent): fiohist deletes a run by
 #                           scrolling its ids and bulk-deleting them
+#   - API keys           -> POST /_security/api_key on a --user node: 400 "Unknown filter type
+#                           [pattern_capture] for [email]" (the .security index needs the
+#                           analysis-common module); basic auth with file-realm users works
 #   Present: _bulk, _search with aggregations (terms/min/max), scroll, PIT, _count, _refresh,
 #   _index_template, security (file realm users, basic auth, no TLS needed on loopback).
 #   `tests/es/probe_modules.sh URL` re-checks all of this (ctest: es.probe_modules).

@@ -20,6 +20,7 @@ forever):
     drop_after    forward the request, then close the connection without the answer
     delay         sleep {"seconds": T}, then forward
     auth          require basic auth {"user": U, "password": P}, else 401 (count ignored)
+    api_key       require "Authorization: ApiKey K" for {"key": K}, else 401 (count ignored)
 """
 import argparse
 import base64
@@ -54,9 +55,12 @@ def take_fault(path, body_len, headers):
                     STATS["injected"] += 1
                     return f
                 continue
-            if mode == "auth":
-                expected = "Basic " + base64.b64encode(
-                    (f["user"] + ":" + f["password"]).encode()).decode()
+            if mode in ("auth", "api_key"):
+                if mode == "auth":
+                    expected = "Basic " + base64.b64encode(
+                        (f["user"] + ":" + f["password"]).encode()).decode()
+                else:
+                    expected = "ApiKey " + f["key"]
                 if headers.get("Authorization") != expected:
                     STATS["injected"] += 1
                     return f
@@ -111,7 +115,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "status": fault["status"]})
         if mode == "too_large":
             return self.reply(413, {"error": "request body too large (fault_proxy)"})
-        if mode == "auth":
+        if mode in ("auth", "api_key"):
             return self.reply(401, {"error": {"type": "security_exception",
                                               "reason": "missing or wrong credentials"},
                                     "status": 401})
