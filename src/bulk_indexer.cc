@@ -137,7 +137,9 @@ BulkIndexer::BulkIndexer(HttpClient* client, BulkOptions options)
           [client](const std::string& method, const std::string& path, const std::string& body) {
             return client->Request(method, path, body, "application/x-ndjson");
           },
-          [](double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); },
+          [](double seconds) {
+            std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+          },
           options) {}
 
 BulkIndexer::BulkIndexer(BulkTransport transport, BulkSleeper sleeper, BulkOptions options)

@@ -50,16 +50,15 @@ struct BulkStats {
   uint64_t not_found = 0;  ///< delete actions whose document was already gone (not an error)
   uint64_t retried = 0;
   uint64_t failed = 0;
-  uint64_t requests = 0;  ///< `_bulk` requests sent (splits and retries included)
-  uint64_t splits = 0;    ///< batches halved after a 413
+  uint64_t requests = 0;              ///< `_bulk` requests sent (splits and retries included)
+  uint64_t splits = 0;                ///< batches halved after a 413
   std::vector<BulkItemError> errors;  ///< the first max_kept_errors failures
 };
 
 /// Sends one HTTP request: (method, path with query, body) -> result. HttpClient::Request in
 /// production; unit tests substitute a scripted function.
-using BulkTransport =
-    std::function<HttpResult(const std::string& method, const std::string& path,
-                             const std::string& body)>;
+using BulkTransport = std::function<HttpResult(const std::string& method, const std::string& path,
+                                               const std::string& body)>;
 
 /// Waits `seconds`; replaced in unit tests so they do not sleep.
 using BulkSleeper = std::function<void(double seconds)>;

@@ -111,12 +111,13 @@ TEST(BulkRetryable, Statuses) {
 
 TEST(BulkParse, ItemsAndReasons) {
   std::vector<BulkItemResult> items;
-  ASSERT_TRUE(ParseBulkResponse(
-                  R"({"errors":true,"items":[{"index":{"status":201}},)"
-                  R"({"delete":{"status":404}},{"index":{"status":400,"error":{"type":)"
-                  R"("document_parsing_exception","reason":"bad","caused_by":{"reason":"why"}}}}]})",
-                  &items)
-                  .ok());
+  ASSERT_TRUE(
+      ParseBulkResponse(
+          R"({"errors":true,"items":[{"index":{"status":201}},)"
+          R"({"delete":{"status":404}},{"index":{"status":400,"error":{"type":)"
+          R"("document_parsing_exception","reason":"bad","caused_by":{"reason":"why"}}}}]})",
+          &items)
+          .ok());
   ASSERT_EQ(items.size(), 3u);
   EXPECT_EQ(items[0].status, 201);
   EXPECT_FALSE(items[1].has_error);
@@ -284,8 +285,8 @@ TEST(BulkIndexer, AuthFailureIsFatalAndStopsSending) {
 TEST(BulkIndexer, DeletesCountDeletedAndNotFound) {
   Script script;
   script.answers.push_back([](const std::string&) {
-    return HttpResult{
-        200, R"({"items":[{"delete":{"status":200}},{"delete":{"status":404}}]})", ""};
+    return HttpResult{200, R"({"items":[{"delete":{"status":200}},{"delete":{"status":404}}]})",
+                      ""};
   });
   BulkIndexer bulk(script.Transport(), script.Sleeper(), NoWait());
   for (int i = 0; i < 2; ++i) {
@@ -304,8 +305,9 @@ TEST(BulkIndexer, DeletesCountDeletedAndNotFound) {
 TEST(BulkIndexer, GarbledResponseIsRetried) {
   Script script;
   script.answers.push_back([](const std::string&) { return HttpResult{200, "{\"ite", ""}; });
-  script.answers.push_back(
-      [](const std::string&) { return HttpResult{200, Answer({201}), ""}; });  // count mismatch
+  script.answers.push_back([](const std::string&) {
+    return HttpResult{200, Answer({201}), ""};
+  });  // count mismatch
   BulkIndexer bulk(script.Transport(), script.Sleeper(), NoWait());
   ASSERT_TRUE(bulk.Add(Doc(0)).ok());
   ASSERT_TRUE(bulk.Add(Doc(1)).ok());

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cmd_pctiles.h"  // the project-wide ExitCode
 #include "es_admin.h"
 #include "index_templates.h"
 #include "ndjson_dir.h"
@@ -30,13 +31,13 @@ int ParseArgs(int argc, char** argv, const char* usage, po::options_description&
     po::store(parser.run(), *vm);
     if (vm->count("help")) {
       std::cout << usage << "\n\n" << desc << "\n";
-      return 0;
+      return kExitOk;
     }
     po::notify(*vm);
   } catch (const po::error& e) {
     std::cerr << "fiohist " << (argc > 0 ? argv[0] : "") << ": " << e.what() << "\n"
               << usage << "\n(--help for the options)\n";
-    return 2;
+    return kExitUsage;
   }
   return -1;
 }
@@ -69,6 +70,7 @@ void PrintTemplateReport(const TemplateReport& report, const std::string& mappin
 }  // namespace
 
 void AddEsConnectionOptions(po::options_description* desc, EsConnectionOptions* opts) {
+  // clang-format off
   desc->add_options()
       ("es-url", po::value(&opts->url), "Elasticsearch URL (default: env FIOHIST_ES_URL)")
       ("user", po::value(&opts->user),
@@ -83,9 +85,11 @@ void AddEsConnectionOptions(po::options_description* desc, EsConnectionOptions* 
       ("gzip", po::bool_switch(&opts->gzip), "gzip request bodies")
       ("timeout", po::value(&opts->timeout_s)->default_value(120.0, "120"),
        "seconds allowed for one HTTP request");
+  // clang-format on
 }
 
 void AddBulkOptions(po::options_description* desc, BulkOptions* opts) {
+  // clang-format off
   desc->add_options()
       ("batch-bytes", po::value(&opts->max_batch_bytes)->default_value(opts->max_batch_bytes),
        "maximum bytes of one _bulk request")
@@ -96,6 +100,7 @@ void AddBulkOptions(po::options_description* desc, BulkOptions* opts) {
       ("max-retry-time",
        po::value(&opts->max_retry_time_s)->default_value(opts->max_retry_time_s, "300"),
        "seconds of retrying one batch before giving up");
+  // clang-format on
 }
 
 bool ResolveEsUrl(EsConnectionOptions* opts) {
@@ -139,8 +144,8 @@ Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>
 }
 
 std::string FormatBulkSummary(const BulkStats& stats) {
-  return "indexed " + std::to_string(stats.indexed) + ", retried " +
-         std::to_string(stats.retried) + ", failed " + std::to_string(stats.failed);
+  return "indexed " + std::to_string(stats.indexed) + ", retried " + std::to_string(stats.retried) +
+         ", failed " + std::to_string(stats.failed);
 }
 
 void PrintBulkErrors(const BulkStats& stats) {
@@ -157,11 +162,10 @@ void PrintBulkErrors(const BulkStats& stats) {
 std::function<void(const BulkStats&)> MakeBulkProgress() {
   if (!isatty(STDERR_FILENO)) return {};
   return [](const BulkStats& s) {
-    std::fprintf(stderr, "\r  indexed %llu, deleted %llu, retried %llu, failed %llu ",
-                 static_cast<unsigned long long>(s.indexed),
-                 static_cast<unsigned long long>(s.deleted),
-                 static_cast<unsigned long long>(s.retried),
-                 static_cast<unsigned long long>(s.failed));
+    std::fprintf(
+        stderr, "\r  indexed %llu, deleted %llu, retried %llu, failed %llu ",
+        static_cast<unsigned long long>(s.indexed), static_cast<unsigned long long>(s.deleted),
+        static_cast<unsigned long long>(s.retried), static_cast<unsigned long long>(s.failed));
     std::fflush(stderr);
   };
 }
@@ -189,13 +193,13 @@ int RunSetupCommand(int argc, char** argv) {
                      nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("setup", &conn);
-  if (!client) return 1;
+  if (!client) return kExitError;
   EsAdmin admin(client.get(), conn.index_prefix);
   TemplateReport report;
   Status st = admin.InstallTemplates(mappings, &report);
   if (!st.ok()) {
     std::cerr << "fiohist setup: " << st.message() << "\n";
-    return 1;
+    return kExitError;
   }
   PrintTemplateReport(report, mappings);
   std::cout << "installed templates:";
@@ -204,7 +208,7 @@ int RunSetupCommand(int argc, char** argv) {
   if (report.created.empty()) std::cout << " none (all existed)";
   for (const std::string& name : report.created) std::cout << " " << name;
   std::cout << "\nhistogram field type: " << (report.histogram_supported ? "yes" : "no") << "\n";
-  return 0;
+  return kExitOk;
 }
 
 int RunRunsCommand(int argc, char** argv) {
@@ -217,13 +221,13 @@ int RunRunsCommand(int argc, char** argv) {
   int rc = ParseArgs(argc, argv, "usage: fiohist runs [--es-url URL] [--json]", desc, nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("runs", &conn);
-  if (!client) return 1;
+  if (!client) return kExitError;
   EsAdmin admin(client.get(), conn.index_prefix);
   std::vector<StoredRun> runs;
   Status st = admin.ListRuns(&runs);
   if (!st.ok()) {
     std::cerr << "fiohist runs: " << st.message() << "\n";
-    return 1;
+    return kExitError;
   }
   if (json) {
     for (const StoredRun& r : runs) {
@@ -249,10 +253,10 @@ int RunRunsCommand(int argc, char** argv) {
       w.EndObject();
       std::cout << buffer.GetString() << "\n";
     }
-    return 0;
+    return kExitOk;
   }
-  std::printf("%-32s %-24s %-24s %10s %6s %9s  %s\n", "RUN", "START", "END", "DURATION_S",
-              "HOSTS", "DOCUMENTS", "HOST NAMES");
+  std::printf("%-32s %-24s %-24s %10s %6s %9s  %s\n", "RUN", "START", "END", "DURATION_S", "HOSTS",
+              "DOCUMENTS", "HOST NAMES");
   for (const StoredRun& r : runs) {
     std::string hosts;
     for (const std::string& h : r.hosts) hosts += (hosts.empty() ? "" : ",") + h;
@@ -261,9 +265,9 @@ int RunRunsCommand(int argc, char** argv) {
                 r.end.c_str(), r.duration_s, r.hosts.size(),
                 static_cast<unsigned long long>(r.documents), hosts.c_str());
   }
-  if (runs.empty()) std::fprintf(stderr, "fiohist runs: no runs in %s\n",
-                                 AllIndexNames(conn.index_prefix).c_str());
-  return 0;
+  if (runs.empty())
+    std::fprintf(stderr, "fiohist runs: no runs in %s\n", AllIndexNames(conn.index_prefix).c_str());
+  return kExitOk;
 }
 
 int RunDeleteCommand(int argc, char** argv) {
@@ -274,22 +278,22 @@ int RunDeleteCommand(int argc, char** argv) {
   AddEsConnectionOptions(&desc, &conn);
   desc.add_options()("run", po::value(&run)->required(), "name of the run to delete");
   po::variables_map vm;
-  int rc = ParseArgs(argc, argv, "usage: fiohist delete --run NAME [--es-url URL]", desc, nullptr,
-                     &vm);
+  int rc =
+      ParseArgs(argc, argv, "usage: fiohist delete --run NAME [--es-url URL]", desc, nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("delete", &conn);
-  if (!client) return 1;
+  if (!client) return kExitError;
   EsAdmin admin(client.get(), conn.index_prefix);
   uint64_t before = 0;
   Status st = admin.CountRunDocuments(run, &before);
   if (!st.ok()) {
     std::cerr << "fiohist delete: " << st.message() << "\n";
-    return 1;
+    return kExitError;
   }
   if (before == 0) {
     std::cerr << "fiohist delete: no documents of run '" << run << "' in "
               << AllIndexNames(conn.index_prefix) << "\n";
-    return 1;
+    return kExitError;
   }
   DeleteReport report;
   st = admin.DeleteRun(run, bulk, &report);
@@ -299,18 +303,17 @@ int RunDeleteCommand(int argc, char** argv) {
   PrintBulkErrors(shown);
   std::cout << "deleted " << report.deleted << ", retried " << report.retried << ", failed "
             << report.failed << " ("
-            << (report.used_delete_by_query ? "_delete_by_query" : "search + bulk delete")
-            << ")\n";
+            << (report.used_delete_by_query ? "_delete_by_query" : "search + bulk delete") << ")\n";
   if (!st.ok()) {
     std::cerr << "fiohist delete: " << st.message() << "\n";
-    return 1;
+    return kExitError;
   }
   if (report.remaining > 0) {
     std::cerr << "fiohist delete: " << report.remaining << " documents of run '" << run
               << "' remain\n";
-    return 1;
+    return kExitIncomplete;
   }
-  return report.failed == 0 ? 0 : 1;
+  return report.failed == 0 ? kExitOk : kExitIncomplete;
 }
 
 int RunLoadCommand(int argc, char** argv) {
@@ -334,14 +337,14 @@ int RunLoadCommand(int argc, char** argv) {
                      desc, &positional, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("load", &conn);
-  if (!client) return 1;
+  if (!client) return kExitError;
   if (!no_setup) {
     EsAdmin admin(client.get(), conn.index_prefix);
     TemplateReport report;
     Status st = admin.InstallTemplates(mappings, &report);
     if (!st.ok()) {
       std::cerr << "fiohist load: " << st.message() << "\n";
-      return 1;
+      return kExitError;
     }
     PrintTemplateReport(report, mappings);
   }
@@ -358,13 +361,13 @@ int RunLoadCommand(int argc, char** argv) {
   std::cout << FormatBulkSummary(indexer.stats()) << "\n";
   if (!st.ok()) {
     std::cerr << "fiohist load: " << st.message() << "\n";
-    return 1;
+    return kExitError;
   }
   if (!finished.ok()) {
     std::cerr << "fiohist load: " << finished.message() << "\n";
-    return 1;
+    return kExitError;
   }
-  return indexer.stats().failed == 0 ? 0 : 1;
+  return indexer.stats().failed == 0 ? kExitOk : kExitIncomplete;
 }
 
 }  // namespace fiohist

@@ -3,7 +3,8 @@
 //
 // Each Run*Command takes the arguments after `fiohist`: argv[0] is the subcommand's name
 // ("setup"), options follow. It prints results on stdout, messages on stderr, and returns the
-// process exit code: 0 success, 1 failure (including any document that failed), 2 bad usage.
+// process exit code (ExitCode in cmd_pctiles.h): 0 success, 1 error (unreachable server,
+// authentication, nothing to delete), 2 bad usage, 3 finished but some documents failed.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -19,8 +20,8 @@ namespace fiohist {
 
 /// Connection settings common to every command that talks to Elasticsearch.
 struct EsConnectionOptions {
-  std::string url;           ///< --es-url, default env FIOHIST_ES_URL
-  std::string user;          ///< --user; password from FIOHIST_ES_PASSWORD or --password-file
+  std::string url;   ///< --es-url, default env FIOHIST_ES_URL
+  std::string user;  ///< --user; password from FIOHIST_ES_PASSWORD or --password-file
   std::string password_file;
   std::string api_key_file;  ///< --api-key-file, else env FIOHIST_ES_API_KEY
   std::string ca_file;

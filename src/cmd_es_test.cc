@@ -28,8 +28,8 @@ TEST(CmdEs, OptionsParseIntoTheStruct) {
   EsConnectionOptions opts;
   po::options_description desc;
   AddEsConnectionOptions(&desc, &opts);
-  const char* argv[] = {"push",     "--es-url", "http://127.0.0.1:9", "--user", "u",
-                        "--gzip",   "--index-prefix", "lab",         "--timeout", "7.5"};
+  const char* argv[] = {"push",           "--es-url", "http://127.0.0.1:9", "--user", "u", "--gzip",
+                        "--index-prefix", "lab",      "--timeout",          "7.5"};
   po::variables_map vm;
   po::store(po::parse_command_line(10, argv, desc), vm);
   po::notify(vm);

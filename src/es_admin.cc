@@ -88,8 +88,8 @@ Status EsAdmin::InstallTemplates(const std::string& mappings_dir, TemplateReport
       r = client_->Request("PUT", "/_index_template/" + name, body);
     }
     if (!r.ok()) {
-      return Status::Error("installing index template " + name + " failed: " +
-                           DescribeHttpFailure(r));
+      return Status::Error("installing index template " + name +
+                           " failed: " + DescribeHttpFailure(r));
     }
     report->installed.push_back(name);
   }
@@ -186,11 +186,11 @@ Status EsAdmin::DeleteRun(const std::string& run, const BulkOptions& bulk_option
                           DeleteReport* report) {
   *report = DeleteReport();
   if (run.empty()) return Status::Error("no run name given");
-  HttpResult r = client_->Request("POST",
-                                  "/" + AllIndexNames(prefix_) +
-                                      "/_delete_by_query?refresh=true&conflicts=proceed&" +
-                                      kMultiIndexOptions,
-                                  RunTermQuery(run));
+  HttpResult r =
+      client_->Request("POST",
+                       "/" + AllIndexNames(prefix_) +
+                           "/_delete_by_query?refresh=true&conflicts=proceed&" + kMultiIndexOptions,
+                       RunTermQuery(run));
   if (IsMissingEndpoint(r)) return DeleteRunByScroll(run, bulk_options, report);
   if (!r.ok()) return Status::Error("deleting run " + run + " failed: " + DescribeHttpFailure(r));
   report->used_delete_by_query = true;
@@ -269,8 +269,7 @@ Status EsAdmin::DeleteRunByScroll(const std::string& run, const BulkOptions& bul
     nw.Key("scroll_id");
     nw.String(scroll_id.c_str());
     nw.EndObject();
-    r = client_->Request("POST", "/_search/scroll",
-                         std::string(next.GetString(), next.GetSize()));
+    r = client_->Request("POST", "/_search/scroll", std::string(next.GetString(), next.GetSize()));
   }
   if (!scroll_id.empty()) {
     rapidjson::StringBuffer clear;

@@ -25,7 +25,7 @@ struct StoredRun {
 
 /// What InstallTemplates did.
 struct TemplateReport {
-  bool histogram_supported = true;  ///< false: the buckets fallback template was installed
+  bool histogram_supported = true;     ///< false: the buckets fallback template was installed
   std::vector<std::string> installed;  ///< template names
   std::vector<std::string> created;    ///< indices created now (the others existed)
 };

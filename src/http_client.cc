@@ -148,8 +148,8 @@ HttpResult HttpClient::Request(std::string_view method, std::string_view path,
   CURLcode code = curl_easy_perform(curl);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
   if (code != CURLE_OK) {
-    result.error = handle_->error_buffer[0] != '\0' ? handle_->error_buffer
-                                                    : curl_easy_strerror(code);
+    result.error =
+        handle_->error_buffer[0] != '\0' ? handle_->error_buffer : curl_easy_strerror(code);
     result.error = "request to " + options_.base_url + " failed: " + result.error;
     result.body.clear();
     return result;
@@ -178,8 +178,7 @@ Status GzipCompress(std::string_view in, std::string* out) {
   return Status();
 }
 
-Status ReadSecret(const std::string& file, const char* env_name, std::string* secret,
-                  bool* found) {
+Status ReadSecret(const std::string& file, const char* env_name, std::string* secret, bool* found) {
   *found = false;
   if (!file.empty()) {
     std::ifstream in(file);

@@ -20,13 +20,13 @@ struct HttpAuth {
 
 /// Connection settings of an HttpClient.
 struct HttpOptions {
-  std::string base_url;         ///< e.g. "http://127.0.0.1:9200"; no credentials in it
-  HttpAuth auth;                ///< credentials, if any
-  std::string ca_file;          ///< PEM CA bundle for TLS; empty: the system's
-  bool insecure = false;        ///< skip TLS verification (only when asked for)
-  bool gzip = false;            ///< gzip request bodies (Content-Encoding: gzip)
+  std::string base_url;   ///< e.g. "http://127.0.0.1:9200"; no credentials in it
+  HttpAuth auth;          ///< credentials, if any
+  std::string ca_file;    ///< PEM CA bundle for TLS; empty: the system's
+  bool insecure = false;  ///< skip TLS verification (only when asked for)
+  bool gzip = false;      ///< gzip request bodies (Content-Encoding: gzip)
   long connect_timeout_ms = 10000;
-  long timeout_ms = 120000;     ///< whole request, including the response
+  long timeout_ms = 120000;  ///< whole request, including the response
 };
 
 /// What one request produced: a transport `error` (then `status` is 0), or an HTTP status and
@@ -72,8 +72,7 @@ Status GzipCompress(std::string_view in, std::string* out);
 /// Reads a secret: the first line of `file` if `file` is not empty, else the environment
 /// variable `env_name` if set. `*found` tells whether either had one. Errors never quote the
 /// secret.
-Status ReadSecret(const std::string& file, const char* env_name, std::string* secret,
-                  bool* found);
+Status ReadSecret(const std::string& file, const char* env_name, std::string* secret, bool* found);
 
 /// A one-line human description of a failed request: the transport error, or the HTTP status
 /// with Elasticsearch's `error.type: error.reason` when the body has them (never credentials).

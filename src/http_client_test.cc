@@ -40,9 +40,7 @@ TEST(Gzip, RoundTrip) {
 
 TEST(Secrets, FileWinsOverEnvironment) {
   std::string path = testing::TempDir() + "/fiohist-secret-test";
-  {
-    std::ofstream(path) << "s3cret\r\nsecond line\n";
-  }
+  { std::ofstream(path) << "s3cret\r\nsecond line\n"; }
   setenv("FIOHIST_TEST_SECRET", "from-env", 1);
   std::string secret;
   bool found = false;

@@ -87,8 +87,8 @@ std::string DefaultMappingsDir() {
   return Dirname(Dirname(__FILE__)) + "/mappings";
 }
 
-Status LoadIndexTemplate(const std::string& dir, const std::string& file,
-                         const std::string& prefix, IndexKind kind, std::string* body) {
+Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
+                         IndexKind kind, std::string* body) {
   std::string path = (dir.empty() ? DefaultMappingsDir() : dir) + "/" + file;
   std::ifstream in(path);
   if (!in) {

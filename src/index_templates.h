@@ -42,8 +42,8 @@ std::string DefaultMappingsDir();
 
 /// Reads `<dir>/<file>` (`dir` empty: DefaultMappingsDir()), checks it is a JSON object, and
 /// rewrites its index_patterns to [IndexName(prefix, kind)] into `body`.
-Status LoadIndexTemplate(const std::string& dir, const std::string& file,
-                         const std::string& prefix, IndexKind kind, std::string* body);
+Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
+                         IndexKind kind, std::string* body);
 
 /// The template file of `kind` ("fiohist-<kind>.json"); with `without_histogram`, the buckets
 /// fallback "fiohist-buckets-nohistogram.json".

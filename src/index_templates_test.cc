@@ -45,9 +45,9 @@ TEST(IndexTemplates, LoadRewritesPatterns) {
 
 TEST(IndexTemplates, DefaultDirHasTheTemplates) {
   std::string body;
-  EXPECT_TRUE(LoadIndexTemplate("", TemplateFileName(IndexKind::kRuns), "fiohist",
-                                IndexKind::kRuns, &body)
-                  .ok())
+  EXPECT_TRUE(
+      LoadIndexTemplate("", TemplateFileName(IndexKind::kRuns), "fiohist", IndexKind::kRuns, &body)
+          .ok())
       << DefaultMappingsDir();
 }
 

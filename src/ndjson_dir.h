@@ -36,7 +36,7 @@ class NdjsonDirWriter {
   Status Close();
 
   uint64_t actions() const { return actions_; }  ///< actions written so far
-  int files() const { return file_number_; }      ///< files started so far
+  int files() const { return file_number_; }     ///< files started so far
 
  private:
   Status StartFile();

@@ -64,8 +64,8 @@ TEST(NdjsonDir, ErrorsNameFileAndLine) {
   std::filesystem::create_directories(dir);
   EXPECT_FALSE(ReadNdjsonDir(dir, [](BulkAction) { return Status(); }).ok());  // empty
   {
-    std::ofstream(dir + "/bulk-000001.ndjson")
-        << "{\"index\":{\"_index\":\"a\",\"_id\":\"1\"}}\n{\"x\":1}\n{\"update\":{\"_index\":\"a\"}}\n";
+    std::ofstream(dir + "/bulk-000001.ndjson") << "{\"index\":{\"_index\":\"a\",\"_id\":\"1\"}}\n{"
+                                                  "\"x\":1}\n{\"update\":{\"_index\":\"a\"}}\n";
   }
   int seen = 0;
   Status st = ReadNdjsonDir(dir, [&](BulkAction) {
@@ -77,9 +77,7 @@ TEST(NdjsonDir, ErrorsNameFileAndLine) {
   EXPECT_NE(st.message().find("bulk-000001.ndjson:3: unsupported bulk action 'update'"),
             std::string::npos)
       << st.message();
-  {
-    std::ofstream(dir + "/bulk-000001.ndjson") << "{\"index\":{\"_index\":\"a\"}}\n";
-  }
+  { std::ofstream(dir + "/bulk-000001.ndjson") << "{\"index\":{\"_index\":\"a\"}}\n"; }
   st = ReadNdjsonDir(dir, [](BulkAction) { return Status(); });
   EXPECT_NE(st.message().find(":1: action line without a document line"), std::string::npos)
       << st.message();
