@@ -9,11 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 #include <limits>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include "bucket_layout.h"
 #include "cmd_pctiles.h"
@@ -200,8 +198,6 @@ Status ScanLog(const std::string& path, const PctilesOptions& options, int colum
   scan->end_ms = scan->times.back();
   return Status();
 }
-
-void AppendRepr(std::string* out, double v) { AppendPythonRepr(out, v); }
 
 }  // namespace
 
@@ -474,7 +470,7 @@ std::string RowLine(int64_t msec_since_start, const SparseRow& row,
   }
   for (size_t i = 0; i < values.size(); ++i) {
     if (i > 0) line += ", ";
-    AppendRepr(&line, values[i].second / divisor);
+    AppendPythonRepr(&line, values[i].second / divisor);
   }
   return line;
 }
@@ -494,10 +490,11 @@ std::string CTime(int64_t seconds) {
   return buf;
 }
 
-}  // namespace compat
+namespace {
 
-int RunCompatPctiles(int argc, const char* const* argv) {
-  using namespace compat;
+// The whole command: pass 1 checks the logs and finds the common window, pass 2 reads them
+// again and spreads their records over the grid, then the reference's text is printed.
+int Run(int argc, const char* const* argv) {
   const char* const prog = "fiohist pctiles --compat fio-histo-log-pctiles";
   PctilesOptions options;
   Status s = ParsePctilesArgs(argc, argv, &options);
@@ -634,5 +631,10 @@ int RunCompatPctiles(int argc, const char* const* argv) {
   }
   return kExitOk;
 }
+
+}  // namespace
+}  // namespace compat
+
+int RunCompatPctiles(int argc, const char* const* argv) { return compat::Run(argc, argv); }
 
 }  // namespace fiohist
