@@ -5,6 +5,10 @@
 namespace fiohist {
 namespace {
 
+// Larger stamps are no fio time (10^15 ms is the year 33658) and would overflow the time
+// grid once quanta and offsets are added.
+constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
+
 inline bool IsSpace(char c) { return c == ' ' || c == '\t'; }
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
 
@@ -68,7 +72,7 @@ bool ParseRecordHead(std::string_view line, int64_t* time_ms, Direction* directi
   const char* end = p + line.size();
   while (p < end && IsSpace(*p)) ++p;
   uint64_t t = 0, d = 0;
-  if (ParseUnsigned(p, end, &t) != 0 || t > INT64_MAX) return false;
+  if (ParseUnsigned(p, end, &t) != 0 || t > kMaxTimeMs) return false;
   while (p < end && IsSpace(*p)) ++p;
   if (p == end || *p != ',') return false;
   ++p;
@@ -156,8 +160,9 @@ bool ParseRecord(std::string_view line, LogRecord* record, std::string* what) {
             std::to_string(field) + " column" + (field == 1 ? "" : "s");
     return false;
   }
-  if (head[0] > static_cast<uint64_t>(INT64_MAX)) {
-    *what = "time (column 1) is too large";
+  if (head[0] > kMaxTimeMs) {
+    *what = "time (column 1) is too large: " + std::to_string(head[0]) +
+            " (expected milliseconds since the job started or since 1970, at most 10^15)";
     return false;
   }
   if (head[1] > 2) {

@@ -38,7 +38,8 @@ bool ParseRecordHead(std::string_view line, int64_t* time_ms, Direction* directi
 /// Parses a whole line into `*record`. On failure returns false and sets `*what` to what
 /// was expected and what was found (without file and line; the caller adds them).
 /// Accepts "," with any spaces or tabs around it; rejects negative numbers, non-numbers,
-/// counts that overflow 64 bits, directions other than 0/1/2 and lines with no counts.
+/// times above 10^15 ms (no fio stamp; they would overflow the time grid), counts that
+/// overflow 64 bits, directions other than 0/1/2 and lines with no counts.
 bool ParseRecord(std::string_view line, LogRecord* record, std::string* what);
 
 }  // namespace fiohist
