@@ -14,6 +14,19 @@ namespace {
 // Enough for several fio3 lines (about 4 KB each); grows for longer lines.
 constexpr size_t kInitialBuffer = 64 * 1024;
 
+// zlib's message for the gzFile, without the "<fd:N>: " it puts in front (gzdopen knows
+// no file name; the caller names the file).
+std::string GzMessage(gzFile file) {
+  int errnum = 0;
+  const char* msg = gzerror(file, &errnum);
+  std::string m = msg ? msg : "unknown error";
+  if (m.rfind("<fd:", 0) == 0) {
+    const size_t colon = m.find(">: ");
+    if (colon != std::string::npos) m.erase(0, colon + 3);
+  }
+  return m;
+}
+
 }  // namespace
 
 struct LogReader::GzState {
@@ -75,19 +88,17 @@ bool LogReader::Fill() {
   if (gz_) {
     got = gzread(gz_->file, buffer_.data() + end_, static_cast<unsigned>(room));
     if (got < 0) {
-      int errnum = 0;
-      const char* msg = gzerror(gz_->file, &errnum);
       status_ = Status::InputError(path_, line_number_ + 1,
-                                   std::string("bad gzip data: ") + (msg ? msg : "unknown error"));
+                                   "bad gzip data: " + GzMessage(gz_->file));
       eof_ = true;
       return false;
     }
     if (got == 0) {
       int errnum = 0;
-      const char* msg = gzerror(gz_->file, &errnum);
+      gzerror(gz_->file, &errnum);
       if (errnum != Z_OK) {
         status_ = Status::InputError(path_, line_number_ + 1,
-                                     std::string("bad gzip data: ") + (msg ? msg : "unknown"));
+                                     "bad gzip data: " + GzMessage(gz_->file));
       }
     }
   } else {
