@@ -7,6 +7,10 @@ namespace {
 
 constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps are relative
 constexpr size_t kMaxSkippedExamples = 5;
+// The longest span one record may cover. A real stall (no I/O completing) lasts seconds to
+// hours; a longer jump is a damaged stamp, and would spread one record over millions of
+// quanta of output.
+constexpr int64_t kMaxSpanMs = 30LL * 24 * 3600 * 1000;
 
 }  // namespace
 
@@ -23,7 +27,19 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
   int seen = 0;
   while (seen < max_lines && reader->NextLine(&line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    if (!ParseRecord(line, &record, &what)) {
+    bool good = ParseRecord(line, &record, &what);
+    if (good && probe->empty && reader->last_line_unterminated()) {
+      // A cut line can still parse (with fewer columns, which may even match a coarse
+      // layout); with no complete line before it nothing tells, so it is not used.
+      good = false;
+      what = "a single line of " + std::to_string(record.columns) +
+             " bucket counts cannot be told from a cut one";
+    } else if (good && !probe->empty && record.columns != probe->columns) {
+      good = false;
+      what = "expected " + std::to_string(probe->columns) +
+             " bucket counts (as on the first line), found " + std::to_string(record.columns);
+    }
+    if (!good) {
       if (reader->last_line_unterminated()) {
         what = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
       }
@@ -35,19 +51,14 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
       probe->columns = record.columns;
       probe->first_time_ms = record.time_ms;
       probe->epoch = record.time_ms >= kEpochThresholdMs;
-    } else if (record.columns != probe->columns) {
-      if (skip_bad_lines) continue;
-      return Status::InputError(path, reader->line_number(),
-                                "expected " + std::to_string(probe->columns) +
-                                    " bucket counts (as on the first line), found " +
-                                    std::to_string(record.columns));
     }
     int64_t& l = last[static_cast<int>(record.direction)];
     if (l >= 0 && record.time_ms > l) gaps.push_back(record.time_ms - l);
     l = record.time_ms;
     ++seen;
   }
-  if (!reader->status().ok()) return reader->status();
+  // With --skip-bad-lines the stream reports the damage (and uses what came before it).
+  if (!reader->status().ok() && !skip_bad_lines) return reader->status();
   if (!gaps.empty()) {
     std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
     probe->typical_gap_ms = gaps[gaps.size() / 2];
@@ -101,7 +112,6 @@ Status LogStream::ReadPeek(bool* have) {
       report_.skipped_examples.push_back(reader_->status().message() + " (rest of file skipped)");
     }
   }
-  report_.unterminated_last_line = reader_->last_line_unterminated();
   return Status();
 }
 
@@ -171,6 +181,15 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
                          " bucket counts (the layout of this run), found " +
                          std::to_string(record_.columns));
       if (!s.ok()) return s;
+    } else if (model_.last(record_.direction) != IntervalModel::kNone &&
+               stamp - model_.last(record_.direction) > kMaxSpanMs) {
+      Status s = BadLine("time jumps forward by " +
+                         std::to_string(stamp - model_.last(record_.direction)) +
+                         " ms (more than 30 days: a damaged time stamp?) from the previous " +
+                         DirectionName(record_.direction) + " record at " +
+                         std::to_string(model_.last(record_.direction) - setup_.offset_ms) +
+                         " ms");
+      if (!s.ok()) return s;
     } else {
       TimeSpan span;
       switch (model_.Place(stamp, record_.direction, &span)) {
@@ -200,6 +219,8 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
           }
           const int d = static_cast<int>(record_.direction);
           ++report_.records;
+          // Only a line that is used counts as an unterminated-but-used last line.
+          if (reader_->last_line_unterminated()) report_.unterminated_last_line = true;
           report_.total_ios += static_cast<double>(record_.total);
           report_.has_direction[static_cast<size_t>(d)] = true;
           const double w = grid.Weight(span, q);

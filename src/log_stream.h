@@ -48,6 +48,8 @@ struct LogReport {
   double late_ios = 0;
   /// Sum of all counts: 0 means fio ran with clat_percentiles=0 (all buckets zero).
   double total_ios = 0;
+  /// The last line had no newline but was complete and went into the results (a cut one
+  /// is a skipped line instead).
   bool unterminated_last_line = false;
   /// First few skipped-line messages, for the report.
   std::vector<std::string> skipped_examples;
