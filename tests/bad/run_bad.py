@@ -195,12 +195,15 @@ def check_samples(r, paths, **kw):
     want = model_samples(paths, **kw)
     names = {"read": 0, "write": 1, "trim": 2}
     got = {}
+    all_dirs = {}
+    for (wq, _), v in want.items():
+        all_dirs[wq] = all_dirs.get(wq, 0.0) + v
     for row in csv_rows(r.out):
         if row["scope"] != "cluster":
             continue
         q = int(row["start_ms"])
         if row["direction"] == "all":
-            expected = sum(v for (wq, _), v in want.items() if wq == q)
+            expected = all_dirs.get(q, 0.0)
         else:
             expected = want.get((q, names[row["direction"]]), 0.0)
             got[(q, names[row["direction"]])] = float(row["samples"])
