@@ -37,19 +37,6 @@ void WriteRunQuery(rapidjson::Writer<rapidjson::StringBuffer>* w, const std::str
   w->EndObject();
 }
 
-// "No such endpoint" answers of a cluster that lacks a module (e.g. reindex).
-bool IsMissingEndpoint(const HttpResult& r) {
-  if (r.status != 400 && r.status != 404 && r.status != 405) return false;
-  return r.body.find("no handler found") != std::string::npos ||
-         r.body.find("Incorrect HTTP method") != std::string::npos ||
-         r.body.find("invalid_index_name_exception") != std::string::npos;
-}
-
-bool MentionsMissingHistogram(const HttpResult& r) {
-  return r.status == 400 && r.body.find("mapper_parsing_exception") != std::string::npos &&
-         r.body.find("histogram") != std::string::npos;
-}
-
 double NumberOr(const Value& obj, const char* key, double fallback) {
   if (obj.IsObject() && obj.HasMember(key) && obj[key].IsNumber()) return obj[key].GetDouble();
   return fallback;
@@ -61,6 +48,45 @@ std::string StringOr(const Value& obj, const char* key) {
 }
 
 }  // namespace
+
+bool LacksEndpoint(const HttpResult& r) {
+  if (r.status != 400 && r.status != 404 && r.status != 405) return false;
+  return r.body.find("no handler found") != std::string::npos ||
+         r.body.find("Incorrect HTTP method") != std::string::npos;
+}
+
+bool LacksHistogramType(const HttpResult& r) {
+  return r.status == 400 && r.body.find("mapper_parsing_exception") != std::string::npos &&
+         r.body.find("histogram") != std::string::npos;
+}
+
+Status ParseDeleteByQuery(const std::string& body, size_t max_errors, DeleteReport* report) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("deleted")) {
+    return Status::Error("_delete_by_query: unexpected response");
+  }
+  report->used_delete_by_query = true;
+  report->deleted = static_cast<uint64_t>(NumberOr(doc, "deleted", 0));
+  report->failed = 0;
+  if (doc.HasMember("failures") && doc["failures"].IsArray()) {
+    report->failed = doc["failures"].Size();
+    for (const Value& f : doc["failures"].GetArray()) {
+      if (report->errors.size() >= max_errors) break;
+      BulkItemError e;
+      e.index = StringOr(f, "index");
+      e.id = StringOr(f, "id");
+      e.status = static_cast<long>(NumberOr(f, "status", 0));
+      if (f.HasMember("cause")) {
+        e.reason = StringOr(f["cause"], "type");
+        std::string reason = StringOr(f["cause"], "reason");
+        if (!reason.empty()) e.reason += (e.reason.empty() ? "" : ": ") + reason;
+      }
+      report->errors.push_back(std::move(e));
+    }
+  }
+  return Status();
+}
 
 std::string RunTermQuery(const std::string& run) {
   rapidjson::StringBuffer buffer;
@@ -79,7 +105,7 @@ Status EsAdmin::InstallTemplates(const std::string& mappings_dir, TemplateReport
     if (!st.ok()) return st;
     std::string name = IndexName(prefix_, kind);
     HttpResult r = client_->Request("PUT", "/_index_template/" + name, body);
-    if (kind == IndexKind::kBuckets && MentionsMissingHistogram(r)) {
+    if (kind == IndexKind::kBuckets && LacksHistogramType(r)) {
       // The cluster has no `histogram` field type (integ-test build, OpenSearch): the fallback
       // keeps `latency` in _source only.
       report->histogram_supported = false;
@@ -191,25 +217,10 @@ Status EsAdmin::DeleteRun(const std::string& run, const BulkOptions& bulk_option
                        "/" + AllIndexNames(prefix_) +
                            "/_delete_by_query?refresh=true&conflicts=proceed&" + kMultiIndexOptions,
                        RunTermQuery(run));
-  if (IsMissingEndpoint(r)) return DeleteRunByScroll(run, bulk_options, report);
+  if (LacksEndpoint(r)) return DeleteRunByScroll(run, bulk_options, report);
   if (!r.ok()) return Status::Error("deleting run " + run + " failed: " + DescribeHttpFailure(r));
-  report->used_delete_by_query = true;
-  rapidjson::Document doc;
-  Status st = ParseJson(r, "_delete_by_query", &doc);
+  Status st = ParseDeleteByQuery(r.body, bulk_options.max_kept_errors, report);
   if (!st.ok()) return st;
-  report->deleted = static_cast<uint64_t>(NumberOr(doc, "deleted", 0));
-  if (doc.HasMember("failures") && doc["failures"].IsArray()) {
-    report->failed = doc["failures"].Size();
-    for (const Value& f : doc["failures"].GetArray()) {
-      if (report->errors.size() >= bulk_options.max_kept_errors) break;
-      BulkItemError e;
-      e.index = StringOr(f, "index");
-      e.id = StringOr(f, "id");
-      e.status = static_cast<long>(NumberOr(f, "status", 0));
-      if (f.HasMember("cause")) e.reason = StringOr(f["cause"], "reason");
-      report->errors.push_back(std::move(e));
-    }
-  }
   return CountRunDocuments(run, &report->remaining);
 }
 

@@ -70,4 +70,15 @@ class EsAdmin {
 /// The JSON body of a term query on `run` (escaped by RapidJSON).
 std::string RunTermQuery(const std::string& run);
 
+/// True for the answer of a cluster without the endpoint asked for (the integ-test build's
+/// 400 "no handler found for uri" or 405 "Incorrect HTTP method" for _delete_by_query).
+bool LacksEndpoint(const HttpResult& result);
+
+/// True when a mapping was refused because the `histogram` field type does not exist
+/// (mapper_parsing_exception, possibly nested in caused_by).
+bool LacksHistogramType(const HttpResult& result);
+
+/// Reads a `_delete_by_query` response into `report` (deleted, failures with reasons).
+Status ParseDeleteByQuery(const std::string& body, size_t max_errors, DeleteReport* report);
+
 }  // namespace fiohist
