@@ -44,7 +44,10 @@ const char kUsage[] =
     "  --log-hist-msec N        log_hist_msec of the job (epoch logs start N ms before\n"
     "                           their first stamp; else one record interval before)\n"
     "  --output-unit usec|msec  unit of the printed latencies (default usec)\n"
-    "  -h, --help               this help\n";
+    "  -h, --help               this help\n"
+    "\n"
+    "Errors go to stderr, naming the file and line (the reference prints 'ERROR: ...' on\n"
+    "stdout); exit status 1 for bad input, 2 for bad usage.\n";
 
 // Python's int(): optional sign and digits (surrounding blanks allowed).
 bool ParsePythonInt(const std::string& text, int64_t* value) {

@@ -57,6 +57,9 @@ rm -rf "$here/randrw500" && mkdir -p "$here/randrw500"
 pctiles randrw500 pctiles-default.csv "$ref"
 pctiles randrw500 pctiles-tq3-p50_95_99_99.99.csv "$ref" --time-quantum 3 \
   --percentiles 50 95 99 99.99
+# Unsorted and repeated percentiles: the header follows the given order, the values come
+# sorted by percentile, one per distinct value (and p=50 after p=99 extrapolates backwards).
+pctiles randrw500 pctiles-tq2-p99_50_99_0.csv "$ref" --time-quantum 2 --percentiles 99 50 99 0
 pctiles_dir randrw500 pctiles-tq1-p50_90_99-readonly.csv 0 --time-quantum 1 \
   --percentiles 50 90 99
 pctiles_dir randrw500 pctiles-tq1-p50_90_99-writeonly.csv 1 --time-quantum 1 \
