@@ -95,6 +95,26 @@ Status IntOption(const po::variables_map& vm, const char* name, int64_t lo, int6
   return Status();
 }
 
+// Adds value(v) for every (bucket, v) of `add` into `row` (both in bucket order): a new
+// bucket gets value(v), an existing one its value + value(v), as a dense += would.
+template <typename T, typename F>
+void MergeInto(SparseRow* row, const std::vector<std::pair<uint32_t, T>>& add, F value,
+               SparseRow* scratch) {
+  scratch->clear();
+  scratch->reserve(row->size() + add.size());
+  size_t i = 0;
+  for (const auto& [bucket, v] : add) {
+    while (i < row->size() && (*row)[i].first < bucket) scratch->push_back((*row)[i++]);
+    if (i < row->size() && (*row)[i].first == bucket) {
+      scratch->emplace_back(bucket, (*row)[i++].second + value(v));
+    } else {
+      scratch->emplace_back(bucket, value(v));
+    }
+  }
+  while (i < row->size()) scratch->push_back((*row)[i++]);
+  row->swap(*scratch);
+}
+
 int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -332,53 +352,41 @@ bool LogAligner::Add(int64_t time_ms, int64_t end_ms,
     const int64_t overlap_end = std::min(qstart + qms, end_ms);
     double weight = static_cast<double>(overlap_end - overlap_start);
     weight /= length;
+    if (weight == 0.0) continue;  // adds nothing (a record stamped after the grid end)
     if (window_.empty()) window_first_ = index;
-    if (index < window_first_) {
+    while (index < window_first_) {
       // Cannot happen for time-ordered logs (flushes follow the smallest later stamp),
       // but a row already flushed would otherwise be lost.
-      window_.insert(window_.begin(), static_cast<size_t>(window_first_ - index),
-                     std::vector<double>());
-      window_first_ = index;
+      window_.emplace_front();
+      --window_first_;
     }
     const size_t slot = static_cast<size_t>(index - window_first_);
     if (slot >= window_.size()) window_.resize(slot + 1);
-    std::vector<double>& row = window_[slot];
-    if (row.empty()) row.assign(static_cast<size_t>(grid_.buckets), 0.0);
-    for (const auto& [bucket, count] : counts) {
-      row[bucket] += weight * static_cast<double>(count);
-    }
+    MergeInto(
+        &window_[slot], counts, [weight](uint64_t c) { return weight * static_cast<double>(c); },
+        &scratch_);
   }
   return true;
 }
 
 void LogAligner::FlushBefore(int64_t time_ms) {
   const int64_t stop = FloorDiv(time_ms - grid_.start_ms, grid_.quantum_ms);
-  Flush(window_first_, stop);
+  Flush(stop);
 }
 
-void LogAligner::FlushAll() { Flush(window_first_, window_first_ + window_.size()); }
+void LogAligner::FlushAll() { Flush(window_first_ + static_cast<int64_t>(window_.size())); }
 
-void LogAligner::Flush(int64_t first, int64_t stop) {
-  size_t n = 0;
-  for (int64_t q = first; q < stop && n < window_.size(); ++q, ++n) {
-    const std::vector<double>& row = window_[n];
-    if (row.empty()) continue;
-    SparseRow& total = (*totals_)[static_cast<size_t>(q)];
-    SparseRow merged;
-    merged.reserve(total.size() + 64);
-    size_t t = 0;
-    for (uint32_t b = 0; b < row.size(); ++b) {
-      while (t < total.size() && total[t].first < b) merged.push_back(total[t++]);
-      const bool in_total = t < total.size() && total[t].first == b;
-      if (row[b] == 0.0) continue;
+void LogAligner::Flush(int64_t stop) {
+  for (; window_first_ < stop && !window_.empty(); ++window_first_) {
+    const SparseRow& row = window_.front();
+    if (!row.empty()) {
       // Same order as the reference: the total so far plus this log's sum.
-      merged.emplace_back(b, in_total ? total[t++].second + row[b] : row[b]);
+      MergeInto(
+          &(*totals_)[static_cast<size_t>(window_first_)], row, [](double v) { return v; },
+          &scratch_);
     }
-    while (t < total.size()) merged.push_back(total[t++]);
-    total.swap(merged);
+    window_.pop_front();
   }
-  window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(n));
-  window_first_ += static_cast<int64_t>(n);
 }
 
 std::vector<std::pair<double, double>> BucketEdges(int fio_version, int groups, int bits) {
@@ -539,6 +547,17 @@ int Run(int argc, const char* const* argv) {
   grid.count = QuantumCount(options.time_quantum_s, window_start, window_end);
   grid.end_ms = (FloorDiv(window_start, 1000) + grid.count * options.time_quantum_s) * 1000;
   grid.buckets = buckets;
+  // A damaged stamp can stretch the window over years; the reference would try to allocate
+  // it all. 2*10^6 quanta is 23 days of 1 s quanta.
+  const int64_t kMaxQuanta = 2000000;
+  if (grid.count > kMaxQuanta) {
+    std::fprintf(stderr,
+                 "fiohist: error: the common window [%lld, %lld] ms spans %lld quanta (more than "
+                 "%lld): a damaged time stamp? (else use a larger --time-quantum)\n",
+                 static_cast<long long>(window_start), static_cast<long long>(window_end),
+                 static_cast<long long>(grid.count), static_cast<long long>(kMaxQuanta));
+    return kExitError;
+  }
   std::vector<SparseRow> totals(static_cast<size_t>(grid.count));
 
   // Pass 2: read the logs again and spread their records over the grid.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,8 +70,9 @@ struct GridSpec {
 
 /// Spreads one log's records over the grid the way the reference does, then adds the log's
 /// quanta to the run totals. Quanta no later record can reach are flushed early, so memory
-/// stays at a few dense rows per log. The per-log sums are kept apart from the totals
-/// because the reference adds them in that order (for byte-identical float sums).
+/// stays at a few rows per log. The per-log sums are kept apart from the totals
+/// because the reference adds them in that order (for byte-identical float sums). Rows are
+/// sparse, so a record spread over a long gap costs little per quantum.
 class LogAligner {
  public:
   LogAligner(const GridSpec& grid, std::vector<SparseRow>* totals);
@@ -87,12 +89,14 @@ class LogAligner {
   void FlushAll();
 
  private:
-  void Flush(int64_t first, int64_t stop);
+  // Moves the quanta before index `stop` into the totals.
+  void Flush(int64_t stop);
 
   GridSpec grid_;
   std::vector<SparseRow>* totals_;
-  /// Dense rows of quanta [window_first_, window_first_ + window_.size()).
-  std::vector<std::vector<double>> window_;
+  /// This log's sums for quanta [window_first_, window_first_ + window_.size()).
+  std::deque<SparseRow> window_;
+  SparseRow scratch_;
   int64_t window_first_ = 0;
 };
 

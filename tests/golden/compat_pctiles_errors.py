@@ -44,6 +44,8 @@ def main():
     dup = write(workdir, 'dup.log',
                 [line(1500, 0, {300: 4}), line(1500, 1, {300: 4}), line(1500, 0, {300: 4}),
                  line(2500, 0, {300: 4}), line(2500, 1, {300: 4})])
+    # A relative log whose last stamp is damaged (10^12 ms): 10^9 one-second quanta.
+    huge = write(workdir, 'huge.log', [line(1000, 0, {10: 1}), line(10 ** 12, 0, {10: 1})])
     bigbs = write(workdir, 'bigbs.log', [line(1000, 0, {1: 1}).replace(', 4096,', ', 20000000,')])
     cases = [
         ('coarsened log', [coarse], 1, re.escape(coarse) + r':1: 464 bucket counts.*coarsened'),
@@ -51,6 +53,7 @@ def main():
         ('timestamp backwards', [backwards], 1, re.escape(backwards) + r':3: read timestamp'),
         ('block size', [bigbs], 1, re.escape(bigbs) + r':1: block size too large'),
         ('no overlap', ['--', early, late], 1, r'no time interval when all logs overlapped'),
+        ('damaged stamp', [huge], 1, r'spans 1000000001 quanta.*damaged time stamp'),
         ('missing file', [os.path.join(workdir, 'nope.log')], 1, r'nope\.log'),
         ('output unit nsec', ['--output-unit', 'nsec', good], 2, r'--output-unit: expected usec'),
         ('time quantum 0', ['--time-quantum', '0', good], 2, r'time-quantum must be a positive'),
