@@ -204,7 +204,8 @@ CommandResult RunCli(const std::string& args, const std::string& env = "") {
 // fault_proxy.py in front of `upstream`, for the lifetime of the object.
 class FaultProxy {
  public:
-  explicit FaultProxy(const std::string& upstream) {
+  explicit FaultProxy(const std::string& upstream, const std::string& tls_cert = "",
+                      const std::string& tls_key = "") {
     int in_pipe[2], out_pipe[2];
     if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0) return;
     pid_ = fork();
@@ -214,8 +215,14 @@ class FaultProxy {
       close(in_pipe[1]);
       close(out_pipe[0]);
       std::string script = Env("FIOHIST_FAULT_PROXY");
-      execlp("python3", "python3", script.c_str(), "--upstream", upstream.c_str(), "--port", "0",
-             "--max-seconds", "600", "--stop-on-stdin-eof", static_cast<char*>(nullptr));
+      std::vector<const char*> args = {"python3",        script.c_str(), "--upstream",
+                                       upstream.c_str(), "--port",       "0",
+                                       "--max-seconds",  "600",          "--stop-on-stdin-eof"};
+      if (!tls_cert.empty()) {
+        args.insert(args.end(), {"--tls-cert", tls_cert.c_str(), "--tls-key", tls_key.c_str()});
+      }
+      args.push_back(nullptr);
+      execvp("python3", const_cast<char* const*>(args.data()));
       _exit(127);
     }
     close(in_pipe[0]);
@@ -225,8 +232,11 @@ class FaultProxy {
     char c;
     while (read(out_pipe[0], &c, 1) == 1 && c != '\n') line += c;
     close(out_pipe[0]);
-    if (line.rfind("PORT ", 0) == 0) url_ = "http://127.0.0.1:" + line.substr(5);
-    control_ = Client(url_.empty() ? "http://127.0.0.1:1" : url_);
+    std::string scheme = tls_cert.empty() ? "http" : "https";
+    if (line.rfind("PORT ", 0) == 0) url_ = scheme + "://127.0.0.1:" + line.substr(5);
+    HttpOptions control;
+    control.insecure = true;  // the test's own control channel
+    control_ = Client(url_.empty() ? "http://127.0.0.1:1" : url_, control);
   }
   ~FaultProxy() {
     if (stdin_fd_ >= 0) close(stdin_fd_);
@@ -741,6 +751,31 @@ TEST_F(Security, RightPasswordAndApiKeysWork) {
   for (IndexKind k : {IndexKind::kPctiles, IndexKind::kBuckets, IndexKind::kRuns}) {
     client->Request("DELETE", "/_index_template/" + IndexName(prefix, k));
   }
+}
+
+TEST_F(Security, TlsVerificationCaFileAndInsecure) {
+  // A self-signed certificate for 127.0.0.1, served by the proxy in front of the plain node.
+  std::string dir = testing::TempDir() + "/fiohist-tls-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::string cert = dir + "/cert.pem", key = dir + "/key.pem";
+  std::string openssl =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+      " -addext subjectAltName=IP:127.0.0.1 -keyout " +
+      key + " -out " + cert + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(openssl.c_str()), 0) << "openssl could not make a certificate";
+  FaultProxy proxy(Env("FIOHIST_ES_URL"), cert, key);
+  ASSERT_EQ(proxy.url().rfind("https://", 0), 0u) << proxy.url();
+  std::string prefix = " --index-prefix " + TestPrefix();
+  CommandResult r = RunCli("runs --es-url " + proxy.url() + prefix);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("certificate"), std::string::npos) << r.err;
+  r = RunCli("runs --es-url " + proxy.url() + " --ca-file " + cert + prefix);
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = RunCli("runs --es-url " + proxy.url() + " --insecure" + prefix);
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = RunCli("runs --es-url " + proxy.url() + " --ca-file " + dir + "/missing.pem" + prefix);
+  EXPECT_EQ(r.code, 1);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(Security, BulkWithWrongPasswordIsFatal) {

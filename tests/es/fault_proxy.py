@@ -2,11 +2,14 @@
 """A fault-injecting HTTP proxy for fiohist's Elasticsearch tests (stdlib only).
 
     fault_proxy.py --upstream http://127.0.0.1:9260 [--port 0] [--max-seconds 900]
-                   [--stop-on-stdin-eof]
+                   [--stop-on-stdin-eof] [--tls-cert CERT.pem --tls-key KEY.pem]
 
 Listens on 127.0.0.1 (port 0: any free port), prints "PORT <n>" on stdout, and forwards every
 request to the upstream node, except when a fault is armed. It stops on SIGTERM, after
 --max-seconds, or (with --stop-on-stdin-eof) when its stdin closes.
+
+With --tls-cert/--tls-key it serves HTTPS (to test --ca-file and --insecure); the upstream
+stays plain HTTP.
 
 Control (JSON bodies, answered by the proxy itself):
     POST /__proxy/fault   {"mode": M, "count": N, "path": "_bulk", ...}   arm a fault
@@ -30,6 +33,7 @@ import json
 import os
 import signal
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -180,6 +184,8 @@ def main():
     ap.add_argument("--max-seconds", type=float, default=900)
     ap.add_argument("--stop-on-stdin-eof", action="store_true",
                     help="exit when stdin closes (when a test spawns it through a pipe)")
+    ap.add_argument("--tls-cert", help="PEM certificate: serve HTTPS")
+    ap.add_argument("--tls-key", help="PEM private key of --tls-cert")
     args = ap.parse_args()
     up = urllib.parse.urlsplit(args.upstream)
     if up.hostname not in ("127.0.0.1", "localhost", "::1"):
@@ -187,6 +193,10 @@ def main():
     UPSTREAM = (up.hostname, up.port or 80)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
+    if args.tls_cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(args.tls_cert, args.tls_key)
+        server.socket = ctx.wrap_socket(server.socket, server_side=True)
     print("PORT %d" % server.server_address[1], flush=True)
 
     def stop(*_):
