@@ -153,11 +153,13 @@ row() {
     "$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1e6}')" "$(printf %.2f "$wall")" "$cpu" "$mbs" "$rps" \
     "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')" "$note")")
 }
-# bench KEY LABEL BYTES RECORDS OUTFILE cmd...: best wall of REPS runs, max RSS.
+# bench KEY LABEL BYTES RECORDS OUTFILE cmd...: best wall of REPS runs, max RSS. When
+# BEFORE_EACH names a function, it runs (untimed) before every repetition.
 bench() {
   local key=$1 label=$2 bytes=$3 recs=$4 out=$5; shift 5
   local best="" rss=0 i res w r rc c cpu=""
   for ((i = 0; i < REPS; i++)); do
+    [ -n "${BEFORE_EACH:-}" ] && "$BEFORE_EACH"
     log "timing: $label"
     res=$(run_timed "$out" "$WORK/$key.err" "$@")
     read -r w r rc c <<<"$res"
@@ -323,13 +325,13 @@ if [ -n "$ES" ]; then
     curl -s "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_count" |
       sed -n 's/.*"count":\([0-9]*\).*/\1/p'
   }
+  BEFORE_EACH=es_reset  # every indexing run starts from empty, freshly set up indices
   BATCH_OPTS=()
   if "$FIOHIST" push --help 2>&1 | grep -q -- '--batch-docs'; then
     BATCH_OPTS=(--batch-docs 100000000 --batch-bytes 5242880)
   fi
   if [ "$DOCS" -gt 0 ] && probe x "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" \
       --run bench-probe "$ONE_PLAIN"; then
-    es_reset
     NOTE="$DOCS docs"
     bench es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" /dev/null \
       "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" "${BATCH_OPTS[@]}" --run bench \
@@ -340,7 +342,6 @@ if [ -n "$ES" ]; then
   fi
   if [ "$DOCS" -gt 0 ]; then
     if probe x "$FIOHIST" load --es-url "$ES" --index-prefix "$PREFIX" "$WORK/probe-push"; then
-      es_reset
       NOTE="$DOCS docs, the push --out files"
       bench es_load "fiohist load (push --out files)" "$TEXT_BYTES" "$RECORDS" /dev/null \
         "$FIOHIST" load --es-url "$ES" --index-prefix "$PREFIX" "${BATCH_OPTS[@]}" "$WORK/push"
@@ -361,7 +362,6 @@ if [ -n "$ES" ]; then
         --data-binary "@$c" "$ES/_bulk")
       NREQ=$((NREQ + 1))
     done
-    es_reset
     NOTE="$DOCS docs in $NREQ requests (~$(( DOCS / (NREQ > 0 ? NREQ : 1) )) docs each)"
     bench es_curl "curl _bulk (same NDJSON files)" "$TEXT_BYTES" "$RECORDS" "$WORK/curl.codes" \
       curl "${CURL_ARGS[@]}"
@@ -370,6 +370,7 @@ if [ -n "$ES" ]; then
     ES_COUNT_CURL=$(es_count)
     NOTE=""
   fi
+  BEFORE_EACH=""
   curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs?ignore_unavailable=true"
 fi
 
