@@ -32,7 +32,8 @@ Status ParseStartTime(const std::string& text, int64_t* epoch_ms) {
   if (text.find_first_not_of("0123456789.") == std::string::npos) {
     char* rest = nullptr;
     const double v = std::strtod(text.c_str(), &rest);
-    if (*rest != '\0') return Status::Error(bad);
+    // 10^15 ms is the year 33658: anything larger is a typo (and would overflow int64).
+    if (*rest != '\0' || !(v < 1e15)) return Status::Error(bad);
     *epoch_ms = v > 1e11 ? static_cast<int64_t>(v) : static_cast<int64_t>(v * 1000.0 + 0.5);
     return Status();
   }
