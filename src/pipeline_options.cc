@@ -58,9 +58,10 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm,
                                     const std::string& default_scopes, PipelineOptions* o,
                                     std::vector<std::string>* logs) {
   const double q = vm["quantum"].as<double>();
-  if (!(q > 0) || !std::isfinite(q) || std::fabs(q * 1000 - std::round(q * 1000)) > 1e-6) {
+  // Up to 10^9 s (31 years): larger ones overflow the time grid's millisecond arithmetic.
+  if (!(q > 0) || !(q <= 1e9) || std::fabs(q * 1000 - std::round(q * 1000)) > 1e-6) {
     return Status::Error("--quantum: expected a positive number of seconds in whole "
-                         "milliseconds (e.g. 0.25, 1, 10)");
+                         "milliseconds, at most 1e9 (e.g. 0.25, 1, 10)");
   }
   o->quantum_ms = static_cast<int64_t>(std::llround(q * 1000));
   Status s = ParsePercentiles(vm["percentiles"].as<std::string>(), &o->percentiles);
@@ -100,7 +101,10 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm,
   if (vm.count("fio-json")) o->fio_json = vm["fio-json"].as<std::vector<std::string>>();
   if (vm.count("log-hist-msec")) {
     const long long v = vm["log-hist-msec"].as<long long>();
-    if (v <= 0) return Status::Error("--log-hist-msec: expected a positive number of ms");
+    // fio's intervals are milliseconds to minutes; 30 days bounds the first record's span.
+    if (v <= 0 || v > 30LL * 24 * 3600 * 1000) {
+      return Status::Error("--log-hist-msec: expected a positive number of ms (at most 30 days)");
+    }
     o->log_hist_msec = v;
   }
   if (vm.count("layout")) {
