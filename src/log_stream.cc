@@ -53,7 +53,10 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
       probe->epoch = record.time_ms >= kEpochThresholdMs;
     }
     int64_t& l = last[static_cast<int>(record.direction)];
-    if (l >= 0 && record.time_ms > l) gaps.push_back(record.time_ms - l);
+    // A jump beyond kMaxSpanMs is a bad line for the stream; it says nothing of the interval.
+    if (l >= 0 && record.time_ms > l && record.time_ms - l <= kMaxSpanMs) {
+      gaps.push_back(record.time_ms - l);
+    }
     l = record.time_ms;
     ++seen;
   }
