@@ -356,6 +356,30 @@ def time_jump():
 
 
 @case
+def epoch_time_jump():
+    # Epoch stamps 3 years apart: refused, and the jump is not taken for log_hist_msec
+    # (it was, and the first record then spanned 10^11 ms).
+    lines = [b"1795306121001, 0, 4096, 0, 5", b"1895306122001, 0, 4096, 0, 5",
+             b"1895306123001, 0, 4096, 0, 5"]
+    p = scratch("epoch_jump.log", b"".join(l + b"\n" for l in lines))
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s:2: time jumps forward by 100000001000 ms"
+                 % re.escape(p))
+
+
+@case
+def absurd_options():
+    # Option values that would overflow the time line are usage errors, not hangs.
+    p = corpus("base.log")
+    for args, pattern in ((["--log-hist-msec", "9000000000000000000"], r"--log-hist-msec: "),
+                          (["--start-time", "99999999999999999999"], r"--start-time: "),
+                          (["--quantum", "0"], r"--quantum: "),
+                          (["--quantum", "1e300"], r"--quantum: ")):
+        r = run(*args, p)
+        expect_error(r, 2, r"^fiohist pctiles: " + pattern)
+
+
+@case
 def header_only():
     p = corpus("header_only.log")
     r = run(p)
