@@ -102,7 +102,8 @@ gen_if_missing() {  # name, generator args...
   if [ -f "$CORPUS/$name.done" ]; then return 0; fi
   log "generating $name corpus into $CORPUS ($*)"
   rm -rf "${CORPUS:?}/$name" "$CORPUS/$name-gz"
-  local t0=$(date +%s%N)
+  local t0
+  t0=$(date +%s%N)
   "$GEN" --scale "$SCALE" "$@" >&2 || die "gen_corpus failed"
   log "  took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
   touch "$CORPUS/$name.done"
@@ -182,9 +183,11 @@ probe() {
   shift  # the label only documents the call site
   PROBE_ERR=""
   if [ -z "$FIOHIST" ]; then PROBE_ERR="no fiohist binary"; return 1; fi
-  if ! "$@" >"$WORK/probe.out" 2>"$WORK/probe.err"; then
+  local rc=0
+  "$@" >"$WORK/probe.out" 2>"$WORK/probe.err" || rc=$?
+  if [ "$rc" != 0 ]; then
     PROBE_ERR=$(grep -m1 . "$WORK/probe.err" | cut -c1-70)
-    [ -n "$PROBE_ERR" ] || PROBE_ERR="exit status $?"
+    [ -n "$PROBE_ERR" ] || PROBE_ERR="exit status $rc"
     return 1
   fi
 }
