@@ -19,7 +19,8 @@ struct BulkAction {
   enum class Op { kIndex, kDelete };
   Op op = Op::kIndex;
   std::string index;   ///< target index name
-  std::string id;      ///< document id; may be empty for kIndex (Elasticsearch assigns one)
+  std::string id;      ///< document id; may be empty for kIndex (Elasticsearch assigns one,
+                       ///< but then a retry after a lost answer can index it twice)
   std::string source;  ///< the document as one JSON object (kIndex only)
 };
 

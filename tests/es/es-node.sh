@@ -33,6 +33,13 @@
 #   _index_template, security (file realm users, basic auth, no TLS needed on loopback).
 #   `tests/es/probe_modules.sh URL` re-checks all of this (ctest: es.probe_modules).
 #
+# Defaults: --name fiohist, --port 9250 + (cksum of the name mod 40) (9257 for "fiohist");
+# `url` prints http://127.0.0.1:PORT of a started node. Environment knobs:
+#   FIOHIST_CACHE (download cache), FIOHIST_ES_BASE (unzipped build + node dirs; default
+#   $FIOHIST_CACHE/es, or /var/tmp/fiohist-es as root since /root is not readable by the node
+#   user), FIOHIST_ES_VERSION (8.19.21), FIOHIST_ES_START_TIMEOUT (300 s to become healthy),
+#   FIOHIST_ES_JAVA_OPTS (extra JVM options), FIOHIST_ES_USER (fiohist-es).
+#
 # The JDK comes from ES_JAVA_HOME, else the first /usr/lib/jvm/* with a `java` of version 17..24
 # (Elasticsearch 8.19 needs Java 17 or newer; tested with OpenJDK 17).
 # When run as root, the node runs as the unprivileged system user `fiohist-es` (Elasticsearch
@@ -118,7 +125,7 @@ fetch_distribution() {  # sets ES_HOME
   if [[ ! -s "$zip" ]]; then
     command -v mvn >/dev/null || die "mvn not found (apt-get install maven) — needed to fetch $ARTIFACT"
     echo "es-node.sh: fetching $ARTIFACT from Maven Central" >&2
-    mvn -q -B dependency:get -Dartifact="$ARTIFACT" -Dtransitive=false >&2 \
+    mvn -q -B -Dstyle.color=never dependency:get -Dartifact="$ARTIFACT" -Dtransitive=false >&2 \
       || die "mvn could not fetch $ARTIFACT"
     local m2="${HOME}/.m2/repository/org/elasticsearch/distribution/integ-test-zip/elasticsearch"
     cp "$m2/${ES_VERSION}/elasticsearch-${ES_VERSION}.zip" "$zip.tmp" && mv "$zip.tmp" "$zip"
