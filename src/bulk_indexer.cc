@@ -220,11 +220,18 @@ void BulkIndexer::SendWithRetries(std::vector<Pending> items) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // Real time, or the requested sleeps when a test's sleeper does not really wait.
     bool out_of_time = std::max(elapsed, slept) > options_.max_retry_time_s;
+    bool server_gone = false;
     for (Pending& item : retry) {
       if (out_of_time || item.attempts >= options_.max_attempts) {
         std::string why = out_of_time ? "gave up (retry time limit) after " : "gave up after ";
         why += std::to_string(item.attempts) + " attempts: " + item.last_reason;
         Fail(item, item.last_status, why);
+        // No HTTP answer at all after every retry: the server is gone. Later batches
+        // would each wait out the same retries; fail them at once instead.
+        if (item.no_answer && !server_gone) {
+          server_gone = true;
+          fatal_ = Status::Error("Elasticsearch stopped answering: " + item.last_reason);
+        }
       } else {
         items.push_back(std::move(item));
       }
@@ -256,6 +263,7 @@ void BulkIndexer::SendOnce(std::vector<Pending> items, std::vector<Pending>* ret
     for (Pending& item : items) {
       item.last_status = status;
       item.last_reason = reason;
+      item.no_answer = !result.error.empty();
       retry->push_back(std::move(item));
     }
   };
@@ -309,6 +317,7 @@ void BulkIndexer::SendOnce(std::vector<Pending> items, std::vector<Pending>* ret
     } else if (item.is_delete && r.status == 404 && !r.has_error) {
       ++stats_.not_found;
     } else if (IsRetryableStatus(r.status)) {
+      item.no_answer = false;
       item.last_status = r.status;
       item.last_reason = r.has_error ? r.reason : "HTTP " + std::to_string(r.status);
       retry->push_back(std::move(item));

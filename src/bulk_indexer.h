@@ -76,7 +76,9 @@ class BulkIndexer {
   /// Returns the fatal error once one happened (authentication, a rejected request): from then
   /// on nothing is sent and every action counts as failed.
   Status Add(BulkAction action);
-  /// Sends what is queued and refreshes the touched indices. Returns the first fatal error.
+  /// Sends what is queued and refreshes the touched indices. Returns the first fatal error:
+  /// a rejected request (401, 403, 400...), or a server that never answered through all the
+  /// retries of a batch (then later batches fail at once instead of waiting out theirs).
   Status Finish();
 
   /// The counters so far.
@@ -94,6 +96,7 @@ class BulkIndexer {
     bool is_delete = false;
     int attempts = 0;
     long last_status = 0;
+    bool no_answer = false;  // the last send got no HTTP answer (refused, reset, timeout)
     std::string last_reason;
   };
 

@@ -200,6 +200,38 @@ TEST(BulkIndexer, GivesUpAfterMaxAttempts) {
   EXPECT_EQ(bulk.stats().errors[0].reason, "gave up after 3 attempts: refused");
 }
 
+TEST(BulkIndexer, ServerGoneFailsLaterBatchesAtOnce) {
+  Script script;
+  for (int i = 0; i < 10; ++i) {
+    script.answers.push_back([](const std::string&) { return HttpResult{0, "", "refused"}; });
+  }
+  BulkOptions o = NoWait();
+  o.max_attempts = 2;
+  o.max_batch_docs = 2;
+  BulkIndexer bulk(script.Transport(), script.Sleeper(), o);
+  for (int i = 0; i < 6; ++i) bulk.Add(Doc(i));
+  Status st = bulk.Finish();
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("stopped answering: refused"), std::string::npos) << st.message();
+  EXPECT_EQ(script.bodies.size(), 2u);  // the first batch's two attempts only
+  EXPECT_EQ(bulk.stats().failed, 6u);
+}
+
+TEST(BulkIndexer, GarbledAnswersAreNotAGoneServer) {
+  Script script;
+  for (int i = 0; i < 2; ++i) {
+    script.answers.push_back([](const std::string&) { return HttpResult{200, "{\"ite", ""}; });
+  }
+  BulkOptions o = NoWait();
+  o.max_attempts = 2;
+  o.max_batch_docs = 2;
+  BulkIndexer bulk(script.Transport(), script.Sleeper(), o);
+  for (int i = 0; i < 4; ++i) bulk.Add(Doc(i));
+  EXPECT_TRUE(bulk.Finish().ok());
+  EXPECT_EQ(bulk.stats().failed, 2u);
+  EXPECT_EQ(bulk.stats().indexed, 2u);  // the second batch still went in
+}
+
 TEST(BulkIndexer, RetryTimeBoundStopsRetrying) {
   Script script;
   for (int i = 0; i < 1000; ++i) {
