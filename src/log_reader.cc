@@ -88,8 +88,8 @@ bool LogReader::Fill() {
   if (gz_) {
     got = gzread(gz_->file, buffer_.data() + end_, static_cast<unsigned>(room));
     if (got < 0) {
-      status_ = Status::InputError(path_, line_number_ + 1,
-                                   "bad gzip data: " + GzMessage(gz_->file));
+      status_ =
+          Status::InputError(path_, line_number_ + 1, "bad gzip data: " + GzMessage(gz_->file));
       eof_ = true;
       return false;
     }
@@ -97,8 +97,8 @@ bool LogReader::Fill() {
       int errnum = 0;
       gzerror(gz_->file, &errnum);
       if (errnum != Z_OK) {
-        status_ = Status::InputError(path_, line_number_ + 1,
-                                     "bad gzip data: " + GzMessage(gz_->file));
+        status_ =
+            Status::InputError(path_, line_number_ + 1, "bad gzip data: " + GzMessage(gz_->file));
       }
     }
   } else {
@@ -154,6 +154,16 @@ bool LogReader::NextLine(std::string_view* line) {
     }
     scanned = begin_ + tail;  // Fill() moved the tail to the front
   }
+}
+
+bool LogReader::SkipTo(long long offset, long long lines) {
+  if (gz_ || lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) return false;
+  begin_ = end_ = 0;
+  eof_ = false;
+  unterminated_ = false;
+  line_number_ = lines;
+  bytes_read_ = offset;
+  return true;
 }
 
 }  // namespace fiohist

@@ -118,7 +118,81 @@ Status LogStream::ReadPeek(bool* have) {
   return Status();
 }
 
-void LogStream::Close() { reader_.reset(); }
+void LogStream::Close() {
+  reader_.reset();
+  for (auto& r : ahead_) r.reset();
+}
+
+void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated,
+                       const QuantumGrid& grid, int64_t q,
+                       std::array<Histogram, kLogDirections>* out,
+                       std::array<bool, kLogDirections>* touched) {
+  const int64_t qs = grid.Start(q);
+  const int64_t qe = grid.End(q);
+  // (t, t] would carry no time: give it the millisecond before its stamp.
+  if (span.length() <= 0) span.start_ms = span.end_ms - 1;
+  if (span.start_ms < qs) {
+    // The look-ahead makes this unreachable for well-formed logs; should a span still
+    // start in a finished quantum, keep every I/O, placed from the first one still open.
+    const double late = std::min(1.0, static_cast<double>(qs - span.start_ms) /
+                                          static_cast<double>(span.length()));
+    report_.late_ios += static_cast<double>(record.total) * late;
+    span.start_ms = qs;
+    if (span.end_ms <= qs) span.end_ms = qs + 1;
+  }
+  const size_t d = static_cast<size_t>(record.direction);
+  ++report_.records;
+  // Only a line that is used counts as an unterminated-but-used last line.
+  if (unterminated) report_.unterminated_last_line = true;
+  report_.total_ios += static_cast<double>(record.total);
+  report_.has_direction[d] = true;
+  const double w = grid.Weight(span, q);
+  if (w > 0) (*out)[d].AddWeighted(record.counts, w);
+  (*touched)[d] = true;
+  if (span.end_ms > qe) pending_.push_back({span, record.direction, record.counts});
+}
+
+Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
+                            std::array<Histogram, kLogDirections>* out,
+                            std::array<bool, kLogDirections>* touched) {
+  const size_t i = static_cast<size_t>(d);
+  std::unique_ptr<LogReader>& r = ahead_[i];
+  if (!r) {
+    Status s = LogReader::Open(source_.path, &r);
+    if (!s.ok()) return s;
+    r->SkipTo(reader_->bytes_read(), reader_->line_number());
+  }
+  std::string_view line;
+  // A gzip look-ahead starts at the top; skip to the main reader's position.
+  while (r->line_number() < reader_->line_number() && r->NextLine(&line)) {
+  }
+  const int64_t last = model_.last(d);
+  std::string what;
+  while (r->NextLine(&line)) {
+    int64_t t;
+    Direction dir;
+    if (!ParseRecordHead(line, &t, &dir) || dir != d) continue;  // the main reader judges it
+    const int64_t stamp = t + setup_.offset_ms;
+    if (stamp == last) continue;  // a duplicate: the main reader counts it
+    const bool good = stamp > last && stamp - last <= kMaxSpanMs &&
+                      ParseRecord(line, &ahead_record_, &what) &&
+                      ahead_record_.columns == setup_.columns;
+    if (!good) {
+      // The main reader reports this line; without --skip-bad-lines that ends the run.
+      if (setup_.skip_bad_lines) continue;
+      return Status();
+    }
+    TimeSpan span;
+    model_.Place(stamp, d, &span);
+    ahead_prev_[i] = last;
+    ahead_line_[i] = r->line_number();
+    Accept(ahead_record_, span, r->last_line_unterminated(), grid, q, out, touched);
+    return Status();
+  }
+  ahead_done_[i] = true;  // no more lines of this direction
+  r.reset();
+  return Status();
+}
 
 Status LogStream::Prime(const QuantumGrid& grid) {
   if (opened_) return Status();
@@ -152,7 +226,6 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
     Status s = Prime(grid);
     if (!s.ok()) return s;
   }
-  const int64_t qs = grid.Start(q);
   const int64_t qe = grid.End(q);
 
   // Spans read earlier that reach into this quantum.
@@ -175,6 +248,30 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
   std::string what;
   while (have_peek_) {
     const int64_t stamp = peek_time_ + setup_.offset_ms;
+    const size_t pd = static_cast<size_t>(peek_direction_);
+    const long long line = reader_->line_number();
+    if (ahead_line_[pd] != 0 && line <= ahead_line_[pd]) {
+      // The look-ahead reader has been here: this is the line it placed, or a line it
+      // passed over (a duplicate, or one that --skip-bad-lines drops).
+      if (line == ahead_line_[pd]) {
+        ahead_line_[pd] = 0;
+      } else if (!ParseRecord(peek_line_, &record_, &what)) {
+        Status s = BadLine(what);
+        if (!s.ok()) return s;
+      } else if (stamp == ahead_prev_[pd]) {
+        ++report_.duplicates;
+      } else {
+        Status s = BadLine("time stamp out of order: " + std::to_string(record_.time_ms) +
+                           " ms between " + DirectionName(peek_direction_) + " records at " +
+                           std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
+                           std::to_string(model_.last(peek_direction_) - setup_.offset_ms) +
+                           " ms");
+        if (!s.ok()) return s;
+      }
+      Status s = ReadPeek(&have_peek_);
+      if (!s.ok()) return s;
+      continue;
+    }
     if (model_.StartOf(stamp, peek_direction_) >= qe) break;
     if (!ParseRecord(peek_line_, &record_, &what)) {
       Status s = BadLine(what);
@@ -190,8 +287,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
                          std::to_string(stamp - model_.last(record_.direction)) +
                          " ms (more than 30 days: a damaged time stamp?) from the previous " +
                          DirectionName(record_.direction) + " record at " +
-                         std::to_string(model_.last(record_.direction) - setup_.offset_ms) +
-                         " ms");
+                         std::to_string(model_.last(record_.direction) - setup_.offset_ms) + " ms");
       if (!s.ok()) return s;
     } else {
       TimeSpan span;
@@ -208,34 +304,25 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
           if (!s.ok()) return s;
           break;
         }
-        case IntervalModel::Verdict::kSpan: {
-          // (t, t] would carry no time: give it the millisecond before its stamp.
-          if (span.length() <= 0) span.start_ms = span.end_ms - 1;
-          if (span.start_ms < qs) {
-            // Only a direction that stalled for longer than the streaming window lands
-            // here; keep every I/O, placed from the first quantum still open.
-            const double late = std::min(1.0, static_cast<double>(qs - span.start_ms) /
-                                                  static_cast<double>(span.length()));
-            report_.late_ios += static_cast<double>(record_.total) * late;
-            span.start_ms = qs;
-            if (span.end_ms <= qs) span.end_ms = qs + 1;
-          }
-          const int d = static_cast<int>(record_.direction);
-          ++report_.records;
-          // Only a line that is used counts as an unterminated-but-used last line.
-          if (reader_->last_line_unterminated()) report_.unterminated_last_line = true;
-          report_.total_ios += static_cast<double>(record_.total);
-          report_.has_direction[static_cast<size_t>(d)] = true;
-          const double w = grid.Weight(span, q);
-          if (w > 0) (*out)[d].AddWeighted(record_.counts, w);
-          (*touched)[d] = true;
-          if (span.end_ms > qe) pending_.push_back({span, record_.direction, record_.counts});
+        case IntervalModel::Verdict::kSpan:
+          Accept(record_, span, reader_->last_line_unterminated(), grid, q, out, touched);
           break;
-        }
       }
     }
     Status s = ReadPeek(&have_peek_);
     if (!s.ok()) return s;
+  }
+  // Directions whose next span starts inside this quantum: find that line now.
+  if (have_peek_) {
+    for (int d = 0; d < kLogDirections; ++d) {
+      const size_t i = static_cast<size_t>(d);
+      const int64_t last = model_.last(static_cast<Direction>(d));
+      if (last == IntervalModel::kNone || last >= qe || ahead_done_[i] || ahead_line_[i] != 0) {
+        continue;
+      }
+      Status s = LookAhead(static_cast<Direction>(d), grid, q, out, touched);
+      if (!s.ok()) return s;
+    }
   }
   if (!have_peek_ && !eof_) {
     eof_ = true;
