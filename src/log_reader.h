@@ -38,6 +38,10 @@ class LogReader {
   const std::string& path() const { return path_; }
   /// Bytes of (uncompressed) text consumed so far.
   long long bytes_read() const { return bytes_read_; }
+  /// Continues a plain (not gzip) file at byte `offset` as if `lines` lines had been read:
+  /// a second reader of the same file starts where another one is without re-reading.
+  /// Returns false (and changes nothing) for gzip input, which cannot seek.
+  bool SkipTo(long long offset, long long lines);
 
  private:
   LogReader(std::string path, int fd);

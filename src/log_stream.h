@@ -71,6 +71,15 @@ struct StreamSetup {
 
 /// Streams one log in time order, handing out what it contributes to each quantum.
 /// Memory is one read buffer plus the records still spanning future quanta.
+///
+/// fio writes a direction's line when an I/O of that direction completes after
+/// log_hist_msec, so when writes stall while reads go on, the write line that closes the
+/// stall comes late in the file, after many read lines. Its span starts at the previous
+/// write stamp, in quanta that must not be finished without it. So before a quantum is
+/// handed out, every direction whose next span starts inside it has its next line found by
+/// a look-ahead reader of its own (pre-read once; the main reader skips it later). Each
+/// look-ahead reader only moves forward, so a file is read at most once more per direction,
+/// and only where a direction stalls or stops early.
 class LogStream {
  public:
   LogStream(const LogSource& source, const StreamSetup& setup);
@@ -100,6 +109,14 @@ class LogStream {
   };
   // Reads the next line worth looking at into peek_*; false at end of input.
   Status ReadPeek(bool* have);
+  // Counts a record placed on `span` and adds its share of quantum q (and later ones).
+  void Accept(const LogRecord& record, TimeSpan span, bool unterminated, const QuantumGrid& grid,
+              int64_t q, std::array<Histogram, kLogDirections>* out,
+              std::array<bool, kLogDirections>* touched);
+  // Finds and places the next line of direction `d` ahead of the main reader.
+  Status LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
+                   std::array<Histogram, kLogDirections>* out,
+                   std::array<bool, kLogDirections>* touched);
   // Handles a malformed line: error, or skip and count.
   Status BadLine(const std::string& what);
   void UpdateNextStart();
@@ -119,6 +136,13 @@ class LogStream {
   Direction peek_direction_ = Direction::kRead;
   int64_t next_start_ms_ = INT64_MIN;
   LogReport report_;
+  // Look-ahead state per direction: its reader, the line it pre-read (0: none) and the
+  // stamp before that line, and whether the direction has no more lines.
+  std::array<std::unique_ptr<LogReader>, kLogDirections> ahead_;
+  std::array<long long, kLogDirections> ahead_line_{};
+  std::array<int64_t, kLogDirections> ahead_prev_{};
+  std::array<bool, kLogDirections> ahead_done_{};
+  LogRecord ahead_record_;
 };
 
 }  // namespace fiohist

@@ -195,3 +195,48 @@ TEST(Pipeline, ResultsAreBitIdenticalWhateverTheThreadCount) {
 
 }  // namespace
 }  // namespace fiohist
+
+#include <zlib.h>
+
+namespace fiohist {
+namespace {
+
+// One line: `count` I/Os in bucket 300, fio3 layout.
+std::string Line(int64_t t, int dir, int count) {
+  std::string s = std::to_string(t) + ", " + std::to_string(dir) + ", 4096";
+  for (int c = 0; c < 1856; ++c) s += c == 300 ? ", " + std::to_string(count) : ", 0";
+  return s + "\n";
+}
+
+TEST(Pipeline, ADirectionThatStallsIsPlacedExactly) {
+  // Reads every second; writes at 1001, then nothing until 9001: the write line closing
+  // the stall comes after seven read lines, yet its 800 I/Os belong to (1001, 9001].
+  std::string text = Line(1001, 0, 10) + Line(1001, 1, 10);
+  for (int k = 2; k <= 10; ++k) {
+    text += Line(k * 1000 + 1, 0, 10);
+    if (k == 9) text += Line(9001, 1, 800);
+  }
+  const std::string plain = WriteTempFile("stall.log", text);
+  const std::string gz = ::testing::TempDir() + "/stall_gz.log.gz";
+  gzFile f = gzopen(gz.c_str(), "wb");
+  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(f);
+  for (const std::string& path : {plain, gz}) {
+    PipelineOptions o;
+    CollectingSink sink;
+    RunSummary summary;
+    ASSERT_TRUE(RunPipeline(o, {path}, &sink, &summary).ok()) << path;
+    std::map<int64_t, double> writes;
+    for (const ScopeResult& r : sink.quanta) {
+      if (r.direction == Direction::kWrite) writes[r.start_ms] = r.stats.samples;
+    }
+    // Quanta 2..8 lie wholly inside the stall: 1000 ms of 8000 each.
+    for (int64_t q = 2; q <= 8; ++q) EXPECT_NEAR(writes[q * 1000], 100.0, 1e-9) << path << q;
+    EXPECT_NEAR(writes[1000], 10 * 1.0 / 1000 + 800 * 999.0 / 8000, 1e-9) << path;
+    EXPECT_EQ(summary.reports[0].late_ios, 0) << path;
+    EXPECT_EQ(summary.reports[0].records, 12) << path;
+  }
+}
+
+}  // namespace
+}  // namespace fiohist

@@ -611,8 +611,8 @@ def stall():
 @case
 def stall_one_direction():
     # Reads stall for 2 hours while writes go on every second. The read record closing the
-    # stall comes after 7200 write lines; streaming places its I/Os from the first quantum
-    # still open (documented limitation): nothing is lost and a warning says so.
+    # stall comes after 7200 write lines; a look-ahead reader finds it before the quanta it
+    # starts in are written out, so its I/Os are spread evenly over the 2 hours, exactly.
     base = read_lines(corpus("base.log"))
     read1, write1 = base[0], base[1]
     lines = [read1, write1]
@@ -622,12 +622,18 @@ def stall_one_direction():
     p = scratch("stall_one_direction.log", b"".join(l + b"\n" for l in lines))
     r = run(p)
     expect_ok(r)
-    total_read = sum(float(x["samples"]) for x in csv_rows(r.out)
-                     if x["scope"] == "cluster" and x["direction"] == "read")
-    want = 2 * sum(parse_log(corpus("one_record.log"))[0][2])
-    check(abs(total_read - want) < 1e-6 * want, "read I/Os lost: %r of %r" % (total_read, want))
-    check(re.search(r"I/O\(s\) of a direction that stalled were placed in later quanta", r.err),
-          r.describe())
+    reads = {int(x["start_ms"]): float(x["samples"]) for x in csv_rows(r.out)
+             if x["scope"] == "cluster" and x["direction"] == "read"}
+    per_record = sum(parse_log(corpus("one_record.log"))[0][2])
+    want = 2 * per_record
+    check(abs(sum(reads.values()) - want) < 1e-6 * want,
+          "read I/Os lost: %r of %r" % (sum(reads.values()), want))
+    # The span (1001, 7202001] is 7201 s long; every whole quantum inside holds 1/7201.
+    even = per_record / 7201.0
+    for q in (2, 100, 3600, 7201):
+        got = reads.get(q * 1000, 0.0)
+        check(abs(got - even) < 1e-6 * even, "quantum %d holds %r reads, expected %r" % (q, got, even))
+    check("stalled were placed in later quanta" not in r.err, r.describe())
 
 
 @case
