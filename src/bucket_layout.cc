@@ -2,6 +2,10 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -35,6 +39,25 @@ double BucketLayout::LowerNs(int c) const {
 double BucketLayout::UpperNs(int c) const {
   const int last_fine = ((c + 1) << coarseness) - 1;
   return FineUpper(last_fine, bits) * static_cast<double>(unit_ns);
+}
+
+const std::vector<double>& EdgesNs(const BucketLayout& layout) {
+  // One run uses one layout: a per-thread one-entry cache avoids the lock.
+  thread_local BucketLayout last_layout;
+  thread_local const std::vector<double>* last = nullptr;
+  if (last != nullptr && last_layout == layout) return *last;
+  static std::mutex mutex;
+  static std::map<std::tuple<int, int, int, int64_t>, std::unique_ptr<std::vector<double>>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& entry = cache[{layout.groups, layout.bits, layout.coarseness, layout.unit_ns}];
+  if (!entry) {
+    entry = std::make_unique<std::vector<double>>();
+    for (int c = 0; c < layout.columns(); ++c) entry->push_back(layout.LowerNs(c));
+    entry->push_back(layout.UpperNs(layout.columns() - 1));
+  }
+  last_layout = layout;
+  last = entry.get();
+  return *last;
 }
 
 std::string BucketLayout::Name() const {

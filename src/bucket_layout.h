@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "status.h"
 
@@ -38,6 +39,11 @@ struct BucketLayout {
   }
   bool operator!=(const BucketLayout& o) const { return !(*this == o); }
 };
+
+/// Edges of every column of a layout, in nanoseconds: column c is [edges[c], edges[c+1]).
+/// Built once per layout and shared (statistics read them for every bucket of every
+/// quantum and scope, so they are looked up, not recomputed).
+const std::vector<double>& EdgesNs(const BucketLayout& layout);
 
 /// What the user said about the layout (`--layout`), for column counts that are ambiguous.
 struct LayoutHint {

@@ -71,55 +71,63 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
   LatencyStats s;
   s.percentile_ns.assign(percentiles.size(), 0.0);
   s.lower_bound.assign(percentiles.size(), false);
+  const std::vector<double>& edges = EdgesNs(layout);
+  const int top = layout.top_column();
+  // Wanted percentiles in increasing order, so one walk over the buckets finds them all.
+  size_t order_small[16];
+  std::vector<size_t> order_big;
+  size_t* order = order_small;
+  if (percentiles.size() > 16) {
+    order_big.resize(percentiles.size());
+    order = order_big.data();
+  }
+  for (size_t i = 0; i < percentiles.size(); ++i) order[i] = i;
+  std::sort(order, order + percentiles.size(),
+            [&](size_t a, size_t b) { return percentiles[a] < percentiles[b]; });
+
+  // The histogram keeps its total as counts are added (in a fixed order, so results stay
+  // deterministic): one walk over the buckets instead of two.
+  const double total = h.total();
+  if (!(total > 0)) return s;
+  s.samples = total;
+  size_t next = 0;
   int first = -1, last = -1;
-  double total = 0, weighted = 0;
+  double before = 0, weighted = 0;
   h.ForEachNonZero([&](int column, double count) {
     if (count <= 0) return;
-    if (first < 0) first = column;
+    const double lo = edges[static_cast<size_t>(column)];
+    const double hi = edges[static_cast<size_t>(column) + 1];
+    if (first < 0) {
+      first = column;
+      // p = 0 is the lower edge of the first non-empty bucket.
+      while (next < percentiles.size() && percentiles[order[next]] <= 0) {
+        s.percentile_ns[order[next]] = lo;
+        s.lower_bound[order[next]] = column == top;
+        ++next;
+      }
+    }
     last = column;
-    total += count;
-    weighted += count * layout.MidNs(column);
-  });
-  if (first < 0 || total <= 0) return s;
-  const int top = layout.top_column();
-  s.samples = total;
-  s.min_ns = layout.LowerNs(first);
-  s.max_ns = layout.UpperNs(last);
-  s.mean_ns = weighted / total;
-  s.top_bucket = h.at(top);
-  s.max_lower_bound = last == top;
-
-  // Visit wanted percentiles in increasing order while walking the buckets once.
-  std::vector<size_t> order(percentiles.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return percentiles[a] < percentiles[b]; });
-  size_t next = 0;
-  // p = 0 is the lower edge of the first non-empty bucket.
-  while (next < order.size() && percentiles[order[next]] <= 0) {
-    s.percentile_ns[order[next]] = s.min_ns;
-    s.lower_bound[order[next]] = first == top;
-    ++next;
-  }
-  double before = 0;
-  h.ForEachNonZero([&](int column, double count) {
-    if (count <= 0 || next >= order.size()) return;
+    weighted += count * (lo + hi) / 2;
     const double after = before + count;
-    while (next < order.size()) {
+    while (next < percentiles.size()) {
       const double p = percentiles[order[next]];
       if (p >= 100) break;
       const double target = p / 100.0 * total;
       if (!(after > target)) break;
       const double frac = std::clamp((target - before) / count, 0.0, 1.0);
-      const double lo = layout.LowerNs(column);
-      s.percentile_ns[order[next]] = lo + frac * (layout.UpperNs(column) - lo);
+      s.percentile_ns[order[next]] = lo + frac * (hi - lo);
       s.lower_bound[order[next]] = column == top;
       ++next;
     }
     before = after;
   });
+  s.min_ns = edges[static_cast<size_t>(first)];
+  s.max_ns = edges[static_cast<size_t>(last) + 1];
+  s.mean_ns = weighted / total;
+  s.top_bucket = h.at(top);
+  s.max_lower_bound = last == top;
   // p = 100, and any p that rounding left behind, is the upper edge of the last bucket.
-  for (; next < order.size(); ++next) {
+  for (; next < percentiles.size(); ++next) {
     s.percentile_ns[order[next]] = s.max_ns;
     s.lower_bound[order[next]] = last == top;
   }

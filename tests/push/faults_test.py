@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""`fiohist push` when things go wrong mid-push, against a real Elasticsearch node.
+
+1. fiohist is killed with SIGKILL in the middle of a push; pushing again ends with exactly
+   the documents of one clean push (the ids `push --out` writes), none lost, none doubled.
+2. The node is stopped in the middle of a push: a clear error and a non-zero exit; once the
+   node is back, pushing again ends with exactly one clean push's documents.
+
+Usage: faults_test.py FIOHIST ES_NODE_SH SAMPLE_DIR PORT
+"""
+import glob
+import gzip
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+FIOHIST, ES_NODE, SAMPLES, PORT = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+URL = "http://127.0.0.1:%s" % PORT
+NAME = "push-faults"
+MAPPINGS = os.environ.get("FIOHIST_MAPPINGS_DIR")
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def es(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(URL + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read() or b"{}")
+
+
+def ids_in_es(run):
+    out = set()
+    for kind in ("pctiles", "buckets", "runs"):
+        es("POST", "/fiohist-%s/_refresh" % kind)
+        body = {"size": 10000, "_source": False, "query": {"term": {"run": run}}}
+        r = es("POST", "/fiohist-%s/_search?scroll=1m" % kind, body)
+        while r["hits"]["hits"]:
+            out.update((h["_index"], h["_id"]) for h in r["hits"]["hits"])
+            r = es("POST", "/_search/scroll", {"scroll": "1m", "scroll_id": r["_scroll_id"]})
+    return out
+
+
+def count(run):
+    total = 0
+    for kind in ("pctiles", "buckets"):
+        try:
+            total += es("POST", "/fiohist-%s/_count" % kind,
+                        {"query": {"term": {"run": run}}})["count"]
+        except Exception:  # index not there yet
+            pass
+    return total
+
+
+def node(cmd):
+    p = subprocess.run([ES_NODE, cmd, "--name", "ctest-faults", "--port", PORT],
+                       capture_output=True, text=True, timeout=900)
+    if p.returncode != 0:
+        print(p.stdout + p.stderr)
+    return p.returncode == 0
+
+
+# A bigger input: the sample logs copied to 24 hosts, so a push takes a while.
+work = tempfile.mkdtemp(prefix="fiohist-faults-")
+logs = []
+for h in range(24):
+    for src in sorted(glob.glob(os.path.join(SAMPLES, "*_clat_hist.*.gz"))):
+        base, host = os.path.basename(src).rsplit(".", 2)[:2]  # epoch2_clat_hist.1.log, hostX
+        dst = os.path.join(work, "%s.%s-%02d.gz" % (base, host, h))
+        shutil.copy(src, dst)
+        logs.append(dst)
+common = ["--batch-docs", "100"] + (["--mappings", MAPPINGS] if MAPPINGS else [])
+env = dict(os.environ)
+env.pop("FIOHIST_ES_URL", None)
+
+def clean_ids(run):
+    """The ids of one clean push, from the NDJSON that push --out writes."""
+    out_dir = os.path.join(work, "out-" + run)
+    p = subprocess.run([FIOHIST, "push", "--quiet", "--out", out_dir, "--run", run] + common +
+                       logs, capture_output=True, text=True, env=env)
+    check(p.returncode == 0, "push --out writes the clean push's documents")
+    ids = set()
+    for f in sorted(glob.glob(os.path.join(out_dir, "*.ndjson"))):
+        with open(f) as fh:
+            for i, line in enumerate(fh):
+                if i % 2 == 0:
+                    a = json.loads(line)["index"]
+                    ids.add((a["_index"], a["_id"]))
+    return ids
+
+
+clean = clean_ids(NAME)
+print("clean push: %d documents" % len(clean))
+
+if not node("start"):
+    print("FAILED: cannot start the node")
+    sys.exit(1)
+try:
+    def push(run):
+        return [FIOHIST, "push", "--quiet", "--es-url", URL, "--run", run] + common + logs
+
+    # 1. SIGKILL mid-push.
+    proc = subprocess.Popen(push(NAME), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    deadline = time.time() + 120
+    while time.time() < deadline and count(NAME) < 500 and proc.poll() is None:
+        time.sleep(0.05)
+    killed_mid = proc.poll() is None
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    es("POST", "/fiohist-*/_refresh")
+    partial = count(NAME)
+    check(killed_mid and 0 < partial < len(clean) - 1,
+          "fiohist killed with SIGKILL mid-push (%d of %d documents in)" % (partial, len(clean)))
+    p = subprocess.run(push(NAME), capture_output=True, text=True, env=env)
+    check(p.returncode == 0, "the same push again exits 0 (%s)" % p.stderr.strip()[-200:])
+    got = ids_in_es(NAME)
+    check(got == clean, "after the re-push: exactly the clean push's %d documents (have %d, "
+          "missing %d, extra %d)" % (len(clean), len(got), len(clean - got), len(got - clean)))
+
+    # 2. The node stops mid-push.
+    proc = subprocess.Popen(push(NAME + "-2") + ["--max-retry-time", "20"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.time() + 120
+    while time.time() < deadline and count(NAME + "-2") < 500 and proc.poll() is None:
+        time.sleep(0.05)
+    stopped_mid = proc.poll() is None
+    node("stop")
+    out, err = proc.communicate(timeout=600)
+    last = err.strip().splitlines()[-1] if err.strip() else ""
+    check(stopped_mid, "node stopped while the push was running")
+    check(proc.returncode != 0, "push exits non-zero when the node goes away (rc %d)"
+          % proc.returncode)
+    check("failed" in err.lower() or "error" in err.lower(),
+          "and says what went wrong: %s" % last[:200])
+    check(node("start"), "node started again (fresh data directory)")
+    p = subprocess.run(push(NAME + "-2"), capture_output=True, text=True, env=env)
+    check(p.returncode == 0, "the same push again exits 0")
+    clean2 = clean_ids(NAME + "-2")
+    got = ids_in_es(NAME + "-2")
+    check(got == clean2, "after the node came back and the push ran again: exactly one clean "
+          "push's %d documents (have %d)" % (len(clean2), len(got)))
+finally:
+    node("stop")
+    shutil.rmtree(work, ignore_errors=True)
+
+if failures:
+    print("FAILED: %d check(s)" % len(failures))
+    sys.exit(1)
+print("all fault checks passed")
