@@ -34,7 +34,11 @@ std::string ErrorReason(const rapidjson::Value& error) {
       text += std::string(" (caused by: ") + cause["reason"].GetString() + ")";
     }
   }
-  return text.empty() ? "unknown error" : text;
+  if (text.empty()) return "unknown error";
+  // Some reasons (es_rejected_execution_exception) dump a whole thread pool: keep the start.
+  const size_t kMaxReason = 300;
+  if (text.size() > kMaxReason) text = text.substr(0, kMaxReason) + "...";
+  return text;
 }
 
 // A splitmix64 step: a cheap, seedable source of jitter.

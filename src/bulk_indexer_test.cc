@@ -123,6 +123,13 @@ TEST(BulkParse, ItemsAndReasons) {
   EXPECT_FALSE(items[1].has_error);
   EXPECT_EQ(items[2].reason, "document_parsing_exception: bad (caused by: why)");
   EXPECT_FALSE(ParseBulkResponse("<html>", &items).ok());
+  std::string long_reason(1000, 'x');
+  ASSERT_TRUE(ParseBulkResponse(R"({"items":[{"index":{"status":429,"error":{"type":"t",)"
+                                R"("reason":")" +
+                                    long_reason + R"("}}}]})",
+                                &items)
+                  .ok());
+  EXPECT_EQ(items[0].reason.size(), 303u);  // cut at 300 characters + "..."
 }
 
 TEST(BulkIndexer, BatchesByCountAndBytes) {

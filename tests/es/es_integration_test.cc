@@ -636,9 +636,14 @@ TEST(TinyQueue, RejectionsAreRetriedAndNothingLost) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       std::unique_ptr<HttpClient> client = Client(url);
-      BulkOptions options = FastRetries();
+      // Three writers fight for one slot, on a machine that may be busy with other tests:
+      // backoff long enough to desynchronise them, and many attempts.
+      BulkOptions options;
       options.max_batch_docs = 500;
-      options.max_attempts = 30;
+      options.initial_backoff_s = 0.1;
+      options.max_backoff_s = 2.0;
+      options.max_attempts = 60;
+      options.max_retry_time_s = 240;
       BulkIndexer bulk(client.get(), options);
       for (int i = 0; i < kDocs; ++i) {
         bulk.Add(
