@@ -29,6 +29,7 @@ void Histogram::Cover(int lo, int hi) {
 
 void Histogram::Add(int column, double count) {
   Cover(column, column + 1);
+  Mark(column);
   counts_[static_cast<size_t>(column - offset_)] += count;
   total_ += count;
 }
@@ -37,11 +38,12 @@ void Histogram::AddWeighted(const std::vector<std::pair<uint32_t, uint64_t>>& co
                             double weight) {
   if (counts.empty()) return;
   Cover(static_cast<int>(counts.front().first), static_cast<int>(counts.back().first) + 1);
-  double* base = counts_.data() - offset_;
+  double* dst = counts_.data();
   double added = 0;
   for (const auto& [column, count] : counts) {
     const double c = static_cast<double>(count) * weight;
-    base[column] += c;
+    dst[static_cast<int>(column) - offset_] += c;
+    Mark(static_cast<int>(column));
     added += c;
   }
   total_ += added;
@@ -50,13 +52,27 @@ void Histogram::AddWeighted(const std::vector<std::pair<uint32_t, uint64_t>>& co
 void Histogram::Merge(const Histogram& other) {
   if (other.size_ == 0) return;
   Cover(other.offset_, other.offset_ + other.size_);
-  double* dst = counts_.data() + (other.offset_ - offset_);
+  // Visit only the occupied columns: far fewer than the range when the tail is sparse.
+  double* dst = counts_.data();
   const double* src = other.counts_.data();
-  for (int i = 0; i < other.size_; ++i) dst[i] += src[i];
+  const int first_word = other.offset_ >> 6, last_word = (other.offset_ + other.size_ - 1) >> 6;
+  for (int w = first_word; w <= last_word; ++w) {
+    uint64_t bits = other.occupied_[static_cast<size_t>(w)];
+    occupied_[static_cast<size_t>(w)] |= bits;
+    while (bits != 0) {
+      const int column = (w << 6) + __builtin_ctzll(bits);
+      bits &= bits - 1;
+      dst[column - offset_] += src[column - other.offset_];
+    }
+  }
   total_ += other.total_;
 }
 
 void Histogram::Clear() {
+  if (size_ > 0) {
+    const int first_word = offset_ >> 6, last_word = (offset_ + size_ - 1) >> 6;
+    for (int w = first_word; w <= last_word; ++w) occupied_[static_cast<size_t>(w)] = 0;
+  }
   size_ = 0;
   offset_ = 0;
   total_ = 0;
