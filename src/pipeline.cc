@@ -75,6 +75,10 @@ class Pipeline {
   RunInfo info_;
   std::vector<LogSlot> slots_;
   std::vector<StreamSetup> setups_;
+  WorkerPool* pool_ = nullptr;
+  std::vector<int> host_log_count_;
+  std::vector<std::vector<ScopeResult>> host_results_;
+  std::vector<Histogram> host_all_;
 };
 
 Status Pipeline::Layout(const std::vector<std::string>& paths) {
@@ -220,16 +224,21 @@ Status Pipeline::EmitScopes(const ScopeMerge& merge, int64_t start_ms, int64_t e
     }
   }
   if (o_.scopes[1]) {
-    base.kind = ScopeKind::kHost;
-    for (int h = 0; h < merge.host_count(); ++h) {
-      results.clear();
-      base.host = info_.hosts[static_cast<size_t>(h)];
-      base.logs = whole_run ? static_cast<int>(std::count_if(
-                                  info_.logs.begin(), info_.logs.end(),
-                                  [h](const LogSource& l) { return l.host_index == h; }))
-                            : merge.host(h).logs;
-      AddResults(merge.host(h), o_, info_.layout, base, &all, &results);
-      for (const ScopeResult& r : results) {
+    // Host statistics are independent: compute them on all workers, emit in host order.
+    const size_t hosts = static_cast<size_t>(merge.host_count());
+    host_results_.resize(hosts);
+    host_all_.resize(hosts);
+    pool_->ParallelFor(hosts, [&](int, size_t h) {
+      ScopeResult hb = base;
+      hb.kind = ScopeKind::kHost;
+      hb.host = info_.hosts[h];
+      hb.logs = whole_run ? host_log_count_[h] : merge.host(static_cast<int>(h)).logs;
+      host_results_[h].clear();
+      AddResults(merge.host(static_cast<int>(h)), o_, info_.layout, hb, &host_all_[h],
+                 &host_results_[h]);
+    });
+    for (const std::vector<ScopeResult>& rs : host_results_) {
+      for (const ScopeResult& r : rs) {
         Status s = Emit(r, whole_run);
         if (!s.ok()) return s;
       }
@@ -242,6 +251,9 @@ Status Pipeline::Stream() {
   const QuantumGrid grid(0, o_.quantum_ms);
   const int hosts = static_cast<int>(info_.hosts.size());
   WorkerPool pool(o_.threads);
+  pool_ = &pool;
+  host_log_count_.assign(static_cast<size_t>(hosts), 0);
+  for (const LogSource& l : info_.logs) ++host_log_count_[static_cast<size_t>(l.host_index)];
   ScopeMerge merge(hosts);
   ScopeMerge whole(hosts);
 
