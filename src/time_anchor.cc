@@ -79,16 +79,34 @@ Status ParseStartTime(const std::string& text, int64_t* epoch_ms) {
 }
 
 std::string FormatIsoTime(int64_t epoch_ms) {
+  // Civil date from days (Howard Hinnant's algorithm): no gmtime_r (it takes the time-zone
+  // lock) and no printf, as this runs twice for every document.
   int64_t secs = epoch_ms >= 0 ? epoch_ms / 1000 : -((-epoch_ms + 999) / 1000);
-  const int64_t ms = epoch_ms - secs * 1000;
-  const std::time_t t = static_cast<std::time_t>(secs);
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  char buf[96];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(ms));
-  return buf;
+  const int ms = static_cast<int>(epoch_ms - secs * 1000);
+  int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+  const int sod = static_cast<int>(secs - days * 86400);
+  days += 719468;
+  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(days - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
+  char buf[25] = "0000-00-00T00:00:00.000Z";
+  auto put = [&](int pos, int64_t v, int width) {
+    for (int i = pos + width - 1; i >= pos; --i, v /= 10) buf[i] = static_cast<char>('0' + v % 10);
+  };
+  if (y < 0 || y > 9999) return std::to_string(epoch_ms);  // outside ISO's 4-digit years
+  put(0, y, 4);
+  put(5, m, 2);
+  put(8, d, 2);
+  put(11, sod / 3600, 2);
+  put(14, sod / 60 % 60, 2);
+  put(17, sod % 60, 2);
+  put(20, ms, 3);
+  return std::string(buf, 24);
 }
 
 Status ReadFioJsonAnchor(const std::string& path, FioJsonAnchor* anchor) {
