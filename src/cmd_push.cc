@@ -1,5 +1,7 @@
 #include "cmd_push.h"
 
+#include <rapidjson/document.h>
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +18,24 @@ namespace po = boost::program_options;
 
 namespace fiohist {
 namespace {
+
+// Names the cluster from `GET /` where it answers (the integ-test build and some proxies
+// do not: then nothing is said and nothing depends on it).
+std::string DescribeCluster(HttpClient* client) {
+  const HttpResult r = client->Request("GET", "/");
+  if (!r.ok()) return "";
+  rapidjson::Document doc;
+  doc.Parse(r.body.c_str());
+  if (!doc.IsObject() || !doc.HasMember("version") || !doc["version"].IsObject()) return "";
+  const auto& v = doc["version"];
+  std::string name = "Elasticsearch";
+  if (v.HasMember("distribution") && v["distribution"].IsString() &&
+      std::string(v["distribution"].GetString()) == "opensearch") {
+    name = "OpenSearch";
+  }
+  if (v.HasMember("number") && v["number"].IsString()) name += std::string(" ") + v["number"].GetString();
+  return name;
+}
 
 const char kUsage[] =
     "Usage: fiohist push --run NAME [--tag T]... [--label K=V]... [--es-url URL | --out DIR]\n"
@@ -92,6 +112,13 @@ int RunPushCommand(int argc, char** argv) {
   ActionConsumer consume;
   if (to_es) {
     s = MakeEsClient(conn, &client);
+    if (s.ok() && !vm["quiet"].as<bool>()) {
+      const std::string cluster = DescribeCluster(client.get());
+      if (!cluster.empty()) {
+        std::fprintf(stderr, "fiohist: pushing to %s at %s\n", cluster.c_str(),
+                     client->base_url().c_str());
+      }
+    }
     if (s.ok()) {
       EsAdmin admin(client.get(), conn.index_prefix);
       TemplateReport report;
