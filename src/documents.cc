@@ -117,6 +117,19 @@ std::string DocumentBuilder::Id(DocKind kind, const ScopeResult& r) const {
 
 std::string DocumentBuilder::RunId() const { return HashHex128(std::string("runs\x1f") + meta_.run); }
 
+// min, mean, max and the percentiles of `s` (when it has samples), each field name
+// prefixed with `prefix` ("" or "read_").
+static void LatencyFields(Writer& w, const std::string& prefix, const LatencyStats& s,
+                          const PercentileList& percentiles, double ns_per_unit) {
+  if (s.samples <= 0) return;
+  Num(w, (prefix + "min").c_str(), s.min_ns / ns_per_unit);
+  Num(w, (prefix + "mean").c_str(), s.mean_ns / ns_per_unit);
+  Num(w, (prefix + "max").c_str(), s.max_ns / ns_per_unit);
+  for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
+    Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
+  }
+}
+
 static void CommonFields(Writer& w, const RunInfo& info, const RunMeta& meta,
                          const ScopeResult& r) {
   if (info.absolute) {
@@ -150,14 +163,7 @@ std::string DocumentBuilder::Percentiles(const ScopeResult& r) const {
   const LatencyStats& s = r.stats;
   const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
   Num(w, "iops", secs > 0 ? s.samples / secs : 0.0);
-  if (s.samples > 0) {
-    Num(w, "min", s.min_ns / ns_per_unit_);
-    Num(w, "mean", s.mean_ns / ns_per_unit_);
-    Num(w, "max", s.max_ns / ns_per_unit_);
-    for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
-      Num(w, info_.percentiles.field_names[i].c_str(), s.percentile_ns[i] / ns_per_unit_);
-    }
-  }
+  LatencyFields(w, "", s, info_.percentiles, ns_per_unit_);
   Num(w, "top_bucket", s.top_bucket);
   Key(w, "clamped");
   w.Bool(s.top_bucket > 0);
@@ -259,13 +265,7 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
     const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
     Num(w, (prefix + "samples").c_str(), s.samples);
     Num(w, (prefix + "iops").c_str(), secs > 0 ? s.samples / secs : 0.0);
-    if (s.samples <= 0) continue;
-    Num(w, (prefix + "min").c_str(), s.min_ns / ns_per_unit_);
-    Num(w, (prefix + "mean").c_str(), s.mean_ns / ns_per_unit_);
-    Num(w, (prefix + "max").c_str(), s.max_ns / ns_per_unit_);
-    for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
-      Num(w, (prefix + info_.percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit_);
-    }
+    LatencyFields(w, prefix, s, info_.percentiles, ns_per_unit_);
   }
   Key(w, "summary");
   w.StartArray();
@@ -276,14 +276,7 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
     if (!r.job.empty()) Str(w, "job", r.job);
     Str(w, "direction", DirectionName(r.direction));
     Num(w, "samples", r.stats.samples);
-    if (r.stats.samples > 0) {
-      Num(w, "min", r.stats.min_ns / ns_per_unit_);
-      Num(w, "mean", r.stats.mean_ns / ns_per_unit_);
-      Num(w, "max", r.stats.max_ns / ns_per_unit_);
-      for (size_t i = 0; i < r.stats.percentile_ns.size(); ++i) {
-        Num(w, info_.percentiles.field_names[i].c_str(), r.stats.percentile_ns[i] / ns_per_unit_);
-      }
-    }
+    LatencyFields(w, "", r.stats, info_.percentiles, ns_per_unit_);
     w.EndObject();
   }
   w.EndArray();
