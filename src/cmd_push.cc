@@ -5,7 +5,9 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
+#include "action_queue.h"
 #include "cmd_es.h"
 #include "cmd_pctiles.h"
 #include "document_sink.h"
@@ -109,6 +111,8 @@ int RunPushCommand(int argc, char** argv) {
   std::unique_ptr<HttpClient> client;
   std::unique_ptr<BulkIndexer> indexer;
   std::unique_ptr<NdjsonDirWriter> writer;
+  std::unique_ptr<ActionQueue> queue;
+  std::thread sender;
   ActionConsumer consume;
   if (to_es) {
     s = MakeEsClient(conn, &client);
@@ -135,7 +139,16 @@ int RunPushCommand(int argc, char** argv) {
     }
     indexer = std::make_unique<BulkIndexer>(client.get(), bulk);
     if (auto progress = MakeBulkProgress()) indexer->set_progress(progress);
-    consume = [&](BulkAction a) { return indexer->Add(std::move(a)); };
+    // Documents are computed while earlier batches are on the wire.
+    queue = std::make_unique<ActionQueue>(2 * bulk.max_batch_docs);
+    sender = std::thread([&] {
+      BulkAction a;
+      while (queue->Pop(&a)) {
+        Status st = indexer->Add(std::move(a));
+        if (!st.ok()) queue->Fail(st);
+      }
+    });
+    consume = [&](BulkAction a) { return queue->Push(std::move(a)); };
   } else {
     if (out_dir.empty()) out_dir = "fiohist-out/" + run;
     writer = std::make_unique<NdjsonDirWriter>(out_dir);
@@ -154,6 +167,10 @@ int RunPushCommand(int argc, char** argv) {
   FanoutSink sink(sinks);
   RunSummary summary;
   s = RunPipeline(options, logs, &sink, &summary);
+  if (queue) {
+    queue->Close();
+    sender.join();
+  }
   Status finished = indexer ? indexer->Finish() : writer->Close();
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());

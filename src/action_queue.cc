@@ -1,0 +1,37 @@
+#include "action_queue.h"
+
+namespace fiohist {
+
+Status ActionQueue::Push(BulkAction action) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return items_.size() < capacity_ || !error_.ok(); });
+  if (!error_.ok()) return error_;
+  items_.push_back(std::move(action));
+  changed_.notify_all();
+  return Status();
+}
+
+bool ActionQueue::Pop(BulkAction* action) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return !items_.empty() || closed_ || !error_.ok(); });
+  if (!error_.ok() || items_.empty()) return false;
+  *action = std::move(items_.front());
+  items_.pop_front();
+  changed_.notify_all();
+  return true;
+}
+
+void ActionQueue::Close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closed_ = true;
+  changed_.notify_all();
+}
+
+void ActionQueue::Fail(Status error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  error_ = std::move(error);
+  items_.clear();
+  changed_.notify_all();
+}
+
+}  // namespace fiohist
