@@ -71,7 +71,9 @@ int RunPctilesCommand(int argc, const char* const* argv) {
   po::positional_options_description positional;
   desc.add_options()
       ("help,h", "show this help")
-      ("format,f", po::value<std::string>()->default_value("csv"), "csv or ndjson")
+      ("version", "print the version")
+      ("format,f", po::value<std::string>()->default_value("csv"),
+       "csv, ndjson (one JSON object per line) or json (one array)")
       ("output,o", po::value<std::string>(), "write to FILE instead of stdout")
       ("unit,u", po::value<std::string>()->default_value("us"), "latency unit: ns, us, ms, s")
       ("whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")
@@ -89,14 +91,18 @@ int RunPctilesCommand(int argc, const char* const* argv) {
     std::cout << kUsage << "\n" << desc << "\n";
     return kExitOk;
   }
+  if (vm.count("version")) {
+    std::cout << "fiohist " << FIOHIST_VERSION << "\n";
+    return kExitOk;
+  }
   PipelineOptions options;
   std::vector<std::string> logs;
   Status s = PipelineOptionsFromVariables(vm, "cluster", &options, &logs);
   LatencyUnit unit;
   if (s.ok()) s = ParseLatencyUnit(vm["unit"].as<std::string>(), &unit);
   const std::string format = vm["format"].as<std::string>();
-  if (s.ok() && format != "csv" && format != "ndjson") {
-    s = Status::Error("--format: expected csv or ndjson, got '" + format + "'");
+  if (s.ok() && format != "csv" && format != "ndjson" && format != "json") {
+    s = Status::Error("--format: expected csv, ndjson or json, got '" + format + "'");
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: %s\n", s.message().c_str());
@@ -120,7 +126,7 @@ int RunPctilesCommand(int argc, const char* const* argv) {
   if (format == "csv") {
     table = std::make_unique<CsvSink>(out, unit, rows);
   } else {
-    table = std::make_unique<RowJsonSink>(out, unit, rows);
+    table = std::make_unique<RowJsonSink>(out, unit, rows, format == "json");
   }
   SummarySink summary_sink(stderr, unit);
   std::vector<ResultSink*> sinks = {table.get()};

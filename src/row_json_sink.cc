@@ -5,8 +5,8 @@
 
 namespace fiohist {
 
-RowJsonSink::RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows)
-    : out_(out), unit_(std::move(unit)), rows_(rows) {}
+RowJsonSink::RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows, bool array)
+    : out_(out), unit_(std::move(unit)), rows_(rows), array_(array) {}
 
 Status RowJsonSink::Begin(const RunInfo& info) {
   info_ = info;
@@ -15,7 +15,9 @@ Status RowJsonSink::Begin(const RunInfo& info) {
 }
 
 Status RowJsonSink::Row(const ScopeResult& r) {
-  std::string doc = builder_->Percentiles(r);
+  std::string doc = array_ ? (first_ ? "[" : ",") : "";
+  first_ = false;
+  doc += builder_->Percentiles(r);
   doc.pop_back();  // reopen the object to add the unit
   doc += ",\"unit\":\"" + unit_.name + "\"}\n";
   if (std::fwrite(doc.data(), 1, doc.size(), out_) != doc.size()) {
@@ -33,6 +35,9 @@ Status RowJsonSink::WholeRun(const ScopeResult& r) {
 }
 
 Status RowJsonSink::End(const RunSummary&) {
+  if (array_ && std::fputs(first_ ? "[]\n" : "]\n", out_) < 0) {
+    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  }
   return std::fflush(out_) == 0 ? Status()
                                 : Status::Error(std::string("cannot write output: ") +
                                                 std::strerror(errno));

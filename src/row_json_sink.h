@@ -11,10 +11,11 @@
 namespace fiohist {
 
 /// Writes each result as the percentile document (docs/documents.md) without run fields,
-/// with latencies in the chosen unit and a "unit" field.
+/// with latencies in the chosen unit and a "unit" field: one per line (NDJSON), or as
+/// the elements of one JSON array when `array`.
 class RowJsonSink : public ResultSink {
  public:
-  RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows);
+  RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows, bool array = false);
   Status Begin(const RunInfo& info) override;
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
@@ -25,6 +26,8 @@ class RowJsonSink : public ResultSink {
   std::FILE* out_;
   LatencyUnit unit_;
   RowSelection rows_;
+  bool array_;
+  bool first_ = true;
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_;
 };

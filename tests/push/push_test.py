@@ -126,6 +126,32 @@ check(sum(count("push-test", k) for k in ("pctiles", "buckets", "runs")) == 0,
 check(count("push-other", "pctiles") == other and other > 0, "the other run is intact")
 run(["delete", "--es-url", URL, "--run", "push-other"])
 
+# Hostile names round-trip exactly: quotes, newlines, unicode, control characters, and
+# characters that would break a URL or a JSON string if pasted in.
+weird = 'r"un\n\u00e9\u6f22\U0001F600 \\ / ? & # %2F \x01\t{"x":1}'
+weird_tag = 'tag "q" \u00fc\n'
+weird_label = ('k\u00e9y', 'v"al\\ue\n\u2603')
+rc, out, err = run(push + ["--run", weird, "--tag", weird_tag, "--label",
+                           "%s=%s" % weird_label] + LOGS[:1])
+check(rc == 0, "push with a hostile run name exits 0 (%s)" % err.strip()[-200:])
+es("POST", "/fiohist-runs/_refresh")
+r = es("POST", "/fiohist-runs/_search", {"query": {"term": {"run": weird}}})
+hits = r["hits"]["hits"]
+check(len(hits) == 1 and hits[0]["_source"]["run"] == weird,
+      "the run name round-trips exactly through Elasticsearch")
+check(len(hits) == 1 and hits[0]["_source"].get("tags") == [weird_tag] and
+      hits[0]["_source"].get("labels", {}).get(weird_label[0]) == weird_label[1],
+      "tags and labels round-trip exactly")
+rc, out, err = run(["runs", "--es-url", URL, "--json"])
+check(rc == 0 and any(json.loads(l).get("run") == weird for l in out.splitlines() if l.strip()),
+      "`fiohist runs --json` reports the hostile name exactly")
+rc, out, err = run(["delete", "--es-url", URL, "--run", weird])
+check(rc == 0 and sum(count(weird, k) for k in ("pctiles", "buckets", "runs")) == 0,
+      "delete removes exactly the hostile-named run")
+rc, out, err = run(push + ["--run", "x", "--index-prefix", "Bad/Prefix"] + LOGS[:1])
+check(rc != 0 and "prefix" in err.lower(), "an invalid index prefix is refused: %s"
+      % (err.strip().splitlines()[-1] if err.strip() else ""))
+
 # An unreachable server: a clear error and a non-zero exit.
 rc, out, err = run(["push", "--es-url", "http://127.0.0.1:1", "--run", "x", "--timeout", "5"]
                    + mappings + LOGS[:1])
