@@ -94,8 +94,9 @@ void WriteFile(const std::string& path, std::string_view text, bool gzip) {
   fclose(f);
 }
 
-// The span of stamps in `text`, to pick a quantum that keeps the run to a few hundred quanta
+// The span of stamps in `text`, to pick a quantum that keeps the run short
 // (a run over years in 1 ms quanta is legal but would only make the fuzzer slow).
+// About 40 quanta per run: each quantum computes statistics for every scope and direction.
 void StampRange(std::string_view text, double* lo, double* hi) {
   size_t pos = 0;
   while (pos < text.size()) {
@@ -147,7 +148,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   StampRange(first, &lo, &hi);
   StampRange(second, &lo, &hi);
   if (hi >= lo) {
-    const double wanted = std::min(1e12, std::ceil((hi - lo) / 300.0));
+    const double wanted = std::min(1e12, std::ceil((hi - lo) / 40.0));
     if (wanted > static_cast<double>(options.quantum_ms)) {
       options.quantum_ms = static_cast<int64_t>(wanted);
     }
