@@ -135,7 +135,9 @@ int RunPctilesCommand(int argc, const char* const* argv) {
   FanoutSink sink(sinks);
   RunSummary summary;
   s = RunPipeline(options, logs, &sink, &summary);
-  if (quiet) {
+  // The summary sink prints warnings at the end of a good run; after an error, or when
+  // quiet, print them here so nothing goes unsaid.
+  if (quiet || !s.ok()) {
     for (const std::string& w : summary.warnings) {
       std::fprintf(stderr, "fiohist: warning: %s\n", w.c_str());
     }

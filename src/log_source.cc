@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <set>
 
 namespace fiohist {
@@ -56,8 +55,6 @@ Status ReadHostMapFile(const std::string& path, HostMapping* mapping) {
 
 Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& mapping,
                     std::vector<LogSource>* sources, std::vector<std::string>* hosts) {
-  // `..._clat_hist.N.log.HOST` (HOST may not be "gz").
-  static const std::regex kSuffix(R"(^(.*\.log)\.([^/]+)$)");
   std::set<std::string> seen_paths, parents;
   for (const std::string& p : paths) {
     if (!seen_paths.insert(p).second) {
@@ -72,11 +69,12 @@ Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& ma
     LogSource s;
     s.path = p;
     std::string name = StripSuffix(BaseName(p), ".gz");
-    std::smatch m;
+    // `..._clat_hist.N.log.HOST`: the host is what follows the last ".log.".
     std::string suffix_host;
-    if (std::regex_match(name, m, kSuffix)) {
-      suffix_host = m[2];
-      name = m[1];
+    const size_t dot_log = name.rfind(".log.");
+    if (dot_log != std::string::npos && dot_log + 5 < name.size()) {
+      suffix_host = name.substr(dot_log + 5);
+      name.resize(dot_log + 4);
     }
     s.job = StripSuffix(name, ".log");
     auto it = mapping.find(p);

@@ -1,6 +1,7 @@
 #include "pipeline.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "log_stream.h"
@@ -100,8 +101,9 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
     s = ProbeLog(src.path, kProbeLines, o_.skip_bad_lines, &probe);
     if (!s.ok()) return s;
     if (probe.empty) {
-      const std::string what = "empty file: no histogram records (expected lines like "
-                               "'1000, 0, 4096, 0, 3, ...')";
+      const std::string what = std::string("empty file: no histogram records") +
+                               (o_.skip_bad_lines ? " (or every line was bad)" : "") +
+                               " (expected lines like '1000, 0, 4096, 0, 3, ...')";
       if (!o_.skip_bad_lines) return Status::InputError(src.path, 0, what);
       summary_->warnings.push_back(src.path + ": " + what + "; skipped");
       summary_->incomplete = true;
@@ -389,9 +391,11 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
                                    "clat_percentiles=0?); it adds no latency samples");
     }
     if (r.late_ios > 0) {
-      summary_->warnings.push_back(
-          path + ": " + std::to_string(static_cast<long long>(r.late_ios + 0.5)) +
-          " I/O(s) of a direction that stalled were placed in later quanta than their span");
+      char ios[64];
+      std::snprintf(ios, sizeof(ios), "%.0f", r.late_ios);  // may exceed any integer type
+      summary_->warnings.push_back(path + ": " + ios +
+                                   " I/O(s) of a record that began in a quantum already written "
+                                   "out were placed from the first open one");
     }
     if (r.unterminated_last_line) {
       summary_->warnings.push_back(path + ": last line has no newline (fio stopped while "
