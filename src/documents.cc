@@ -130,19 +130,22 @@ static void LatencyFields(Writer& w, const std::string& prefix, const LatencySta
   }
 }
 
+// A date field: ISO 8601 when the run has absolute time; else milliseconds since the jobs
+// started (relative logs without an anchor), which a date field reads as early 1970 but
+// which stays ordered and comparable within the run.
+static void TimeField(Writer& w, const char* key, int64_t ms, bool absolute) {
+  if (absolute) {
+    Str(w, key, FormatIsoTime(ms));
+  } else {
+    Key(w, key);
+    w.Int64(ms);
+  }
+}
+
 static void CommonFields(Writer& w, const RunInfo& info, const RunMeta& meta,
                          const ScopeResult& r) {
-  if (info.absolute) {
-    Str(w, "@timestamp", FormatIsoTime(r.start_ms));
-    Str(w, "end", FormatIsoTime(r.end_ms));
-  } else {
-    // Relative logs without an anchor: milliseconds since the jobs started, which a date
-    // field reads as early 1970. Still ordered and comparable within the run.
-    Key(w, "@timestamp");
-    w.Int64(r.start_ms);
-    Key(w, "end");
-    w.Int64(r.end_ms);
-  }
+  TimeField(w, "@timestamp", r.start_ms, info.absolute);
+  TimeField(w, "end", r.end_ms, info.absolute);
   Num(w, "elapsed_s", r.elapsed_s);
   Num(w, "quantum_s", static_cast<double>(r.end_ms - r.start_ms) / 1000.0);
   Meta(w, meta);
@@ -225,18 +228,9 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   Writer w(buf);
   w.StartObject();
   Meta(w, meta_);
-  if (info_.absolute) {
-    Str(w, "@timestamp", FormatIsoTime(info_.first_quantum_ms));
-    Str(w, "start", FormatIsoTime(info_.first_quantum_ms));
-    Str(w, "end", FormatIsoTime(summary.end_ms));
-  } else {
-    Key(w, "@timestamp");
-    w.Int64(info_.first_quantum_ms);
-    Key(w, "start");
-    w.Int64(info_.first_quantum_ms);
-    Key(w, "end");
-    w.Int64(summary.end_ms);
-  }
+  TimeField(w, "@timestamp", info_.first_quantum_ms, info_.absolute);
+  TimeField(w, "start", info_.first_quantum_ms, info_.absolute);
+  TimeField(w, "end", summary.end_ms, info_.absolute);
   Num(w, "duration_s", static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
   Key(w, "hosts");
   w.StartArray();

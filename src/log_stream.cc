@@ -194,7 +194,7 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
   return Status();
 }
 
-Status LogStream::Prime(const QuantumGrid& grid) {
+Status LogStream::Prime() {
   if (opened_) return Status();
   opened_ = true;
   Status s = LogReader::Open(source_.path, &reader_);
@@ -205,7 +205,6 @@ Status LogStream::Prime(const QuantumGrid& grid) {
     eof_ = true;
     Close();
   }
-  (void)grid;
   UpdateNextStart();
   return Status();
 }
@@ -223,7 +222,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
                        std::array<Histogram, kLogDirections>* out,
                        std::array<bool, kLogDirections>* touched) {
   if (!opened_) {
-    Status s = Prime(grid);
+    Status s = Prime();
     if (!s.ok()) return s;
   }
   const int64_t qe = grid.End(q);

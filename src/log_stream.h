@@ -88,7 +88,7 @@ class LogStream {
   /// Valid once Feed() has run at least once or after Prime().
   int64_t next_start_ms() const { return next_start_ms_; }
   /// Opens the file and reads up to the first record.
-  Status Prime(const QuantumGrid& grid);
+  Status Prime();
 
   /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
   /// every direction with a span overlapping the quantum. Quanta must come in order.

@@ -262,7 +262,7 @@ Status Pipeline::Stream() {
   slots_.resize(info_.logs.size());
   pool.ParallelFor(slots_.size(), [&](int, size_t i) {
     slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
-    slots_[i].status = slots_[i].stream->Prime(grid);
+    slots_[i].status = slots_[i].stream->Prime();
   });
   // Slots are sorted by host: host h owns slots [host_begin[h], host_begin[h + 1]).
   std::vector<size_t> host_begin(static_cast<size_t>(hosts) + 1, slots_.size());
