@@ -11,6 +11,7 @@ namespace fiohist {
 
 /// The three kinds of documents and their index suffixes ("pctiles", "buckets", "runs").
 enum class DocKind { kPercentiles, kBuckets, kRun };
+/// "pctiles", "buckets" or "runs".
 const char* DocKindName(DocKind kind);
 
 /// Who a push belongs to: the run name and the user's tags and labels.
