@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "command_line.h"
 #include "cmd_pctiles.h"  // the project-wide ExitCode
 #include "es_admin.h"
 #include "index_templates.h"
@@ -18,29 +19,6 @@ namespace fiohist {
 namespace po = boost::program_options;
 
 namespace {
-
-// Parses argv (argv[0] = the subcommand) into `vm`; prints usage on --help or errors.
-// Returns -1 to go on, else the exit code.
-int ParseArgs(int argc, char** argv, const char* usage, po::options_description& desc,
-              const po::positional_options_description* positional, po::variables_map* vm) {
-  desc.add_options()("help,h", "show this help");
-  try {
-    po::command_line_parser parser(argc, argv);
-    parser.options(desc);
-    if (positional != nullptr) parser.positional(*positional);
-    po::store(parser.run(), *vm);
-    if (vm->count("help")) {
-      std::cout << usage << "\n\n" << desc << "\n";
-      return kExitOk;
-    }
-    po::notify(*vm);
-  } catch (const po::error& e) {
-    std::cerr << "fiohist " << (argc > 0 ? argv[0] : "") << ": " << e.what() << "\n"
-              << usage << "\n(--help for the options)\n";
-    return kExitUsage;
-  }
-  return -1;
-}
 
 // Builds the client, printing the error; nullptr on failure.
 std::unique_ptr<HttpClient> ClientOrComplain(const char* command, EsConnectionOptions* conn) {
@@ -189,7 +167,7 @@ int RunSetupCommand(int argc, char** argv) {
   desc.add_options()("mappings", po::value(&mappings),
                      "folder of the index templates (default: the installed/source mappings/)");
   po::variables_map vm;
-  int rc = ParseArgs(argc, argv, "usage: fiohist setup [--es-url URL] [--mappings DIR]", desc,
+  int rc = ParseCommandLine(argc, argv, "usage: fiohist setup [--es-url URL] [--mappings DIR]", desc,
                      nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("setup", &conn);
@@ -218,7 +196,7 @@ int RunRunsCommand(int argc, char** argv) {
   AddEsConnectionOptions(&desc, &conn);
   desc.add_options()("json", po::bool_switch(&json), "one JSON object per run and line");
   po::variables_map vm;
-  int rc = ParseArgs(argc, argv, "usage: fiohist runs [--es-url URL] [--json]", desc, nullptr, &vm);
+  int rc = ParseCommandLine(argc, argv, "usage: fiohist runs [--es-url URL] [--json]", desc, nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("runs", &conn);
   if (!client) return kExitError;
@@ -279,7 +257,7 @@ int RunDeleteCommand(int argc, char** argv) {
   desc.add_options()("run", po::value(&run)->required(), "name of the run to delete");
   po::variables_map vm;
   int rc =
-      ParseArgs(argc, argv, "usage: fiohist delete --run NAME [--es-url URL]", desc, nullptr, &vm);
+      ParseCommandLine(argc, argv, "usage: fiohist delete --run NAME [--es-url URL]", desc, nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("delete", &conn);
   if (!client) return kExitError;
@@ -330,7 +308,7 @@ int RunLoadCommand(int argc, char** argv) {
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;
-  int rc = ParseArgs(argc, argv,
+  int rc = ParseCommandLine(argc, argv,
                      "usage: fiohist load DIR [--es-url URL]\n"
                      "Documents go to PREFIX-pctiles/-buckets/-runs whatever prefix the files "
                      "name.",

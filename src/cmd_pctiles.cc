@@ -12,6 +12,7 @@
 
 #include "compat_pctiles.h"
 #include "csv_sink.h"
+#include "command_line.h"
 #include "pipeline_options.h"
 #include "row_json_sink.h"
 #include "summary_sink.h"
@@ -70,7 +71,6 @@ int RunPctilesCommand(int argc, const char* const* argv) {
   po::options_description desc("Options");
   po::positional_options_description positional;
   desc.add_options()
-      ("help,h", "show this help")
       ("version", "print the version")
       ("format,f", po::value<std::string>()->default_value("csv"),
        "csv, ndjson (one JSON object per line) or json (one array)")
@@ -80,17 +80,8 @@ int RunPctilesCommand(int argc, const char* const* argv) {
       ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::fprintf(stderr, "fiohist pctiles: %s (see --help)\n", e.what());
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    std::cout << kUsage << "\n" << desc << "\n";
-    return kExitOk;
-  }
+  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  if (rc >= 0) return rc;
   if (vm.count("version")) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
     return kExitOk;

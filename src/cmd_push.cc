@@ -13,6 +13,7 @@
 #include "document_sink.h"
 #include "es_admin.h"
 #include "ndjson_dir.h"
+#include "command_line.h"
 #include "pipeline_options.h"
 #include "summary_sink.h"
 
@@ -65,7 +66,6 @@ int RunPushCommand(int argc, char** argv) {
   po::options_description desc("Options");
   po::positional_options_description positional;
   desc.add_options()
-      ("help,h", "show this help")
       ("run", po::value(&run), "run name (required): the key of every document")
       ("tag", po::value(&tags)->composing(), "a tag for the run (repeatable)")
       ("label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")
@@ -76,17 +76,8 @@ int RunPushCommand(int argc, char** argv) {
   AddBulkOptions(&desc, &bulk);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::fprintf(stderr, "fiohist push: %s (see --help)\n", e.what());
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    std::cout << kUsage << "\n" << desc << "\n";
-    return kExitOk;
-  }
+  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  if (rc >= 0) return rc;
   PipelineOptions options;
   std::vector<std::string> logs;
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &options, &logs);
