@@ -24,7 +24,7 @@ Status ParseLatencyUnit(const std::string& text, LatencyUnit* unit) {
 }
 
 CsvSink::CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows)
-    : out_(out), unit_(std::move(unit)), rows_(rows) {}
+    : TableSink(rows), out_(out), unit_(std::move(unit)) {}
 
 Status CsvSink::Begin(const RunInfo& info) {
   info_ = info;
@@ -88,14 +88,6 @@ Status CsvSink::Row(const ScopeResult& r) {
     return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
   }
   return Status();
-}
-
-Status CsvSink::Quantum(const ScopeResult& r) {
-  return rows_ == RowSelection::kQuanta ? Row(r) : Status();
-}
-
-Status CsvSink::WholeRun(const ScopeResult& r) {
-  return rows_ == RowSelection::kWholeRun ? Row(r) : Status();
 }
 
 Status CsvSink::End(const RunSummary&) {

@@ -20,25 +20,41 @@ Status ParseLatencyUnit(const std::string& text, LatencyUnit* unit);
 /// Which rows a table sink writes.
 enum class RowSelection { kQuanta, kWholeRun };
 
+/// A sink that writes one row per result: those of the quanta, or those of the whole run.
+class TableSink : public ResultSink {
+ public:
+  explicit TableSink(RowSelection rows) : rows_(rows) {}
+  Status Quantum(const ScopeResult& r) final {
+    return rows_ == RowSelection::kQuanta ? Row(r) : Status();
+  }
+  Status WholeRun(const ScopeResult& r) final {
+    return rows_ == RowSelection::kWholeRun ? Row(r) : Status();
+  }
+
+ protected:
+  /// Writes the row of `r`.
+  virtual Status Row(const ScopeResult& r) = 0;
+
+ private:
+  RowSelection rows_;
+};
+
 /// Writes one CSV row per result:
 /// start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,max,
 /// <percentiles>,top_bucket,lower_bound. `start` is ISO 8601 UTC when the run has
 /// absolute time; `lower_bound` lists the columns whose value lies in fio's clamped last
 /// bucket (a lower bound only), separated by ';'. Empty quanta leave statistics empty.
-class CsvSink : public ResultSink {
+class CsvSink : public TableSink {
  public:
   /// Writes to `out` (not owned; stdout or a file the caller closes).
   CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows);
   Status Begin(const RunInfo& info) override;
-  Status Quantum(const ScopeResult& r) override;
-  Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
 
  private:
-  Status Row(const ScopeResult& r);
+  Status Row(const ScopeResult& r) override;
   std::FILE* out_;
   LatencyUnit unit_;
-  RowSelection rows_;
   RunInfo info_;
   std::string line_;
 };

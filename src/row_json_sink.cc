@@ -6,7 +6,7 @@
 namespace fiohist {
 
 RowJsonSink::RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows, bool array)
-    : out_(out), unit_(std::move(unit)), rows_(rows), array_(array) {}
+    : TableSink(rows), out_(out), unit_(std::move(unit)), array_(array) {}
 
 Status RowJsonSink::Begin(const RunInfo& info) {
   info_ = info;
@@ -24,14 +24,6 @@ Status RowJsonSink::Row(const ScopeResult& r) {
     return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
   }
   return Status();
-}
-
-Status RowJsonSink::Quantum(const ScopeResult& r) {
-  return rows_ == RowSelection::kQuanta ? Row(r) : Status();
-}
-
-Status RowJsonSink::WholeRun(const ScopeResult& r) {
-  return rows_ == RowSelection::kWholeRun ? Row(r) : Status();
 }
 
 Status RowJsonSink::End(const RunSummary&) {

@@ -13,19 +13,16 @@ namespace fiohist {
 /// Writes each result as the percentile document (docs/documents.md) without run fields,
 /// with latencies in the chosen unit and a "unit" field: one per line (NDJSON), or as
 /// the elements of one JSON array when `array`.
-class RowJsonSink : public ResultSink {
+class RowJsonSink : public TableSink {
  public:
   RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows, bool array = false);
   Status Begin(const RunInfo& info) override;
-  Status Quantum(const ScopeResult& r) override;
-  Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
 
  private:
-  Status Row(const ScopeResult& r);
+  Status Row(const ScopeResult& r) override;
   std::FILE* out_;
   LatencyUnit unit_;
-  RowSelection rows_;
   bool array_;
   bool first_ = true;
   RunInfo info_;
