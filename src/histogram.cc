@@ -39,30 +39,52 @@ void Histogram::AddWeighted(const std::vector<std::pair<uint32_t, uint64_t>>& co
   if (counts.empty()) return;
   Cover(static_cast<int>(counts.front().first), static_cast<int>(counts.back().first) + 1);
   double* dst = counts_.data();
-  double added = 0;
+  // The total and the occupied bits are gathered in registers: adding them up in memory
+  // (or in a floating-point chain) per column would serialise the loop.
+  uint64_t sum = 0;
+  int word = static_cast<int>(counts.front().first) >> 6;
+  uint64_t bits = 0;
   for (const auto& [column, count] : counts) {
-    const double c = static_cast<double>(count) * weight;
-    dst[static_cast<int>(column) - offset_] += c;
-    Mark(static_cast<int>(column));
-    added += c;
+    const int c = static_cast<int>(column);
+    dst[c - offset_] += static_cast<double>(count) * weight;
+    sum += count;
+    if ((c >> 6) != word) {
+      occupied_[static_cast<size_t>(word)] |= bits;
+      word = c >> 6;
+      bits = 0;
+    }
+    bits |= uint64_t{1} << (c & 63);
   }
-  total_ += added;
+  occupied_[static_cast<size_t>(word)] |= bits;
+  total_ += static_cast<double>(sum) * weight;
 }
 
 void Histogram::Merge(const Histogram& other) {
   if (other.size_ == 0) return;
   Cover(other.offset_, other.offset_ + other.size_);
-  // Visit only the occupied columns: far fewer than the range when the tail is sparse.
+  // Word by word of the occupied bitmap: a word with many occupied columns is added as a
+  // dense run (the compiler vectorises it; unoccupied columns hold 0.0, and x + 0.0 == x
+  // for the non-negative counts kept here, so results are the same either way); a sparse
+  // one column by column, so a far tail event costs nothing.
   double* dst = counts_.data();
   const double* src = other.counts_.data();
-  const int first_word = other.offset_ >> 6, last_word = (other.offset_ + other.size_ - 1) >> 6;
+  const int lo = other.offset_, hi = other.offset_ + other.size_;
+  const int first_word = lo >> 6, last_word = (hi - 1) >> 6;
   for (int w = first_word; w <= last_word; ++w) {
     uint64_t bits = other.occupied_[static_cast<size_t>(w)];
+    if (bits == 0) continue;
     occupied_[static_cast<size_t>(w)] |= bits;
+    if (__builtin_popcountll(bits) >= kDenseWordColumns) {
+      const int from = std::max(lo, w << 6), to = std::min(hi, (w + 1) << 6);
+      double* d = dst + (from - offset_);
+      const double* s = src + (from - lo);
+      for (int i = 0; i < to - from; ++i) d[i] += s[i];
+      continue;
+    }
     while (bits != 0) {
       const int column = (w << 6) + __builtin_ctzll(bits);
       bits &= bits - 1;
-      dst[column - offset_] += src[column - other.offset_];
+      dst[column - offset_] += src[column - lo];
     }
   }
   total_ += other.total_;

@@ -19,7 +19,8 @@ class Histogram {
  public:
   /// Adds `count` to `column`.
   void Add(int column, double count);
-  /// Adds `weight` times each (column, count) of a sparse log record.
+  /// Adds `weight` times each (column, count) of a sparse log record (columns ascending;
+  /// their sum must fit in 64 bits, as ParseRecord guarantees).
   void AddWeighted(const std::vector<std::pair<uint32_t, uint64_t>>& counts, double weight);
   /// Adds every count of `other`.
   void Merge(const Histogram& other);
@@ -59,6 +60,9 @@ class Histogram {
   static constexpr int kMaxColumns = 40 * 64;
 
  private:
+  // Occupied columns in a bitmap word from which Merge() adds the word as a dense run.
+  static constexpr int kDenseWordColumns = 8;
+
   // Makes [lo, hi) part of the stored range.
   void Cover(int lo, int hi);
 

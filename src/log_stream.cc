@@ -1,6 +1,7 @@
 #include "log_stream.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace fiohist {
 namespace {
@@ -149,7 +150,13 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   const double w = grid.Weight(span, q);
   if (w > 0) (*out)[d].AddWeighted(record.counts, w);
   (*touched)[d] = true;
-  if (span.end_ms > qe) pending_.push_back({span, record.direction, record.counts});
+  if (span.end_ms > qe) {
+    if (pending_used_ == pending_.size()) pending_.emplace_back();
+    Pending& p = pending_[pending_used_++];
+    p.span = span;
+    p.direction = record.direction;
+    p.counts.assign(record.counts.begin(), record.counts.end());
+  }
 }
 
 Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
@@ -211,7 +218,7 @@ Status LogStream::Prime() {
 
 void LogStream::UpdateNextStart() {
   int64_t next = INT64_MAX;
-  for (const Pending& p : pending_) next = std::min(next, p.span.start_ms);
+  for (size_t i = 0; i < pending_used_; ++i) next = std::min(next, pending_[i].span.start_ms);
   if (have_peek_) {
     next = std::min(next, model_.StartOf(peek_time_ + setup_.offset_ms, peek_direction_));
   }
@@ -229,7 +236,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
 
   // Spans read earlier that reach into this quantum.
   size_t keep = 0;
-  for (size_t i = 0; i < pending_.size(); ++i) {
+  for (size_t i = 0; i < pending_used_; ++i) {
     Pending& p = pending_[i];
     const double w = grid.Weight(p.span, q);
     const int d = static_cast<int>(p.direction);
@@ -238,11 +245,11 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
       (*touched)[d] = true;
     }
     if (p.span.end_ms > qe) {
-      if (keep != i) pending_[keep] = std::move(p);
+      if (keep != i) std::swap(pending_[keep], p);
       ++keep;
     }
   }
-  pending_.resize(keep);
+  pending_used_ = keep;
 
   std::string what;
   while (have_peek_) {
@@ -329,7 +336,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
   }
   UpdateNextStart();
   // Pending spans continue right after this quantum.
-  if (!pending_.empty() && next_start_ms_ < qe) next_start_ms_ = qe;
+  if (pending_used_ > 0 && next_start_ms_ < qe) next_start_ms_ = qe;
   return Status();
 }
 

@@ -127,7 +127,10 @@ class LogStream {
   std::unique_ptr<LogReader> reader_;
   IntervalModel model_;
   LogRecord record_;
+  // pending_[0, pending_used_) are live; the rest keep their storage for the next ones (a
+  // record straddles quanta almost every time: no allocation per record).
   std::vector<Pending> pending_;
+  size_t pending_used_ = 0;
   bool opened_ = false;
   bool eof_ = false;
   bool have_peek_ = false;
