@@ -26,8 +26,9 @@ void ScopeMerge::SumHosts() {
   for (const ScopeHistograms& h : hosts_) cluster_.Merge(h);
 }
 
-void ScopeMerge::Merge(const ScopeMerge& other) {
+void ScopeMerge::Merge(const ScopeMerge& other, bool hosts) {
   cluster_.Merge(other.cluster_);
+  if (!hosts) return;
   for (size_t i = 0; i < hosts_.size(); ++i) hosts_[i].Merge(other.hosts_[i]);
 }
 

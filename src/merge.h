@@ -39,8 +39,9 @@ class ScopeMerge {
   ScopeHistograms& mutable_host(int i) { return hosts_[static_cast<size_t>(i)]; }
   /// Sets the cluster sum to the sum of the hosts, in host order.
   void SumHosts();
-  /// Adds everything `other` holds.
-  void Merge(const ScopeMerge& other);
+  /// Adds `other`'s cluster sum, and its host sums too when `hosts` is true (they are
+  /// not needed when no host is reported).
+  void Merge(const ScopeMerge& other, bool hosts = true);
   void Clear();
 
   const ScopeHistograms& cluster() const { return cluster_; }

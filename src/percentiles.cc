@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -74,23 +75,30 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
   const std::vector<double>& edges = EdgesNs(layout);
   const int top = layout.top_column();
   // Wanted percentiles in increasing order, so one walk over the buckets finds them all.
+  const size_t n = percentiles.size();
   size_t order_small[16];
   std::vector<size_t> order_big;
   size_t* order = order_small;
-  if (percentiles.size() > 16) {
-    order_big.resize(percentiles.size());
+  if (n > 16) {
+    order_big.resize(n);
     order = order_big.data();
   }
-  for (size_t i = 0; i < percentiles.size(); ++i) order[i] = i;
-  std::sort(order, order + percentiles.size(),
-            [&](size_t a, size_t b) { return percentiles[a] < percentiles[b]; });
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order, order + n, [&](size_t a, size_t b) { return percentiles[a] < percentiles[b]; });
 
   // The histogram keeps its total as counts are added (in a fixed order, so results stay
   // deterministic): one walk over the buckets instead of two.
   const double total = h.total();
   if (!(total > 0)) return s;
   s.samples = total;
+  // The running count at which the next wanted percentile is reached (p = 100 never is:
+  // it is the upper edge of the last bucket, set after the walk).
   size_t next = 0;
+  auto target_of = [&](size_t k) {
+    const double p = percentiles[order[k]];
+    return p >= 100 ? std::numeric_limits<double>::infinity() : p / 100.0 * total;
+  };
+  double target = n > 0 ? target_of(0) : std::numeric_limits<double>::infinity();
   int first = -1, last = -1;
   double before = 0, weighted = 0;
   h.ForEachNonZero([&](int column, double count) {
@@ -100,24 +108,22 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
     if (first < 0) {
       first = column;
       // p = 0 is the lower edge of the first non-empty bucket.
-      while (next < percentiles.size() && percentiles[order[next]] <= 0) {
+      while (next < n && percentiles[order[next]] <= 0) {
         s.percentile_ns[order[next]] = lo;
         s.lower_bound[order[next]] = column == top;
         ++next;
+        target = next < n ? target_of(next) : std::numeric_limits<double>::infinity();
       }
     }
     last = column;
     weighted += count * (lo + hi) / 2;
     const double after = before + count;
-    while (next < percentiles.size()) {
-      const double p = percentiles[order[next]];
-      if (p >= 100) break;
-      const double target = p / 100.0 * total;
-      if (!(after > target)) break;
+    while (after > target) {
       const double frac = std::clamp((target - before) / count, 0.0, 1.0);
       s.percentile_ns[order[next]] = lo + frac * (hi - lo);
       s.lower_bound[order[next]] = column == top;
       ++next;
+      target = next < n ? target_of(next) : std::numeric_limits<double>::infinity();
     }
     before = after;
   });
@@ -127,7 +133,7 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
   s.top_bucket = h.at(top);
   s.max_lower_bound = last == top;
   // p = 100, and any p that rounding left behind, is the upper edge of the last bucket.
-  for (; next < percentiles.size(); ++next) {
+  for (; next < n; ++next) {
     s.percentile_ns[order[next]] = s.max_ns;
     s.lower_bound[order[next]] = last == top;
   }

@@ -21,14 +21,32 @@ std::string DirectoryOf(const std::string& path) {
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-// One log's state across the run: its stream, this quantum's histograms and results.
+// One log's state across the run: its stream, its share of the quanta being computed and
+// emitted (two buffers: quantum q is computed while q - 1 is written out) and its
+// whole-run histograms.
 struct LogSlot {
   std::unique_ptr<LogStream> stream;
-  ScopeHistograms quantum;  // this log's share of the current quantum
-  ScopeHistograms whole;    // this log over the whole run
-  std::vector<ScopeResult> results;
-  Histogram all;  // scratch: sum over directions
+  std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
+  std::array<std::vector<ScopeResult>, 2> results;
+  std::array<Histogram, 2> all;  // scratch: sum over directions
+  ScopeHistograms whole;         // this log over the whole run
   Status status;
+};
+
+// A quantum's scope sums and statistics, kept until it is written out.
+struct QuantumState {
+  explicit QuantumState(int hosts)
+      : merge(hosts),
+        host_results(static_cast<size_t>(hosts)),
+        host_all(static_cast<size_t>(hosts)) {}
+  ScopeMerge merge;
+  std::vector<ScopeResult> cluster_results;
+  std::vector<std::vector<ScopeResult>> host_results;
+  Histogram cluster_all;
+  std::vector<Histogram> host_all;
+  int64_t start_ms = 0, end_ms = 0;
+  double elapsed_s = 0;
+  bool pending = false;  // computed, not yet written out
 };
 
 // Appends results for every wanted direction of `h`.
@@ -64,10 +82,19 @@ class Pipeline {
  private:
   Status Layout(const std::vector<std::string>& paths);
   Status Stream();
-  Status EmitScopes(const ScopeMerge& merge, int64_t start_ms, int64_t end_ms, double elapsed,
-                    bool whole_run);
-  Status Emit(const ScopeResult& r, bool whole_run) {
-    return whole_run ? sink_->WholeRun(r) : sink_->Quantum(r);
+  // Computes the cluster's statistics of `state`, and the hosts' ones (on all workers)
+  // when `hosts` is true.
+  void ScopeStats(QuantumState* state, bool whole_run, bool hosts);
+  // Computes the statistics of host `h` of `state`.
+  void HostStats(QuantumState* state, bool whole_run, size_t h);
+  // Writes out a quantum computed earlier: cluster, hosts, then jobs (from `buffer`).
+  Status EmitQuantum(const QuantumState& state, int buffer);
+  Status Emit(const std::vector<ScopeResult>& rs, bool whole_run) {
+    for (const ScopeResult& r : rs) {
+      Status s = whole_run ? sink_->WholeRun(r) : sink_->Quantum(r);
+      if (!s.ok()) return s;
+    }
+    return Status();
   }
 
   const PipelineOptions& o_;
@@ -78,8 +105,6 @@ class Pipeline {
   std::vector<StreamSetup> setups_;
   WorkerPool* pool_ = nullptr;
   std::vector<int> host_log_count_;
-  std::vector<std::vector<ScopeResult>> host_results_;
-  std::vector<Histogram> host_all_;
 };
 
 Status Pipeline::Layout(const std::vector<std::string>& paths) {
@@ -208,43 +233,49 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   return Status();
 }
 
-Status Pipeline::EmitScopes(const ScopeMerge& merge, int64_t start_ms, int64_t end_ms,
-                            double elapsed, bool whole_run) {
-  std::vector<ScopeResult> results;
-  Histogram all;
-  ScopeResult base;
-  base.start_ms = start_ms;
-  base.end_ms = end_ms;
-  base.elapsed_s = elapsed;
+void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
+  state->cluster_results.clear();
   if (o_.scopes[0]) {
+    ScopeResult base;
+    base.start_ms = state->start_ms;
+    base.end_ms = state->end_ms;
+    base.elapsed_s = state->elapsed_s;
     base.kind = ScopeKind::kCluster;
-    base.logs = whole_run ? static_cast<int>(info_.logs.size()) : merge.cluster().logs;
-    AddResults(merge.cluster(), o_, info_.layout, base, &all, &results);
-    for (const ScopeResult& r : results) {
-      Status s = Emit(r, whole_run);
+    base.logs = whole_run ? static_cast<int>(info_.logs.size()) : state->merge.cluster().logs;
+    AddResults(state->merge.cluster(), o_, info_.layout, base, &state->cluster_all,
+               &state->cluster_results);
+  }
+  if (hosts && o_.scopes[1]) {
+    pool_->ParallelFor(static_cast<size_t>(state->merge.host_count()),
+                       [&](int, size_t h) { HostStats(state, whole_run, h); });
+  }
+}
+
+void Pipeline::HostStats(QuantumState* state, bool whole_run, size_t h) {
+  const ScopeHistograms& sum = state->merge.host(static_cast<int>(h));
+  ScopeResult base;
+  base.start_ms = state->start_ms;
+  base.end_ms = state->end_ms;
+  base.elapsed_s = state->elapsed_s;
+  base.kind = ScopeKind::kHost;
+  base.host = info_.hosts[h];
+  base.logs = whole_run ? host_log_count_[h] : sum.logs;
+  state->host_results[h].clear();
+  AddResults(sum, o_, info_.layout, base, &state->host_all[h], &state->host_results[h]);
+}
+
+Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
+  Status s = Emit(state.cluster_results, false);
+  if (!s.ok()) return s;
+  if (o_.scopes[1]) {
+    for (const std::vector<ScopeResult>& rs : state.host_results) {
+      s = Emit(rs, false);
       if (!s.ok()) return s;
     }
   }
-  if (o_.scopes[1]) {
-    // Host statistics are independent: compute them on all workers, emit in host order.
-    const size_t hosts = static_cast<size_t>(merge.host_count());
-    host_results_.resize(hosts);
-    host_all_.resize(hosts);
-    pool_->ParallelFor(hosts, [&](int, size_t h) {
-      ScopeResult hb = base;
-      hb.kind = ScopeKind::kHost;
-      hb.host = info_.hosts[h];
-      hb.logs = whole_run ? host_log_count_[h] : merge.host(static_cast<int>(h)).logs;
-      host_results_[h].clear();
-      AddResults(merge.host(static_cast<int>(h)), o_, info_.layout, hb, &host_all_[h],
-                 &host_results_[h]);
-    });
-    for (const std::vector<ScopeResult>& rs : host_results_) {
-      for (const ScopeResult& r : rs) {
-        Status s = Emit(r, whole_run);
-        if (!s.ok()) return s;
-      }
-    }
+  for (const LogSlot& slot : slots_) {
+    s = Emit(slot.results[static_cast<size_t>(buffer)], false);
+    if (!s.ok()) return s;
   }
   return Status();
 }
@@ -256,9 +287,6 @@ Status Pipeline::Stream() {
   pool_ = &pool;
   host_log_count_.assign(static_cast<size_t>(hosts), 0);
   for (const LogSource& l : info_.logs) ++host_log_count_[static_cast<size_t>(l.host_index)];
-  ScopeMerge merge(hosts);
-  ScopeMerge whole(hosts);
-
   slots_.resize(info_.logs.size());
   pool.ParallelFor(slots_.size(), [&](int, size_t i) {
     slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
@@ -285,20 +313,40 @@ Status Pipeline::Stream() {
 
   int64_t last_end = info_.first_quantum_ms;
   const bool job_scope = o_.scopes[2];
+  const bool host_scope = o_.scopes[1];
+  std::array<QuantumState, 2> state{QuantumState(hosts), QuantumState(hosts)};
+  QuantumState whole(hosts);
+  int cur = 0;  // buffer of the quantum being computed; 1 - cur holds the one to write out
+  Status emitted;
+  // Writes out the pending quantum of buffer `b` and adds it to the whole run.
+  auto emit = [&](int b) {
+    QuantumState& st = state[static_cast<size_t>(b)];
+    if (!st.pending) return;
+    st.pending = false;
+    whole.merge.Merge(st.merge, host_scope);
+    if (emitted.ok()) emitted = EmitQuantum(st, b);
+  };
   while (next != INT64_MAX) {
     const int64_t qs = grid.Start(q), qe = grid.End(q);
     const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
-    pool.ParallelFor(slots_.size(), [&](int, size_t i) {
-      LogSlot& slot = slots_[i];
-      slot.results.clear();
-      slot.quantum.Clear();
+    const size_t b = static_cast<size_t>(cur);
+    // Task 0 writes out the previous quantum while the other workers read this one.
+    pool.ParallelFor(slots_.size() + 1, [&](int, size_t task) {
+      if (task == 0) {
+        emit(1 - cur);
+        return;
+      }
+      LogSlot& slot = slots_[task - 1];
+      ScopeHistograms& mine = slot.quantum[b];
+      slot.results[b].clear();
+      mine.Clear();
       if (slot.stream->next_start_ms() >= qe) return;
-      slot.status = slot.stream->Feed(grid, q, &slot.quantum.direction, &slot.quantum.touched);
-      if (!slot.status.ok() || !slot.quantum.any()) return;
-      slot.quantum.logs = 1;
-      slot.whole.Merge(slot.quantum);
-      slot.whole.logs = 1;
+      slot.status = slot.stream->Feed(grid, q, &mine.direction, &mine.touched);
+      if (!slot.status.ok() || !mine.any()) return;
+      mine.logs = 1;
       if (job_scope) {
+        slot.whole.Merge(mine);
+        slot.whole.logs = 1;
         ScopeResult base;
         base.start_ms = qs;
         base.end_ms = qe;
@@ -307,43 +355,55 @@ Status Pipeline::Stream() {
         base.host = slot.stream->source().host;
         base.job = slot.stream->source().job;
         base.logs = 1;
-        AddResults(slot.quantum, o_, info_.layout, base, &slot.all, &slot.results);
+        AddResults(mine, o_, info_.layout, base, &slot.all[b], &slot.results[b]);
       }
     });
+    if (!emitted.ok()) return emitted;
     for (LogSlot& slot : slots_) {
       if (!slot.status.ok()) return slot.status;
     }
+    QuantumState& st = state[b];
+    st.start_ms = qs;
+    st.end_ms = qe;
+    st.elapsed_s = elapsed;
+    // Each host's sum and statistics in one task.
     pool.ParallelFor(static_cast<size_t>(hosts), [&](int, size_t h) {
-      ScopeHistograms& sum = merge.mutable_host(static_cast<int>(h));
+      ScopeHistograms& sum = st.merge.mutable_host(static_cast<int>(h));
       sum.Clear();
       for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
-        if (slots_[i].quantum.any()) sum.Merge(slots_[i].quantum);
+        if (slots_[i].quantum[b].any()) sum.Merge(slots_[i].quantum[b]);
       }
+      if (host_scope) HostStats(&st, false, h);
     });
-    merge.SumHosts();
-    if (merge.cluster().any()) {
+    st.merge.SumHosts();
+    if (st.merge.cluster().any()) {
       ++summary_->quanta;
       last_end = qe;
-      whole.Merge(merge);
-      s = EmitScopes(merge, qs, qe, elapsed, false);
-      if (!s.ok()) return s;
-      for (const LogSlot& slot : slots_) {
-        for (const ScopeResult& r : slot.results) {
-          s = sink_->Quantum(r);
-          if (!s.ok()) return s;
-        }
-      }
+      ScopeStats(&st, false, false);
+      st.pending = true;
     }
+    cur = 1 - cur;
     next = INT64_MAX;
     for (const LogSlot& slot : slots_) next = std::min(next, slot.stream->next_start_ms());
     if (next == INT64_MAX) break;
     q = std::max(q + 1, grid.IndexOf(next));
   }
+  emit(1 - cur);
+  if (!emitted.ok()) return emitted;
   summary_->end_ms = last_end;
 
   // Whole-run statistics: the logs count is the number of logs in the scope.
-  s = EmitScopes(whole, info_.first_quantum_ms, last_end, 0, true);
+  whole.start_ms = info_.first_quantum_ms;
+  whole.end_ms = last_end;
+  ScopeStats(&whole, true, true);
+  s = Emit(whole.cluster_results, true);
   if (!s.ok()) return s;
+  if (host_scope) {
+    for (const std::vector<ScopeResult>& rs : whole.host_results) {
+      s = Emit(rs, true);
+      if (!s.ok()) return s;
+    }
+  }
   if (job_scope) {
     Histogram all;
     for (const LogSlot& slot : slots_) {
@@ -356,10 +416,8 @@ Status Pipeline::Stream() {
       base.job = slot.stream->source().job;
       base.logs = 1;
       AddResults(slot.whole, o_, info_.layout, base, &all, &results);
-      for (const ScopeResult& r : results) {
-        s = sink_->WholeRun(r);
-        if (!s.ok()) return s;
-      }
+      s = Emit(results, true);
+      if (!s.ok()) return s;
     }
   }
   return Status();
