@@ -28,18 +28,18 @@ CsvSink::CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows)
 
 Status CsvSink::Begin(const RunInfo& info) {
   info_ = info;
-  line_ = "start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,max";
-  for (const std::string& name : info.percentiles.names) line_ += "," + name;
-  line_ += ",top_bucket,lower_bound\n";
-  if (std::fputs(line_.c_str(), out_) < 0) {
+  std::string header =
+      "start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,max";
+  for (const std::string& name : info.percentiles.names) header += "," + name;
+  header += ",top_bucket,lower_bound\n";
+  if (std::fputs(header.c_str(), out_) < 0) {
     return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
   }
   return Status();
 }
 
-Status CsvSink::Row(const ScopeResult& r) {
-  std::string& l = line_;
-  l.clear();
+void CsvSink::Format(const ScopeResult& r, std::string* out) const {
+  std::string& l = *out;
   if (info_.absolute) l += FormatIsoTime(r.start_ms);
   l += ',';
   l += std::to_string(r.start_ms);
@@ -84,7 +84,10 @@ Status CsvSink::Row(const ScopeResult& r) {
   }
   if (s.max_lower_bound) l += first ? "max" : ";max";
   l += '\n';
-  if (std::fwrite(l.data(), 1, l.size(), out_) != l.size()) {
+}
+
+Status CsvSink::Write(std::string_view row) {
+  if (std::fwrite(row.data(), 1, row.size(), out_) != row.size()) {
     return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
   }
   return Status();

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "result_sink.h"
 
@@ -21,19 +22,34 @@ Status ParseLatencyUnit(const std::string& text, LatencyUnit* unit);
 enum class RowSelection { kQuanta, kWholeRun };
 
 /// A sink that writes one row per result: those of the quanta, or those of the whole run.
+/// Rows of quanta are formatted on the pipeline's worker threads (Prepare).
 class TableSink : public ResultSink {
  public:
   explicit TableSink(RowSelection rows) : rows_(rows) {}
   Status Quantum(const ScopeResult& r) final {
-    return rows_ == RowSelection::kQuanta ? Row(r) : Status();
+    if (rows_ != RowSelection::kQuanta) return Status();
+    if (!r.prepared.empty()) return Write(r.prepared);
+    std::string row;
+    Format(r, &row);
+    return Write(row);
   }
   Status WholeRun(const ScopeResult& r) final {
-    return rows_ == RowSelection::kWholeRun ? Row(r) : Status();
+    if (rows_ != RowSelection::kWholeRun) return Status();
+    std::string row;
+    Format(r, &row);
+    return Write(row);
+  }
+  bool prepares() const final { return rows_ == RowSelection::kQuanta; }
+  void Prepare(const ScopeResult& r, std::string* prepared) const final {
+    prepared->clear();
+    Format(r, prepared);
   }
 
  protected:
-  /// Writes the row of `r`.
-  virtual Status Row(const ScopeResult& r) = 0;
+  /// Appends the row of `r`, newline included; may run on several threads at once.
+  virtual void Format(const ScopeResult& r, std::string* out) const = 0;
+  /// Writes one formatted row, in result order.
+  virtual Status Write(std::string_view row) = 0;
 
  private:
   RowSelection rows_;
@@ -52,11 +68,11 @@ class CsvSink : public TableSink {
   Status End(const RunSummary& summary) override;
 
  private:
-  Status Row(const ScopeResult& r) override;
+  void Format(const ScopeResult& r, std::string* out) const override;
+  Status Write(std::string_view row) override;
   std::FILE* out_;
   LatencyUnit unit_;
   RunInfo info_;
-  std::string line_;
 };
 
 }  // namespace fiohist

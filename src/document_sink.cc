@@ -1,5 +1,7 @@
 #include "document_sink.h"
 
+#include <string_view>
+
 namespace fiohist {
 
 DocumentSink::DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume)
@@ -11,18 +13,43 @@ Status DocumentSink::Begin(const RunInfo& info) {
   return Status();
 }
 
+void DocumentSink::Prepare(const ScopeResult& r, std::string* prepared) const {
+  // Id and source of both documents, one per line: ids are hex and JSON text has no raw
+  // newline.
+  *prepared = builder_->Id(DocKind::kPercentiles, r);
+  *prepared += '\n';
+  *prepared += builder_->Percentiles(r);
+  *prepared += '\n';
+  *prepared += builder_->Id(DocKind::kBuckets, r);
+  *prepared += '\n';
+  *prepared += builder_->Buckets(r);
+}
+
 Status DocumentSink::Quantum(const ScopeResult& r) {
+  std::string prepared;
+  const std::string* p = &r.prepared;
+  if (r.prepared.empty()) {
+    Prepare(r, &prepared);
+    p = &prepared;
+  }
+  std::string_view rest = *p;
+  auto next_line = [&rest] {
+    const size_t nl = rest.find('\n');
+    std::string line(rest.substr(0, nl));
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    return line;
+  };
   BulkAction a;
   a.index = prefix_ + "-pctiles";
-  a.id = builder_->Id(DocKind::kPercentiles, r);
-  a.source = builder_->Percentiles(r);
+  a.id = next_line();
+  a.source = next_line();
   Status s = consume_(std::move(a));
   if (!s.ok()) return s;
   ++percentile_docs_;
   BulkAction b;
   b.index = prefix_ + "-buckets";
-  b.id = builder_->Id(DocKind::kBuckets, r);
-  b.source = builder_->Buckets(r);
+  b.id = next_line();
+  b.source = next_line();
   s = consume_(std::move(b));
   if (s.ok()) ++bucket_docs_;
   return s;

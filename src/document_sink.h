@@ -25,6 +25,9 @@ class DocumentSink : public ResultSink {
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
+  /// Builds both documents of a result (the costly part) on the pipeline's workers.
+  bool prepares() const override { return true; }
+  void Prepare(const ScopeResult& r, std::string* prepared) const override;
 
   /// Documents handed on so far, per kind.
   uint64_t percentile_docs() const { return percentile_docs_; }

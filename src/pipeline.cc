@@ -89,6 +89,11 @@ class Pipeline {
   void HostStats(QuantumState* state, bool whole_run, size_t h);
   // Writes out a quantum computed earlier: cluster, hosts, then jobs (from `buffer`).
   Status EmitQuantum(const QuantumState& state, int buffer);
+  // Lets the sink prepare its output of per-quantum results (on the calling worker).
+  void Prepare(std::vector<ScopeResult>* rs) const {
+    if (!prepares_) return;
+    for (ScopeResult& r : *rs) sink_->Prepare(r, &r.prepared);
+  }
   Status Emit(const std::vector<ScopeResult>& rs, bool whole_run) {
     for (const ScopeResult& r : rs) {
       Status s = whole_run ? sink_->WholeRun(r) : sink_->Quantum(r);
@@ -105,6 +110,7 @@ class Pipeline {
   std::vector<StreamSetup> setups_;
   WorkerPool* pool_ = nullptr;
   std::vector<int> host_log_count_;
+  bool prepares_ = false;
 };
 
 Status Pipeline::Layout(const std::vector<std::string>& paths) {
@@ -244,6 +250,7 @@ void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
     base.logs = whole_run ? static_cast<int>(info_.logs.size()) : state->merge.cluster().logs;
     AddResults(state->merge.cluster(), o_, info_.layout, base, &state->cluster_all,
                &state->cluster_results);
+    if (!whole_run) Prepare(&state->cluster_results);
   }
   if (hosts && o_.scopes[1]) {
     pool_->ParallelFor(static_cast<size_t>(state->merge.host_count()),
@@ -262,6 +269,7 @@ void Pipeline::HostStats(QuantumState* state, bool whole_run, size_t h) {
   base.logs = whole_run ? host_log_count_[h] : sum.logs;
   state->host_results[h].clear();
   AddResults(sum, o_, info_.layout, base, &state->host_all[h], &state->host_results[h]);
+  if (!whole_run) Prepare(&state->host_results[h]);
 }
 
 Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
@@ -310,6 +318,7 @@ Status Pipeline::Stream() {
   info_.first_quantum_ms = grid.Start(q);
   Status s = sink_->Begin(info_);
   if (!s.ok()) return s;
+  prepares_ = sink_->prepares();
 
   int64_t last_end = info_.first_quantum_ms;
   const bool job_scope = o_.scopes[2];
@@ -356,6 +365,7 @@ Status Pipeline::Stream() {
         base.job = slot.stream->source().job;
         base.logs = 1;
         AddResults(mine, o_, info_.layout, base, &slot.all[b], &slot.results[b]);
+        Prepare(&slot.results[b]);
       }
     });
     if (!emitted.ok()) return emitted;

@@ -64,6 +64,8 @@ struct ScopeResult {
   LatencyStats stats;
   /// The summed histogram behind `stats` (valid during the sink call only).
   const Histogram* histogram = nullptr;
+  /// What the sink's Prepare() made of this result on a worker thread (empty: nothing).
+  std::string prepared;
 };
 
 /// End-of-run facts: per-file counters and warnings.
@@ -85,6 +87,14 @@ class ResultSink {
   virtual Status Quantum(const ScopeResult& result) = 0;
   virtual Status WholeRun(const ScopeResult& result) = 0;
   virtual Status End(const RunSummary& summary) = 0;
+
+  /// True when Prepare() does part of Quantum()'s work: the pipeline then calls it for
+  /// every per-quantum result on its worker threads, so formatting rows or building
+  /// documents uses every core, and Quantum() only writes out what was prepared.
+  virtual bool prepares() const { return false; }
+  /// Turns `result` into bytes for Quantum() to find in result.prepared. Called after
+  /// Begin(), on any thread, several at once: it may only read the sink's state.
+  virtual void Prepare(const ScopeResult& /*result*/, std::string* /*prepared*/) const {}
 };
 
 }  // namespace fiohist

@@ -14,13 +14,20 @@ Status RowJsonSink::Begin(const RunInfo& info) {
   return Status();
 }
 
-Status RowJsonSink::Row(const ScopeResult& r) {
-  std::string doc = array_ ? (first_ ? "[" : ",") : "";
+void RowJsonSink::Format(const ScopeResult& r, std::string* out) const {
+  *out += builder_->Percentiles(r);
+  out->pop_back();  // reopen the object to add the unit
+  *out += ",\"unit\":\"";
+  *out += unit_.name;
+  *out += "\"}\n";
+}
+
+Status RowJsonSink::Write(std::string_view row) {
+  // In a JSON array, rows are separated by commas (one row per line still).
+  const char* lead = array_ ? (first_ ? "[" : ",") : "";
   first_ = false;
-  doc += builder_->Percentiles(r);
-  doc.pop_back();  // reopen the object to add the unit
-  doc += ",\"unit\":\"" + unit_.name + "\"}\n";
-  if (std::fwrite(doc.data(), 1, doc.size(), out_) != doc.size()) {
+  if (std::fputs(lead, out_) < 0 ||
+      std::fwrite(row.data(), 1, row.size(), out_) != row.size()) {
     return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
   }
   return Status();

@@ -20,7 +20,8 @@ class RowJsonSink : public TableSink {
   Status End(const RunSummary& summary) override;
 
  private:
-  Status Row(const ScopeResult& r) override;
+  void Format(const ScopeResult& r, std::string* out) const override;
+  Status Write(std::string_view row) override;
   std::FILE* out_;
   LatencyUnit unit_;
   bool array_;

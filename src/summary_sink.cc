@@ -87,6 +87,18 @@ Status FanoutSink::WholeRun(const ScopeResult& r) {
   return Status();
 }
 
+bool FanoutSink::prepares() const {
+  int n = 0;
+  for (const ResultSink* s : sinks_) n += s->prepares() ? 1 : 0;
+  return n == 1;
+}
+
+void FanoutSink::Prepare(const ScopeResult& r, std::string* prepared) const {
+  for (const ResultSink* s : sinks_) {
+    if (s->prepares()) s->Prepare(r, prepared);
+  }
+}
+
 Status FanoutSink::End(const RunSummary& summary) {
   for (ResultSink* s : sinks_) {
     Status st = s->End(summary);

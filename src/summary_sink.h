@@ -34,6 +34,10 @@ class FanoutSink : public ResultSink {
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
+  /// True when exactly one of the sinks prepares (the others then never see prepared
+  /// bytes they would not understand: they ignore `prepared`).
+  bool prepares() const override;
+  void Prepare(const ScopeResult& r, std::string* prepared) const override;
 
  private:
   std::vector<ResultSink*> sinks_;
