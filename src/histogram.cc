@@ -61,6 +61,19 @@ void Histogram::AddWeighted(const std::vector<std::pair<uint32_t, uint64_t>>& co
 
 void Histogram::Merge(const Histogram& other) {
   if (other.size_ == 0) return;
+  if (size_ == 0) {
+    // Into an empty histogram (the first term of every sum): a copy, no zero-fill first.
+    offset_ = other.offset_;
+    size_ = other.size_;
+    if (counts_.size() < static_cast<size_t>(size_)) counts_.resize(static_cast<size_t>(size_));
+    std::copy(other.counts_.begin(), other.counts_.begin() + size_, counts_.begin());
+    const int first_word = offset_ >> 6, last_word = (offset_ + size_ - 1) >> 6;
+    for (int w = first_word; w <= last_word; ++w) {
+      occupied_[static_cast<size_t>(w)] |= other.occupied_[static_cast<size_t>(w)];
+    }
+    total_ += other.total_;
+    return;
+  }
   Cover(other.offset_, other.offset_ + other.size_);
   // Word by word of the occupied bitmap: a word with many occupied columns is added as a
   // dense run (the compiler vectorises it; unoccupied columns hold 0.0, and x + 0.0 == x

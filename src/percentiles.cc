@@ -70,6 +70,15 @@ Status ParsePercentiles(const std::string& text, PercentileList* list) {
 LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
                           const std::vector<double>& percentiles) {
   LatencyStats s;
+  ComputeStats(h, layout, percentiles, &s);
+  return s;
+}
+
+void ComputeStats(const Histogram& h, const BucketLayout& layout,
+                  const std::vector<double>& percentiles, LatencyStats* stats) {
+  LatencyStats& s = *stats;
+  s.samples = s.min_ns = s.mean_ns = s.max_ns = s.top_bucket = 0;
+  s.max_lower_bound = false;
   s.percentile_ns.assign(percentiles.size(), 0.0);
   s.lower_bound.assign(percentiles.size(), false);
   const std::vector<double>& edges = EdgesNs(layout);
@@ -89,7 +98,7 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
   // The histogram keeps its total as counts are added (in a fixed order, so results stay
   // deterministic): one walk over the buckets instead of two.
   const double total = h.total();
-  if (!(total > 0)) return s;
+  if (!(total > 0)) return;
   s.samples = total;
   // The running count at which the next wanted percentile is reached (p = 100 never is:
   // it is the upper edge of the last bucket, set after the walk).
@@ -137,7 +146,6 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
     s.percentile_ns[order[next]] = s.max_ns;
     s.lower_bound[order[next]] = last == top;
   }
-  return s;
 }
 
 }  // namespace fiohist

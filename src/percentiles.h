@@ -53,5 +53,8 @@ struct LatencyStats {
 /// p = 0 is the lower edge of the first non-empty bucket, p = 100 the upper edge of the last.
 LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
                           const std::vector<double>& percentiles);
+/// The same into `*stats`, reusing its storage (no allocation once it has the size).
+void ComputeStats(const Histogram& h, const BucketLayout& layout,
+                  const std::vector<double>& percentiles, LatencyStats* stats);
 
 }  // namespace fiohist

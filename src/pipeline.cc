@@ -28,6 +28,7 @@ struct LogSlot {
   std::unique_ptr<LogStream> stream;
   std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
   std::array<std::vector<ScopeResult>, 2> results;
+  ScopeResult base;  // this log's key fields (kind, host, job) for its results
   std::array<Histogram, 2> all;  // scratch: sum over directions
   ScopeHistograms whole;         // this log over the whole run
   Status status;
@@ -49,27 +50,39 @@ struct QuantumState {
   bool pending = false;  // computed, not yet written out
 };
 
-// Appends results for every wanted direction of `h`.
-void AddResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
+// Sets `*out` to the results of every wanted direction of `h` (none when nothing was
+// touched). Reuses the storage of the results already there: a quantum has as many
+// results as the one before, so strings and vectors are overwritten, not reallocated.
+void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
                 const ScopeResult& base, Histogram* all_scratch,
                 std::vector<ScopeResult>* out) {
-  if (!h.any()) return;
-  for (int d = 0; d < kLogDirections; ++d) {
-    if (!h.touched[static_cast<size_t>(d)] || !o.directions[static_cast<size_t>(d)]) continue;
-    ScopeResult r = base;
-    r.direction = static_cast<Direction>(d);
-    r.histogram = &h.direction[static_cast<size_t>(d)];
-    r.stats = ComputeStats(*r.histogram, layout, o.percentiles.values);
-    out->push_back(std::move(r));
+  size_t n = 0;
+  auto add = [&](Direction d, const Histogram* histogram) {
+    if (n == out->size()) out->emplace_back();
+    ScopeResult& r = (*out)[n++];
+    r.start_ms = base.start_ms;
+    r.end_ms = base.end_ms;
+    r.elapsed_s = base.elapsed_s;
+    r.kind = base.kind;
+    r.host = base.host;
+    r.job = base.job;
+    r.direction = d;
+    r.logs = base.logs;
+    r.histogram = histogram;
+    r.prepared.clear();
+    ComputeStats(*histogram, layout, o.percentiles.values, &r.stats);
+  };
+  if (h.any()) {
+    for (int d = 0; d < kLogDirections; ++d) {
+      if (!h.touched[static_cast<size_t>(d)] || !o.directions[static_cast<size_t>(d)]) continue;
+      add(static_cast<Direction>(d), &h.direction[static_cast<size_t>(d)]);
+    }
+    if (o.directions[3]) {
+      h.SumInto(all_scratch);
+      add(Direction::kAll, all_scratch);
+    }
   }
-  if (o.directions[3]) {
-    h.SumInto(all_scratch);
-    ScopeResult r = base;
-    r.direction = Direction::kAll;
-    r.histogram = all_scratch;
-    r.stats = ComputeStats(*all_scratch, layout, o.percentiles.values);
-    out->push_back(std::move(r));
-  }
+  out->resize(n);
 }
 
 class Pipeline {
@@ -240,7 +253,7 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
 }
 
 void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
-  state->cluster_results.clear();
+  if (!o_.scopes[0]) state->cluster_results.clear();
   if (o_.scopes[0]) {
     ScopeResult base;
     base.start_ms = state->start_ms;
@@ -248,7 +261,7 @@ void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
     base.elapsed_s = state->elapsed_s;
     base.kind = ScopeKind::kCluster;
     base.logs = whole_run ? static_cast<int>(info_.logs.size()) : state->merge.cluster().logs;
-    AddResults(state->merge.cluster(), o_, info_.layout, base, &state->cluster_all,
+    SetResults(state->merge.cluster(), o_, info_.layout, base, &state->cluster_all,
                &state->cluster_results);
     if (!whole_run) Prepare(&state->cluster_results);
   }
@@ -267,8 +280,7 @@ void Pipeline::HostStats(QuantumState* state, bool whole_run, size_t h) {
   base.kind = ScopeKind::kHost;
   base.host = info_.hosts[h];
   base.logs = whole_run ? host_log_count_[h] : sum.logs;
-  state->host_results[h].clear();
-  AddResults(sum, o_, info_.layout, base, &state->host_all[h], &state->host_results[h]);
+  SetResults(sum, o_, info_.layout, base, &state->host_all[h], &state->host_results[h]);
   if (!whole_run) Prepare(&state->host_results[h]);
 }
 
@@ -298,6 +310,10 @@ Status Pipeline::Stream() {
   slots_.resize(info_.logs.size());
   pool.ParallelFor(slots_.size(), [&](int, size_t i) {
     slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
+    slots_[i].base.kind = ScopeKind::kJob;
+    slots_[i].base.host = info_.logs[i].host;
+    slots_[i].base.job = info_.logs[i].job;
+    slots_[i].base.logs = 1;
     slots_[i].status = slots_[i].stream->Prime();
   });
   // Slots are sorted by host: host h owns slots [host_begin[h], host_begin[h + 1]).
@@ -347,26 +363,23 @@ Status Pipeline::Stream() {
       }
       LogSlot& slot = slots_[task - 1];
       ScopeHistograms& mine = slot.quantum[b];
-      slot.results[b].clear();
       mine.Clear();
-      if (slot.stream->next_start_ms() >= qe) return;
-      slot.status = slot.stream->Feed(grid, q, &mine.direction, &mine.touched);
-      if (!slot.status.ok() || !mine.any()) return;
-      mine.logs = 1;
-      if (job_scope) {
-        slot.whole.Merge(mine);
-        slot.whole.logs = 1;
-        ScopeResult base;
-        base.start_ms = qs;
-        base.end_ms = qe;
-        base.elapsed_s = elapsed;
-        base.kind = ScopeKind::kJob;
-        base.host = slot.stream->source().host;
-        base.job = slot.stream->source().job;
-        base.logs = 1;
-        AddResults(mine, o_, info_.layout, base, &slot.all[b], &slot.results[b]);
-        Prepare(&slot.results[b]);
+      if (slot.stream->next_start_ms() < qe) {
+        slot.status = slot.stream->Feed(grid, q, &mine.direction, &mine.touched);
       }
+      if (!slot.status.ok() || !mine.any() || !job_scope) {
+        slot.results[b].clear();
+        if (mine.any()) mine.logs = 1;
+        return;
+      }
+      mine.logs = 1;
+      slot.whole.Merge(mine);
+      slot.whole.logs = 1;
+      slot.base.start_ms = qs;
+      slot.base.end_ms = qe;
+      slot.base.elapsed_s = elapsed;
+      SetResults(mine, o_, info_.layout, slot.base, &slot.all[b], &slot.results[b]);
+      Prepare(&slot.results[b]);
     });
     if (!emitted.ok()) return emitted;
     for (LogSlot& slot : slots_) {
@@ -425,7 +438,7 @@ Status Pipeline::Stream() {
       base.host = slot.stream->source().host;
       base.job = slot.stream->source().job;
       base.logs = 1;
-      AddResults(slot.whole, o_, info_.layout, base, &all, &results);
+      SetResults(slot.whole, o_, info_.layout, base, &all, &results);
       s = Emit(results, true);
       if (!s.ok()) return s;
     }
