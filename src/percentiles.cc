@@ -93,7 +93,10 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
     order = order_big.data();
   }
   for (size_t i = 0; i < n; ++i) order[i] = i;
-  std::sort(order, order + n, [&](size_t a, size_t b) { return percentiles[a] < percentiles[b]; });
+  if (!std::is_sorted(percentiles.begin(), percentiles.end())) {  // they usually are
+    std::sort(order, order + n,
+              [&](size_t a, size_t b) { return percentiles[a] < percentiles[b]; });
+  }
 
   // The histogram keeps its total as counts are added (in a fixed order, so results stay
   // deterministic): one walk over the buckets instead of two.
