@@ -78,8 +78,22 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
       add(static_cast<Direction>(d), &h.direction[static_cast<size_t>(d)]);
     }
     if (o.directions[3]) {
-      h.SumInto(all_scratch);
-      add(Direction::kAll, all_scratch);
+      // With one direction holding counts (a randread or randwrite job) "all" is that
+      // histogram as it is: no sum to make.
+      const Histogram* only = nullptr;
+      int with_counts = 0;
+      for (const Histogram& d : h.direction) {
+        if (!d.empty()) {
+          only = &d;
+          ++with_counts;
+        }
+      }
+      if (with_counts == 1) {
+        add(Direction::kAll, only);
+      } else {
+        h.SumInto(all_scratch);
+        add(Direction::kAll, all_scratch);
+      }
     }
   }
   out->resize(n);
