@@ -1,5 +1,8 @@
 // Document-building benchmark: percentile and bucket documents per second from realistic
 // results (histograms taken from the real randrw4 logs), without any I/O.
+// `doc_bench LOG [SECONDS] [pctiles|buckets|both]`: one kind alone is for profiling it.
+// Each kind is measured as the sinks call it (Id() and the document as new strings) and
+// through the append API into reused strings.
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -14,10 +17,15 @@ using fiohist::Histogram;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: doc_bench LOG [seconds]\n");
+    std::fprintf(stderr, "usage: doc_bench LOG [seconds] [pctiles|buckets|both]\n");
     return 2;
   }
   const double seconds = argc > 2 ? std::atof(argv[2]) : 2.0;
+  const std::string which = argc > 3 ? argv[3] : "both";
+  if (which != "pctiles" && which != "buckets" && which != "both") {
+    std::fprintf(stderr, "doc_bench: kind must be pctiles, buckets or both\n");
+    return 2;
+  }
   // Real histograms: each record of the log becomes one quantum's histogram.
   std::unique_ptr<fiohist::LogReader> reader;
   if (!fiohist::LogReader::Open(argv[1], &reader).ok()) return 1;
@@ -52,22 +60,39 @@ int main(int argc, char** argv) {
     results.push_back(r);
   }
   for (int kind = 0; kind < 2; ++kind) {
-    size_t docs = 0, bytes = 0;
-    const auto start = std::chrono::steady_clock::now();
-    double elapsed = 0;
-    while (elapsed < seconds) {
-      for (const fiohist::ScopeResult& r : results) {
-        const std::string id = builder.Id(kind == 0 ? fiohist::DocKind::kPercentiles
-                                                    : fiohist::DocKind::kBuckets, r);
-        const std::string doc = kind == 0 ? builder.Percentiles(r) : builder.Buckets(r);
-        bytes += doc.size() + id.size();
-        ++docs;
+    if (which != "both" && (kind == 0) != (which == "pctiles")) continue;
+    const fiohist::DocKind doc_kind =
+        kind == 0 ? fiohist::DocKind::kPercentiles : fiohist::DocKind::kBuckets;
+    for (int append = 0; append < 2; ++append) {
+      size_t docs = 0, bytes = 0;
+      std::string id, doc;  // reused by the append API
+      const auto start = std::chrono::steady_clock::now();
+      double elapsed = 0;
+      while (elapsed < seconds) {
+        for (const fiohist::ScopeResult& r : results) {
+          if (append) {
+            id.clear();
+            doc.clear();
+            builder.AppendId(doc_kind, r, &id);
+            if (kind == 0) {
+              builder.AppendPercentiles(r, &doc);
+            } else {
+              builder.AppendBuckets(r, &doc);
+            }
+            bytes += doc.size() + id.size();
+          } else {
+            const std::string new_id = builder.Id(doc_kind, r);
+            const std::string new_doc = kind == 0 ? builder.Percentiles(r) : builder.Buckets(r);
+            bytes += new_doc.size() + new_id.size();
+          }
+          ++docs;
+        }
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       }
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::printf("%-10s documents%s %10.0f docs/s  %7.1f MB/s  (%zu bytes each, one core)\n",
+                  kind == 0 ? "percentile" : "bucket", append ? " (append):" : ":         ",
+                  docs / elapsed, bytes / elapsed / 1e6, bytes / docs);
     }
-    std::printf("%-11s documents: %10.0f docs/s  %7.1f MB/s  (%zu bytes each, one core)\n",
-                kind == 0 ? "percentile" : "bucket", docs / elapsed, bytes / elapsed / 1e6,
-                bytes / docs);
   }
   return 0;
 }

@@ -4,10 +4,10 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
-#include <cstring>
 #include <cmath>
-#include <cstdio>
+#include <cstring>
 
 #include "time_anchor.h"
 
@@ -16,14 +16,9 @@ namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-uint64_t Fnv1a(const std::string& s, uint64_t seed) {
-  uint64_t h = seed;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
+constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
+constexpr uint64_t kIdSeedA = 0xcbf29ce484222325ULL;
+constexpr uint64_t kIdSeedB = 0x84222325cbf29ce4ULL;
 
 uint64_t Mix(uint64_t z) {  // splitmix64 finaliser: spreads every input bit
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -31,23 +26,266 @@ uint64_t Mix(uint64_t z) {  // splitmix64 finaliser: spreads every input bit
   return z ^ (z >> 31);
 }
 
+// The two FNV-1a hashes behind an id, fed piece by piece so that the key string never
+// has to be built.
+struct IdHash {
+  uint64_t a = kIdSeedA;
+  uint64_t b = kIdSeedB;
+
+  void Feed(const char* s, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      a = (a ^ c) * kFnvPrime;
+      b = (b ^ c) * kFnvPrime;
+    }
+  }
+  void Feed(const std::string& s) { Feed(s.data(), s.size()); }
+  void Feed(const char* s) { Feed(s, std::strlen(s)); }
+  void Sep() { Feed("\x1f", 1); }
+
+  // The 32 lowercase hex digits of the id.
+  void Hex(char* out) const {
+    static const char kHex[] = "0123456789abcdef";
+    const uint64_t x = Mix(a);
+    const uint64_t y = Mix(b ^ x);
+    for (int i = 0; i < 16; ++i) {
+      out[15 - i] = kHex[(x >> (4 * i)) & 15];
+      out[31 - i] = kHex[(y >> (4 * i)) & 15];
+    }
+  }
+};
+
+// Bytes PutDouble may write.
+constexpr size_t kMaxDouble = 32;
+
+// The powers of ten that doubles hold exactly.
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// std::to_chars(v) (shortest round trip) for v in [1e-7, 1e15) whose shortest form has at
+// most 15 significant digits, in a fraction of to_chars' time; nullptr for any other v.
+// Why it is exact: N = round(v * 10^k) with 10^14 <= v * 10^k < ~10^15 is the nearest
+// 15-digit decimal to v (the product's error is below 0.12 there), and N / 10^k == v
+// (one correctly rounded division of exact values) says that this decimal reads back as
+// v. 15-digit decimals lie several ulps apart, so at most one is within half an ulp of v:
+// if any decimal of at most 15 digits reads back as v, it is N (padded with zeros), and
+// N without its trailing zeros is the shortest form. The text then follows to_chars:
+// fixed or scientific, whichever is shorter, fixed on a tie.
+char* ShortDouble(char* p, double v) {
+  if (!(v >= 1e-7 && v < 1e15)) return nullptr;
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  const int e2 = static_cast<int>((bits >> 52) & 0x7ff) - 1023;  // 2^e2 <= v < 2^(e2+1)
+  const int e10 = (e2 * 78913) >> 18;  // floor(e2 * log10(2)): 10^e10 <= v, maybe 10^(e10+1)
+  int k = 14 - e10;                    // 0..22 over the range above
+  double x = v * kPow10[k];
+  if (x >= 1e15) x = v * kPow10[--k];
+  const uint64_t n = static_cast<uint64_t>(x + 0.5);
+  if (static_cast<double>(n) / kPow10[k] != v) return nullptr;
+  // Trailing zeros off first (n < 2 * 10^15 has at most 15): the digits left are the text.
+  uint64_t d = n;
+  int zeros = 0;
+  if (d % 100000000 == 0) d /= 100000000, zeros += 8;
+  if (d % 10000 == 0) d /= 10000, zeros += 4;
+  if (d % 100 == 0) d /= 100, zeros += 2;
+  if (d % 10 == 0) d /= 10, zeros += 1;
+  char digits[20];
+  const int m = static_cast<int>(std::to_chars(digits, digits + sizeof(digits), d).ptr - digits);
+  const int e = m + zeros - 1 - k;  // v = d.ddd * 10^e, |e| < 100
+  const int sci_size = m + (m > 1 ? 1 : 0) + 4;
+  const int fixed_size = e >= 0 ? std::max(m, e + 1) + (m > e + 1 ? 1 : 0) : m + 1 - e;
+  if (fixed_size <= sci_size) {
+    if (e < 0) {
+      p[0] = '0';
+      p[1] = '.';
+      std::memset(p + 2, '0', static_cast<size_t>(-e - 1));
+      std::memcpy(p + 1 - e, digits, static_cast<size_t>(m));
+      return p + m + 1 - e;
+    }
+    if (m <= e + 1) {  // a whole number: JSON keeps it a double with ".0"
+      std::memcpy(p, digits, static_cast<size_t>(m));
+      std::memset(p + m, '0', static_cast<size_t>(e + 1 - m));
+      std::memcpy(p + e + 1, ".0", 2);
+      return p + e + 3;
+    }
+    std::memcpy(p, digits, static_cast<size_t>(e + 1));
+    p[e + 1] = '.';
+    std::memcpy(p + e + 2, digits + e + 1, static_cast<size_t>(m - e - 1));
+    return p + m + 1;
+  }
+  *p++ = digits[0];
+  if (m > 1) {
+    *p++ = '.';
+    std::memcpy(p, digits + 1, static_cast<size_t>(m - 1));
+    p += m - 1;
+  }
+  const int a = e < 0 ? -e : e;
+  p[0] = 'e';
+  p[1] = e < 0 ? '-' : '+';
+  p[2] = static_cast<char>('0' + a / 10);
+  p[3] = static_cast<char>('0' + a % 10);
+  return p + 4;
+}
+
+// Shortest round-trip digits as std::to_chars writes them (ShortDouble when it can: to_chars
+// was most of the cost of a document). JSON numbers need no ".0", but Elasticsearch's
+// dynamic mapping would read an integer as long: whole doubles stay recognisable as
+// doubles.
+char* PutDouble(char* p, double v) {
+  if (char* end = ShortDouble(p, v)) return end;
+  if (v < 0 && v > -1e15) {  // the same digits after a minus sign
+    *p = '-';
+    if (char* end = ShortDouble(p + 1, -v)) return end;
+  }
+  char* end = std::to_chars(p, p + kMaxDouble - 2, v).ptr;
+  // Below 10^15, 16 or 17 digits (all ShortDouble leaves) always have a '.' or an 'e'.
+  if (std::fabs(v) >= 1e-7 && std::fabs(v) < 1e15) return end;
+  bool plain_integer = true;
+  for (const char* q = p; q < end; ++q) plain_integer = plain_integer && *q != '.' && *q != 'e';
+  if (plain_integer) {
+    *end++ = '.';
+    *end++ = '0';
+  }
+  return end;
+}
+
+}  // namespace
+
+char* FormatJsonDouble(char* out, double v) { return PutDouble(out, v); }
+
+namespace {
+
+// A number field's value: null when not finite (JSON has no inf or NaN).
+char* PutNum(char* p, double v) {
+  if (std::isfinite(v)) return PutDouble(p, v);
+  std::memcpy(p, "null", 4);
+  return p + 4;
+}
+
+template <size_t N>
+char* Lit(char* p, const char (&s)[N]) {
+  std::memcpy(p, s, N - 1);
+  return p + N - 1;
+}
+
+char* Put(char* p, const std::string& s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
+// Bytes PutString may write for `n` bytes of text.
+constexpr size_t StringRoom(size_t n) { return 2 + 6 * n; }
+
+// A JSON string exactly as rapidjson's Writer writes it: \" \\ \b \f \n \r \t, other
+// control characters as \u00XX (upper-case hex), every other byte (UTF-8 too) as it is.
+char* PutString(char* p, const char* s, size_t n) {
+  static const char kHex[] = "0123456789ABCDEF";
+  *p++ = '"';
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      *p++ = static_cast<char>(c);
+      continue;
+    }
+    *p++ = '\\';
+    switch (c) {
+      case '"':
+      case '\\':
+        *p++ = static_cast<char>(c);
+        break;
+      case '\b':
+        *p++ = 'b';
+        break;
+      case '\f':
+        *p++ = 'f';
+        break;
+      case '\n':
+        *p++ = 'n';
+        break;
+      case '\r':
+        *p++ = 'r';
+        break;
+      case '\t':
+        *p++ = 't';
+        break;
+      default:
+        p = Lit(p, "u00");
+        *p++ = kHex[c >> 4];
+        *p++ = kHex[c & 15];
+    }
+  }
+  *p++ = '"';
+  return p;
+}
+char* PutString(char* p, const std::string& s) { return PutString(p, s.data(), s.size()); }
+char* PutString(char* p, const char* s) { return PutString(p, s, std::strlen(s)); }
+
+// PutString's text as a std::string, for the fragments built once.
+std::string StringText(const char* s, size_t n) {
+  std::string t(StringRoom(n), '\0');
+  t.resize(static_cast<size_t>(PutString(t.data(), s, n) - t.data()));
+  return t;
+}
+// `"name":`.
+std::string KeyText(const char* name) { return StringText(name, std::strlen(name)) + ":"; }
+
+// FormatIsoTime's text, written in place (its std::string is longer than the small-string
+// buffer: an allocation per call, twice per document). False outside years 0..9999, where
+// FormatIsoTime writes the milliseconds instead. The unit test compares the two.
+bool IsoTime(int64_t epoch_ms, char* buf) {
+  int64_t secs = epoch_ms >= 0 ? epoch_ms / 1000 : -((-epoch_ms + 999) / 1000);
+  const int ms = static_cast<int>(epoch_ms - secs * 1000);
+  int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+  const int sod = static_cast<int>(secs - days * 86400);
+  days += 719468;
+  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(days - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
+  if (y < 0 || y > 9999) return false;
+  auto put = [&](int pos, int64_t v, int width) {
+    for (int i = pos + width - 1; i >= pos; --i, v /= 10) buf[i] = static_cast<char>('0' + v % 10);
+  };
+  std::memcpy(buf, "0000-00-00T00:00:00.000Z", 24);
+  put(0, y, 4);
+  put(5, m, 2);
+  put(8, d, 2);
+  put(11, sod / 3600, 2);
+  put(14, sod / 60 % 60, 2);
+  put(17, sod % 60, 2);
+  put(20, ms, 3);
+  return true;
+}
+
+// Bytes PutTime may write.
+constexpr size_t kMaxTime = 26;
+
+// A date field's value: ISO 8601 when the run has absolute time; else milliseconds since
+// the jobs started (relative logs without an anchor), which a date field reads as early
+// 1970 but which stays ordered and comparable within the run.
+char* PutTime(char* p, int64_t ms, bool absolute) {
+  if (!absolute) return std::to_chars(p, p + 20, ms).ptr;
+  if (IsoTime(ms, p + 1)) {
+    *p = '"';
+    p[25] = '"';
+    return p + 26;
+  }
+  return PutString(p, FormatIsoTime(ms));
+}
+
+// Writer-based helpers of the run document (one per run: clarity over speed).
+
 void Key(Writer& w, const char* k) { w.Key(k); }
 
-// Shortest round-trip digits through std::to_chars, several times faster than the writer's
-// own double formatting, which dominated the cost of bucket documents.
 void FastDouble(Writer& w, double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  size_t n = static_cast<size_t>(r.ptr - buf);
-  // JSON numbers need no ".0", but Elasticsearch's dynamic mapping would read an integer
-  // as long: keep whole doubles recognisable as doubles.
-  bool plain_integer = true;
-  for (size_t i = 0; i < n; ++i) plain_integer = plain_integer && buf[i] != '.' && buf[i] != 'e';
-  if (plain_integer) {
-    buf[n++] = '.';
-    buf[n++] = '0';
-  }
-  w.RawValue(buf, n, rapidjson::kNumberType);
+  char buf[kMaxDouble];
+  const char* end = PutDouble(buf, v);
+  w.RawValue(buf, static_cast<size_t>(end - buf), rapidjson::kNumberType);
 }
 void Str(Writer& w, const char* k, const std::string& v) {
   w.Key(k);
@@ -78,7 +316,100 @@ void Meta(Writer& w, const RunMeta& meta) {
   }
 }
 
+// min, mean, max and the percentiles of `s` (when it has samples), each field name
+// prefixed with `prefix` ("" or "read_").
+void LatencyFields(Writer& w, const std::string& prefix, const LatencyStats& s,
+                   const PercentileList& percentiles, double ns_per_unit) {
+  if (s.samples <= 0) return;
+  Num(w, (prefix + "min").c_str(), s.min_ns / ns_per_unit);
+  Num(w, (prefix + "mean").c_str(), s.mean_ns / ns_per_unit);
+  Num(w, (prefix + "max").c_str(), s.max_ns / ns_per_unit);
+  for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
+    Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
+  }
+}
+
+void TimeField(Writer& w, const char* key, int64_t ms, bool absolute) {
+  if (absolute) {
+    Str(w, key, FormatIsoTime(ms));
+  } else {
+    Key(w, key);
+    w.Int64(ms);
+  }
+}
+
+// std::llround(x), inline where that is easy (llround is a library call, once per bucket):
+// x - trunc(x) is exact, and llround rounds halves away from zero.
+int64_t RoundHalfAway(double x) {
+  if (!(x > -4503599627370496.0 && x < 4503599627370496.0)) return std::llround(x);  // 2^52
+  const int64_t t = static_cast<int64_t>(x);
+  const double frac = x - static_cast<double>(t);
+  return frac >= 0.5 ? t + 1 : frac <= -0.5 ? t - 1 : t;
+}
+
+// The texts of one bucket count, formatted once per distinct value in a bucket document:
+// ~40% of a document's counts repeat (whole records times one overlap weight), and
+// to_chars is most of the cost of a bucket document.
+class CountTexts {
+ public:
+  struct Text {
+    std::array<char, kMaxDouble + 8> count;  // ",<count>"
+    std::array<char, 24> scaled;         // ",<round(count * scale), at least 1>"
+    uint8_t count_size;
+    uint8_t scaled_size;
+  };
+
+  CountTexts() { keys_.fill(0); }  // 0 is +0.0, never a non-zero count
+
+  const Text& Get(double n) {
+    uint64_t bits;
+    std::memcpy(&bits, &n, sizeof bits);
+    const size_t slot = static_cast<size_t>((bits * 0x9e3779b97f4a7c15ULL) >> (64 - kBits));
+    Text& t = texts_[slot];
+    if (keys_[slot] != bits) {
+      keys_[slot] = bits;
+      t.count[0] = ',';
+      t.count_size = static_cast<uint8_t>(PutDouble(t.count.data() + 1, n) - t.count.data());
+      t.scaled[0] = ',';
+      const int64_t scaled = std::max<int64_t>(1, RoundHalfAway(n * kLatencyCountScale));
+      t.scaled_size = static_cast<uint8_t>(
+          std::to_chars(t.scaled.data() + 1, t.scaled.data() + t.scaled.size(), scaled).ptr -
+          t.scaled.data());
+    }
+    return t;
+  }
+
+ private:
+  static constexpr int kBits = 8;
+  std::array<uint64_t, size_t{1} << kBits> keys_;
+  std::array<Text, size_t{1} << kBits> texts_;
+};
+
 }  // namespace
+
+// Appends through a raw cursor: Room(n) makes n bytes writable at the returned position,
+// Done(p) says where writing stopped; the string is cut to what was written at the end.
+// Sections reserve an upper bound, so there is no check per byte and no append call per
+// piece.
+class DocumentBuilder::Out {
+ public:
+  explicit Out(std::string* s) : s_(s), used_(s->size()) {}
+  ~Out() { s_->resize(used_); }
+  Out(const Out&) = delete;
+  Out& operator=(const Out&) = delete;
+
+  // Makes room for `n` more bytes without writing them (one allocation for a document).
+  void Reserve(size_t n) { s_->reserve(used_ + n); }
+  char* Room(size_t n) {
+    if (s_->size() < used_ + n) s_->resize(used_ + n);
+    return s_->data() + used_;
+  }
+  void Done(const char* p) { used_ = static_cast<size_t>(p - s_->data()); }
+
+ private:
+  std::string* s_;
+  size_t used_;
+};
 
 const char* DocKindName(DocKind kind) {
   switch (kind) {
@@ -93,133 +424,290 @@ const char* DocKindName(DocKind kind) {
 }
 
 std::string HashHex128(const std::string& key) {
-  const uint64_t a = Mix(Fnv1a(key, 0xcbf29ce484222325ULL));
-  const uint64_t b = Mix(Fnv1a(key, 0x84222325cbf29ce4ULL) ^ a);
-  static const char kHex[] = "0123456789abcdef";
+  IdHash h;
+  h.Feed(key);
   std::string out(32, '0');
-  for (int i = 0; i < 16; ++i) {
-    out[static_cast<size_t>(15 - i)] = kHex[(a >> (4 * i)) & 15];
-    out[static_cast<size_t>(31 - i)] = kHex[(b >> (4 * i)) & 15];
-  }
+  h.Hex(out.data());
   return out;
 }
 
 DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit)
-    : info_(info), meta_(std::move(meta)), ns_per_unit_(ns_per_unit) {}
+    : info_(info), meta_(std::move(meta)), ns_per_unit_(ns_per_unit) {
+  {
+    rapidjson::StringBuffer buf;
+    Writer w(buf);
+    w.StartObject();
+    Meta(w, meta_);
+    w.EndObject();
+    const std::string inner(buf.GetString() + 1, buf.GetSize() - 2);  // without { }
+    if (!inner.empty()) meta_json_ = "," + inner;
+  }
+  for (size_t i = 0; i < scope_json_.size(); ++i) {
+    const char* name = ScopeName(static_cast<ScopeKind>(i));
+    scope_json_[i] = "," + KeyText("scope") + StringText(name, std::strlen(name));
+  }
+  for (size_t i = 0; i < direction_json_.size(); ++i) {
+    const char* name = DirectionName(static_cast<Direction>(i));
+    direction_json_[i] = "," + KeyText("direction") + StringText(name, std::strlen(name));
+  }
+  quantum_ms_ = info.quantum_ms;
+  {
+    char buf[kMaxDouble];
+    quantum_s_.assign(buf, PutNum(buf, static_cast<double>(quantum_ms_) / 1000.0));
+  }
+  const std::string layout = info.layout.Name();
+  buckets_head_ = "," + KeyText("layout") + StringText(layout.data(), layout.size()) + "," +
+                  KeyText("bucket_index");
+
+  // iops, min, mean, max, top_bucket, clamped, lower_bound with "max", "]}".
+  percentile_room_ = 5 * (16 + kMaxDouble) + 64;
+  for (const std::string& name : info.percentiles.field_names) {
+    percentile_keys_.push_back("," + KeyText(name.c_str()));
+    lower_bound_names_.push_back(StringText(name.c_str(), std::strlen(name.c_str())));
+    percentile_room_ +=
+        percentile_keys_.back().size() + kMaxDouble + lower_bound_names_.back().size() + 1;
+  }
+
+  const std::vector<double>& edges = EdgesNs(info.layout);
+  const size_t columns = edges.empty() ? 0 : edges.size() - 1;
+  index_text_.resize(columns);
+  mid_text_.resize(columns);
+  for (size_t c = 0; c < columns; ++c) {
+    std::array<char, 8>& index = index_text_[c];
+    index[0] = ',';
+    index.back() = static_cast<char>(
+        std::to_chars(index.data() + 1, index.data() + 7, static_cast<int>(c)).ptr -
+        index.data());
+    std::array<char, kMaxDouble + 8>& mid = mid_text_[c];
+    mid[0] = ',';
+    mid.back() = static_cast<char>(
+        PutDouble(mid.data() + 1, (edges[c] + edges[c + 1]) / 2000.0) - mid.data());
+  }
+
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
+    IdHash h;
+    h.Feed(DocKindName(kind));
+    h.Sep();
+    h.Feed(meta_.run);
+    h.Sep();
+    id_seed_[static_cast<int>(kind)][0] = h.a;
+    id_seed_[static_cast<int>(kind)][1] = h.b;
+  }
+}
 
 std::string DocumentBuilder::Id(DocKind kind, const ScopeResult& r) const {
-  const char sep = '\x1f';
-  std::string key = DocKindName(kind);
-  key += sep + meta_.run + sep + std::to_string(r.start_ms) + sep + ScopeName(r.kind) + sep +
-         r.host + sep + r.job + sep + DirectionName(r.direction);
-  return HashHex128(key);
+  std::string id;
+  AppendId(kind, r, &id);
+  return id;
+}
+
+void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* out) const {
+  IdHash h;
+  h.a = id_seed_[static_cast<int>(kind)][0];
+  h.b = id_seed_[static_cast<int>(kind)][1];
+  char num[24];
+  h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.start_ms).ptr - num));
+  h.Sep();
+  h.Feed(ScopeName(r.kind));
+  h.Sep();
+  h.Feed(r.host);
+  h.Sep();
+  h.Feed(r.job);
+  h.Sep();
+  h.Feed(DirectionName(r.direction));
+  const size_t at = out->size();
+  out->resize(at + 32);
+  h.Hex(out->data() + at);
 }
 
 std::string DocumentBuilder::RunId() const { return HashHex128(std::string("runs\x1f") + meta_.run); }
 
-// min, mean, max and the percentiles of `s` (when it has samples), each field name
-// prefixed with `prefix` ("" or "read_").
-static void LatencyFields(Writer& w, const std::string& prefix, const LatencyStats& s,
-                          const PercentileList& percentiles, double ns_per_unit) {
-  if (s.samples <= 0) return;
-  Num(w, (prefix + "min").c_str(), s.min_ns / ns_per_unit);
-  Num(w, (prefix + "mean").c_str(), s.mean_ns / ns_per_unit);
-  Num(w, (prefix + "max").c_str(), s.max_ns / ns_per_unit);
-  for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
-    Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
-  }
+size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
+  return 2 * (16 + kMaxTime) + 2 * (16 + kMaxDouble) + meta_json_.size() + 32 +
+         StringRoom(r.host.size()) + 16 + StringRoom(r.job.size()) + 16 + 32 + 24 + 16 +
+         kMaxDouble;
 }
 
-// A date field: ISO 8601 when the run has absolute time; else milliseconds since the jobs
-// started (relative logs without an anchor), which a date field reads as early 1970 but
-// which stays ordered and comparable within the run.
-static void TimeField(Writer& w, const char* key, int64_t ms, bool absolute) {
-  if (absolute) {
-    Str(w, key, FormatIsoTime(ms));
+void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {
+  char* p = out.Room(CommonRoom(r));
+  p = Lit(p, "{\"@timestamp\":");
+  p = PutTime(p, r.start_ms, info_.absolute);
+  p = Lit(p, ",\"end\":");
+  p = PutTime(p, r.end_ms, info_.absolute);
+  p = Lit(p, ",\"elapsed_s\":");
+  p = PutNum(p, r.elapsed_s);
+  p = Lit(p, ",\"quantum_s\":");
+  if (r.end_ms - r.start_ms == quantum_ms_) {
+    p = Put(p, quantum_s_);
   } else {
-    Key(w, key);
-    w.Int64(ms);
+    p = PutNum(p, static_cast<double>(r.end_ms - r.start_ms) / 1000.0);
   }
-}
-
-static void CommonFields(Writer& w, const RunInfo& info, const RunMeta& meta,
-                         const ScopeResult& r) {
-  TimeField(w, "@timestamp", r.start_ms, info.absolute);
-  TimeField(w, "end", r.end_ms, info.absolute);
-  Num(w, "elapsed_s", r.elapsed_s);
-  Num(w, "quantum_s", static_cast<double>(r.end_ms - r.start_ms) / 1000.0);
-  Meta(w, meta);
-  Str(w, "scope", ScopeName(r.kind));
-  if (!r.host.empty()) Str(w, "host", r.host);
-  if (!r.job.empty()) Str(w, "job", r.job);
-  Str(w, "direction", DirectionName(r.direction));
-  Key(w, "logs");
-  w.Int(r.logs);
-  Num(w, "samples", r.stats.samples);
+  p = Put(p, meta_json_);
+  const size_t scope = static_cast<size_t>(r.kind);
+  if (scope < scope_json_.size()) {
+    p = Put(p, scope_json_[scope]);
+  } else {
+    p = Lit(p, ",\"scope\":");
+    p = PutString(p, ScopeName(r.kind));
+  }
+  if (!r.host.empty()) {
+    p = Lit(p, ",\"host\":");
+    p = PutString(p, r.host);
+  }
+  if (!r.job.empty()) {
+    p = Lit(p, ",\"job\":");
+    p = PutString(p, r.job);
+  }
+  const size_t direction = static_cast<size_t>(r.direction);
+  if (direction < direction_json_.size()) {
+    p = Put(p, direction_json_[direction]);
+  } else {
+    p = Lit(p, ",\"direction\":");
+    p = PutString(p, DirectionName(r.direction));
+  }
+  p = Lit(p, ",\"logs\":");
+  p = std::to_chars(p, p + 12, r.logs).ptr;
+  p = Lit(p, ",\"samples\":");
+  p = PutNum(p, r.stats.samples);
+  out.Done(p);
 }
 
 std::string DocumentBuilder::Percentiles(const ScopeResult& r) const {
-  rapidjson::StringBuffer buf;
-  Writer w(buf);
-  w.StartObject();
-  CommonFields(w, info_, meta_, r);
+  std::string doc;
+  AppendPercentiles(r, &doc);
+  return doc;
+}
+
+void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) const {
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + percentile_room_);
+  AppendCommon(r, out);
   const LatencyStats& s = r.stats;
+  char* p = out.Room(percentile_room_);
   const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
-  Num(w, "iops", secs > 0 ? s.samples / secs : 0.0);
-  LatencyFields(w, "", s, info_.percentiles, ns_per_unit_);
-  Num(w, "top_bucket", s.top_bucket);
-  Key(w, "clamped");
-  w.Bool(s.top_bucket > 0);
-  Key(w, "lower_bound");
-  w.StartArray();
-  for (size_t i = 0; i < s.lower_bound.size(); ++i) {
-    if (s.lower_bound[i]) w.String(info_.percentiles.field_names[i].c_str());
+  p = Lit(p, ",\"iops\":");
+  p = PutNum(p, secs > 0 ? s.samples / secs : 0.0);
+  if (s.samples > 0) {
+    p = Lit(p, ",\"min\":");
+    p = PutNum(p, s.min_ns / ns_per_unit_);
+    p = Lit(p, ",\"mean\":");
+    p = PutNum(p, s.mean_ns / ns_per_unit_);
+    p = Lit(p, ",\"max\":");
+    p = PutNum(p, s.max_ns / ns_per_unit_);
+    // The stats come from info.percentiles: one value per field name.
+    const size_t n = std::min(s.percentile_ns.size(), percentile_keys_.size());
+    for (size_t i = 0; i < n; ++i) {
+      p = Put(p, percentile_keys_[i]);
+      p = PutNum(p, s.percentile_ns[i] / ns_per_unit_);
+    }
   }
-  if (s.max_lower_bound) w.String("max");
-  w.EndArray();
-  w.EndObject();
-  return std::string(buf.GetString(), buf.GetSize());
+  p = Lit(p, ",\"top_bucket\":");
+  p = PutNum(p, s.top_bucket);
+  p = s.top_bucket > 0 ? Lit(p, ",\"clamped\":true,\"lower_bound\":[")
+                       : Lit(p, ",\"clamped\":false,\"lower_bound\":[");
+  bool first = true;
+  const size_t n = std::min(s.lower_bound.size(), lower_bound_names_.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!s.lower_bound[i]) continue;
+    if (!first) *p++ = ',';
+    first = false;
+    p = Put(p, lower_bound_names_[i]);
+  }
+  if (s.max_lower_bound) p = first ? Lit(p, "\"max\"") : Lit(p, ",\"max\"");
+  p = Lit(p, "]}");
+  out.Done(p);
 }
 
 std::string DocumentBuilder::Buckets(const ScopeResult& r) const {
-  rapidjson::StringBuffer buf;
-  Writer w(buf);
-  w.StartObject();
-  CommonFields(w, info_, meta_, r);
-  Str(w, "layout", info_.layout.Name());
-  Key(w, "bucket_index");
-  w.StartArray();
-  if (r.histogram) r.histogram->ForEachNonZero([&](int c, double) { w.Int(c); });
-  w.EndArray();
-  Key(w, "bucket_count");
-  w.StartArray();
-  if (r.histogram) r.histogram->ForEachNonZero([&](int, double n) { FastDouble(w, n); });
-  w.EndArray();
-  Key(w, "latency");
-  w.StartObject();
-  Key(w, "values");
-  w.StartArray();
+  std::string doc;
+  AppendBuckets(r, &doc);
+  return doc;
+}
+
+void DocumentBuilder::AppendBuckets(const ScopeResult& r, std::string* doc) const {
+  // The non-zero buckets, once. Columns come from info.layout; any beyond it (there are
+  // none) would be left out of all four arrays alike.
+  std::array<int, Histogram::kMaxColumns> columns;
+  std::array<double, Histogram::kMaxColumns> counts;
+  size_t n = 0, index_room = 0, mid_room = 0;
   if (r.histogram) {
-    const std::vector<double>& edges = EdgesNs(info_.layout);
-    r.histogram->ForEachNonZero([&](int c, double) {
-      const size_t i = static_cast<size_t>(c);
-      FastDouble(w, (edges[i] + edges[i + 1]) / 2000.0);
+    const size_t known = index_text_.size();
+    r.histogram->ForEachNonZero([&](int c, double v) {
+      if (c < 0 || static_cast<size_t>(c) >= known || n == columns.size()) return;
+      columns[n] = c;
+      counts[n] = v;
+      index_room += static_cast<size_t>(index_text_[static_cast<size_t>(c)].back());
+      mid_room += static_cast<size_t>(mid_text_[static_cast<size_t>(c)].back());
+      ++n;
     });
   }
-  w.EndArray();
-  Key(w, "counts");
-  w.StartArray();
-  if (r.histogram) {
-    r.histogram->ForEachNonZero([&](int, double n) {
-      w.Int64(std::max<int64_t>(1, std::llround(n * kLatencyCountScale)));
-    });
+  constexpr size_t kSlack = kMaxDouble + 8;  // each piece is copied at its fixed size
+  // Room for all of it at once (the last term: the four list keys and the tail).
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + buckets_head_.size() + index_room + mid_room +
+              n * (kMaxDouble + 1 + 24) + 4 * kSlack + 128);
+  AppendCommon(r, out);
+  // Each list is written as ",a,b,c" and its first comma then becomes the "[" (no branch
+  // per element); each piece is copied at its fixed size, hence the slack.
+  char* p = out.Room(buckets_head_.size() + 1 + index_room + kSlack);
+  p = Put(p, buckets_head_);
+  char* open = p;
+  *p = ',';
+  for (size_t i = 0; i < n; ++i) {
+    const std::array<char, 8>& t = index_text_[static_cast<size_t>(columns[i])];
+    std::memcpy(p, t.data(), t.size());
+    p += t.back();
   }
-  w.EndArray();
-  w.EndObject();
-  Key(w, "latency_scale");
-  w.Int(static_cast<int>(kLatencyCountScale));
-  w.EndObject();
-  return std::string(buf.GetString(), buf.GetSize());
+  if (n == 0) ++p;
+  *open = '[';
+  out.Done(p);
+
+  CountTexts texts;
+  static const char kCountsKey[] = "],\"bucket_count\":";
+  p = out.Room(sizeof(kCountsKey) + 1 + n * (kMaxDouble + 1) + kSlack);
+  p = Lit(p, kCountsKey);
+  open = p;
+  *p = ',';
+  for (size_t i = 0; i < n; ++i) {
+    const CountTexts::Text& t = texts.Get(counts[i]);
+    std::memcpy(p, t.count.data(), t.count.size());
+    p += t.count_size;
+  }
+  if (n == 0) ++p;
+  *open = '[';
+  out.Done(p);
+
+  static const char kValuesKey[] = "],\"latency\":{\"values\":";
+  p = out.Room(sizeof(kValuesKey) + 1 + mid_room + kSlack);
+  p = Lit(p, kValuesKey);
+  open = p;
+  *p = ',';
+  for (size_t i = 0; i < n; ++i) {
+    const auto& t = mid_text_[static_cast<size_t>(columns[i])];
+    std::memcpy(p, t.data(), t.size());
+    p += t.back();
+  }
+  if (n == 0) ++p;
+  *open = '[';
+  out.Done(p);
+
+  static const char kScaledKey[] = "],\"counts\":";
+  static const char kTail[] = "]},\"latency_scale\":";
+  p = out.Room(sizeof(kScaledKey) + 1 + n * 24 + kSlack + sizeof(kTail) + 16);
+  p = Lit(p, kScaledKey);
+  open = p;
+  *p = ',';
+  for (size_t i = 0; i < n; ++i) {
+    const CountTexts::Text& t = texts.Get(counts[i]);
+    std::memcpy(p, t.scaled.data(), t.scaled.size());
+    p += t.scaled_size;
+  }
+  if (n == 0) ++p;
+  *open = '[';
+  p = Lit(p, kTail);
+  p = std::to_chars(p, p + 12, static_cast<int>(kLatencyCountScale)).ptr;
+  *p++ = '}';
+  out.Done(p);
 }
 
 std::string DocumentBuilder::Run(const RunSummary& summary,
