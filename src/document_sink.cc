@@ -16,13 +16,14 @@ Status DocumentSink::Begin(const RunInfo& info) {
 void DocumentSink::Prepare(const ScopeResult& r, std::string* prepared) const {
   // Id and source of both documents, one per line: ids are hex and JSON text has no raw
   // newline.
-  *prepared = builder_->Id(DocKind::kPercentiles, r);
-  *prepared += '\n';
-  *prepared += builder_->Percentiles(r);
-  *prepared += '\n';
-  *prepared += builder_->Id(DocKind::kBuckets, r);
-  *prepared += '\n';
-  *prepared += builder_->Buckets(r);
+  prepared->clear();
+  builder_->AppendId(DocKind::kPercentiles, r, prepared);
+  prepared->push_back('\n');
+  builder_->AppendPercentiles(r, prepared);
+  prepared->push_back('\n');
+  builder_->AppendId(DocKind::kBuckets, r, prepared);
+  prepared->push_back('\n');
+  builder_->AppendBuckets(r, prepared);
 }
 
 Status DocumentSink::Quantum(const ScopeResult& r) {

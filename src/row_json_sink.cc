@@ -15,7 +15,7 @@ Status RowJsonSink::Begin(const RunInfo& info) {
 }
 
 void RowJsonSink::Format(const ScopeResult& r, std::string* out) const {
-  *out += builder_->Percentiles(r);
+  builder_->AppendPercentiles(r, out);
   out->pop_back();  // reopen the object to add the unit
   *out += ",\"unit\":\"";
   *out += unit_.name;
