@@ -2,7 +2,8 @@
 # fiohist benchmarks: generates a deterministic corpus once (cached), then times raw reads
 # (cat, zcat), fiohist pctiles (default and compat mode, plain and gzip, long run),
 # the reference script on a subset (when FIO_HISTO_LOG_PCTILES is set), document building
-# (fiohist push --out) and, when FIOHIST_ES_URL is set, indexing against curl + _bulk.
+# (fiohist push --out; doc_bench on one core and on all) and, when FIOHIST_ES_URL is set,
+# indexing against curl + _bulk.
 # Missing fiohist subcommands show as "n/a (not available)" instead of failing the run.
 #
 # Usage: bench/run.sh [--quick] [--scale F] [--no-long] [--reps N] [--gen BIN]
@@ -10,7 +11,8 @@
 # Env:   FIOHIST_BENCH_DIR (cache, default /tmp/fiohist-bench), FIOHIST (binary),
 #        FIO_HISTO_LOG_PCTILES (reference script, .py or .py.gz), FIOHIST_BENCH_REF_MB
 #        (reference subset size, default 100), FIOHIST_ES_URL (indexing benchmark, into
-#        indices of prefix FIOHIST_BENCH_ES_PREFIX, default fiohistbench, deleted afterwards).
+#        indices of prefix FIOHIST_BENCH_ES_PREFIX, default fiohistbench, deleted afterwards),
+#        DOC_BENCH (doc_bench binary; default: next to fiohist's build, or build*/bench).
 set -u -o pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,7 +25,7 @@ REPS=1
 GEN=${GEN_CORPUS:-}
 FIOHIST=${FIOHIST:-}
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; SCALE=0.01 ;;
@@ -305,6 +307,29 @@ else
   row push "fiohist push --out (plain)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
 fi
 
+# --- document building alone (doc_bench: no parsing, no I/O), one core and all cores -------
+DOC_BENCH=${DOC_BENCH:-}
+if [ -z "$DOC_BENCH" ]; then
+  DOC_BENCH=$(first_exe "$(dirname "${FIOHIST:-/nonexistent}")"/bench/doc_bench \
+    "$ROOT"/build-bench/bench/doc_bench "$ROOT"/build*/bench/doc_bench) || DOC_BENCH=""
+fi
+DOC_LINES=()
+if [ -n "$DOC_BENCH" ]; then
+  log "timing: doc_bench (one process, then $(nproc) at once)"
+  "$DOC_BENCH" "$ONE_PLAIN" 3 >"$WORK/doc1.txt" 2>&1 || true
+  for ((i = 0; i < $(nproc); i++)); do "$DOC_BENCH" "$ONE_PLAIN" 3 >"$WORK/docn.$i.txt" 2>&1 & done
+  wait
+  # "<kind> documents (append): N docs/s" per process: one core, and the sum over processes.
+  for kind in percentile bucket; do
+    one=$(awk -v k="$kind" '$1==k && /append/{print $4}' "$WORK/doc1.txt")
+    all=$(cat "$WORK"/docn.*.txt | awk -v k="$kind" '$1==k && /append/{s+=$4} END{print s+0}')
+    size=$(awk -v k="$kind" '$1==k && /append/ && match($0, /[0-9]+ bytes each/) {
+      print substr($0, RSTART, RLENGTH - 11)}' "$WORK/doc1.txt")
+    DOC_LINES+=("$(printf '  %-44s %s' "$kind documents/s, one core / $(nproc) cores" \
+      "${one:-?} / ${all:-?}  (${size:-?} bytes each)")")
+  done
+fi
+
 # --- indexing: fiohist push --es-url / load versus curl posting the same NDJSON to _bulk ----
 # Every run indexes into freshly created indices of a bench-only prefix (deleted and set up
 # again before each run), so all of them create documents rather than overwrite them.
@@ -410,6 +435,7 @@ if [ "$DOCS" -gt 0 ] && [ -n "${WALL[push]:-}" ]; then
   printf '  %-44s %s\n' "documents built (NDJSON lines / 2)" "$DOCS"
   printf '  %-44s %s\n' "documents/s (push --out)" "$(ratio "$DOCS" "${WALL[push]}")"
 fi
+[ ${#DOC_LINES[@]} -gt 0 ] && printf '%s\n' "  doc_bench (building only, no I/O):" "${DOC_LINES[@]}"
 if [ -n "${WALL[es_push]:-}" ]; then
   printf '  %-44s %s\n' "documents/s (push --es-url)" "$(ratio "$DOCS" "${WALL[es_push]}")"
   printf '  %-44s %s\n' "documents/s (curl _bulk, server limit)" "$(ratio "$DOCS" "${WALL[es_curl]:-}")"
