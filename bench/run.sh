@@ -417,10 +417,11 @@ printf "$FMT\n" "command" "input MB" "wall s" "CPU s" "MB/s" "records/s" "RSS MB
 printf '%s\n' "$(printf '%.0s-' {1..100})"
 printf '%s\n' "${ROWS[@]}"
 echo
-echo "ratios"
+echo "ratios (cluster = the reference's own work; default = cluster, host and job scopes)"
 printf '  %-44s %s\n' "fiohist (plain) / cat  [throughput]" "$(ratio "${MBS[pct_plain]:-}" "${MBS[cat]:-}")"
 printf '  %-44s %s\n' "fiohist (gzip) / zcat  [throughput]" "$(ratio "${MBS[pct_gz]:-}" "${MBS[zcat]:-}")"
 printf '  %-44s %s\n' "fiohist compat / reference  [throughput]" "$(ratio "${MBS[compat]:-}" "${MBS[ref]:-}")"
+printf '  %-44s %s\n' "fiohist cluster / reference  [throughput]" "$(ratio "${MBS[pct_cluster]:-}" "${MBS[ref]:-}")"
 printf '  %-44s %s\n' "fiohist default / reference  [throughput]" "$(ratio "${MBS[pct_plain]:-}" "${MBS[ref]:-}")"
 printf '  %-44s %s\n' "fiohist compat / reference  [MB per CPU s]" "$(ratio "${CPUMB[compat]:-}" "${CPUMB[ref]:-}")"
 printf '  %-44s %s\n' "fiohist default / reference  [MB per CPU s]" "$(ratio "${CPUMB[pct_plain]:-}" "${CPUMB[ref]:-}")"
