@@ -390,7 +390,10 @@ if [ -n "$ES" ]; then
         --data-binary "@$c" "$ES/_bulk")
       NREQ=$((NREQ + 1))
     done
-    NOTE="$DOCS docs in $NREQ requests (~$(( DOCS / (NREQ > 0 ? NREQ : 1) )) docs each)"
+    # fiohist ends with a refresh (the documents are searchable when it returns): so does curl.
+    CURL_ARGS+=(--next -s -o /dev/null -w '%{http_code}\n' -X POST
+      "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_refresh")
+    NOTE="$DOCS docs in $NREQ requests (~$(( DOCS / (NREQ > 0 ? NREQ : 1) )) docs each) + refresh"
     bench es_curl "curl _bulk (same NDJSON files)" "$TEXT_BYTES" "$RECORDS" "$WORK/curl.codes" \
       curl "${CURL_ARGS[@]}"
     BAD=$(grep -vc '^200$' "$WORK/curl.codes" || true)

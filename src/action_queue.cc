@@ -4,19 +4,24 @@ namespace fiohist {
 
 Status ActionQueue::Push(BulkAction action) {
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [&] { return items_.size() < capacity_ || !error_.ok(); });
+  changed_.wait(lock, [&] {
+    return items_.empty() || (items_.size() < max_actions_ && bytes_ < max_bytes_) ||
+           !error_.ok();
+  });
   if (!error_.ok()) return error_;
+  bytes_ += Bytes(action);
   items_.push_back(std::move(action));
   changed_.notify_all();
   return Status();
 }
 
-bool ActionQueue::Pop(BulkAction* action) {
+bool ActionQueue::PopAll(std::deque<BulkAction>* actions) {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return !items_.empty() || closed_ || !error_.ok(); });
   if (!error_.ok() || items_.empty()) return false;
-  *action = std::move(items_.front());
-  items_.pop_front();
+  for (BulkAction& a : items_) actions->push_back(std::move(a));
+  items_.clear();
+  bytes_ = 0;
   changed_.notify_all();
   return true;
 }
@@ -31,6 +36,7 @@ void ActionQueue::Fail(Status error) {
   std::lock_guard<std::mutex> lock(mutex_);
   error_ = std::move(error);
   items_.clear();
+  bytes_ = 0;
   changed_.notify_all();
 }
 

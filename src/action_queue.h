@@ -3,6 +3,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 
@@ -12,26 +13,38 @@
 namespace fiohist {
 
 /// Lets `push` compute documents while earlier ones are on the wire: the pipeline Push()es,
-/// one sender thread Pop()s. Bounded, so memory stays flat when the server is slower than
-/// the pipeline; a failure on the sending side stops the producer at its next Push().
+/// one sender thread takes them. Bounded by actions and by bytes, so memory stays flat when
+/// the server is slower than the pipeline (whatever the batch options); a failure on the
+/// sending side stops the producer at its next Push().
 class ActionQueue {
  public:
-  explicit ActionQueue(size_t capacity) : capacity_(capacity) {}
+  /// Holds at most `max_actions` actions and about `max_bytes` bytes (one action always
+  /// fits, however large).
+  explicit ActionQueue(size_t max_actions, size_t max_bytes = SIZE_MAX)
+      : max_actions_(max_actions), max_bytes_(max_bytes) {}
 
   /// Waits for room, then queues `action`. Returns the sender's error once it failed.
   Status Push(BulkAction action);
-  /// Waits for an action; false once the queue is closed and empty, or failed.
-  bool Pop(BulkAction* action);
+  /// Waits for actions and moves every queued one to the end of `*actions`: one hand-over
+  /// (and one wake-up of a waiting producer) per batch instead of per document. False once
+  /// the queue is closed and empty, or failed.
+  bool PopAll(std::deque<BulkAction>* actions);
   /// No more actions will come.
   void Close();
   /// The sender cannot go on: Push() returns `error` from now on.
   void Fail(Status error);
 
  private:
+  static size_t Bytes(const BulkAction& a) {
+    return a.index.size() + a.id.size() + a.source.size();
+  }
+
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<BulkAction> items_;
-  size_t capacity_;
+  size_t bytes_ = 0;
+  size_t max_actions_;
+  size_t max_bytes_;
   bool closed_ = false;
   Status error_;
 };

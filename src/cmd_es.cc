@@ -13,6 +13,7 @@
 #include "es_admin.h"
 #include "index_templates.h"
 #include "ndjson_dir.h"
+#include "queued_indexer.h"
 
 namespace fiohist {
 
@@ -329,11 +330,13 @@ int RunLoadCommand(int argc, char** argv) {
   BulkIndexer indexer(client.get(), bulk);
   std::function<void(const BulkStats&)> progress = MakeBulkProgress();
   if (progress) indexer.set_progress(progress);
+  // The next files are read while earlier batches are on the wire.
+  QueuedIndexer queued(&indexer, bulk);
   Status st = ReadNdjsonDir(dir, [&](BulkAction action) {
     action.index = RewriteIndexPrefix(action.index, conn.index_prefix);
-    return indexer.Add(std::move(action));
+    return queued.Add(std::move(action));
   });
-  Status finished = indexer.Finish();
+  Status finished = queued.Finish();
   if (progress) std::fputc('\n', stderr);
   PrintBulkErrors(indexer.stats());
   std::cout << FormatBulkSummary(indexer.stats()) << "\n";

@@ -5,9 +5,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
-#include <thread>
 
-#include "action_queue.h"
 #include "cmd_es.h"
 #include "cmd_pctiles.h"
 #include "document_sink.h"
@@ -15,6 +13,7 @@
 #include "ndjson_dir.h"
 #include "command_line.h"
 #include "pipeline_options.h"
+#include "queued_indexer.h"
 #include "summary_sink.h"
 
 namespace po = boost::program_options;
@@ -102,8 +101,7 @@ int RunPushCommand(int argc, char** argv) {
   std::unique_ptr<HttpClient> client;
   std::unique_ptr<BulkIndexer> indexer;
   std::unique_ptr<NdjsonDirWriter> writer;
-  std::unique_ptr<ActionQueue> queue;
-  std::thread sender;
+  std::unique_ptr<QueuedIndexer> queued;
   ActionConsumer consume;
   if (to_es) {
     s = MakeEsClient(conn, &client);
@@ -131,15 +129,8 @@ int RunPushCommand(int argc, char** argv) {
     indexer = std::make_unique<BulkIndexer>(client.get(), bulk);
     if (auto progress = MakeBulkProgress()) indexer->set_progress(progress);
     // Documents are computed while earlier batches are on the wire.
-    queue = std::make_unique<ActionQueue>(2 * bulk.max_batch_docs);
-    sender = std::thread([&] {
-      BulkAction a;
-      while (queue->Pop(&a)) {
-        Status st = indexer->Add(std::move(a));
-        if (!st.ok()) queue->Fail(st);
-      }
-    });
-    consume = [&](BulkAction a) { return queue->Push(std::move(a)); };
+    queued = std::make_unique<QueuedIndexer>(indexer.get(), bulk);
+    consume = [&](BulkAction a) { return queued->Add(std::move(a)); };
   } else {
     if (out_dir.empty()) out_dir = "fiohist-out/" + run;
     writer = std::make_unique<NdjsonDirWriter>(out_dir);
@@ -158,11 +149,7 @@ int RunPushCommand(int argc, char** argv) {
   FanoutSink sink(sinks);
   RunSummary summary;
   s = RunPipeline(options, logs, &sink, &summary);
-  if (queue) {
-    queue->Close();
-    sender.join();
-  }
-  Status finished = indexer ? indexer->Finish() : writer->Close();
+  Status finished = queued ? queued->Finish() : writer->Close();
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
     return kExitError;
