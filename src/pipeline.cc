@@ -307,6 +307,7 @@ Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
       if (!s.ok()) return s;
     }
   }
+  if (!o_.scopes[2]) return Status();
   for (const LogSlot& slot : slots_) {
     s = Emit(slot.results[static_cast<size_t>(buffer)], false);
     if (!s.ok()) return s;
@@ -369,6 +370,9 @@ Status Pipeline::Stream() {
     const int64_t qs = grid.Start(q), qe = grid.End(q);
     const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
     const size_t b = static_cast<size_t>(cur);
+    // Logs' own histograms outlive their quantum only for job results (written out during
+    // the next one): without the job scope one buffer does, at half the memory per log.
+    const size_t lb = job_scope ? b : 0;
     // Task 0 writes out the previous quantum while the other workers read this one.
     pool.ParallelFor(slots_.size() + 1, [&](int, size_t task) {
       if (task == 0) {
@@ -376,13 +380,13 @@ Status Pipeline::Stream() {
         return;
       }
       LogSlot& slot = slots_[task - 1];
-      ScopeHistograms& mine = slot.quantum[b];
+      ScopeHistograms& mine = slot.quantum[lb];
       mine.Clear();
       if (slot.stream->next_start_ms() < qe) {
         slot.status = slot.stream->Feed(grid, q, &mine.direction, &mine.touched);
       }
       if (!slot.status.ok() || !mine.any() || !job_scope) {
-        slot.results[b].clear();
+        if (job_scope) slot.results[lb].clear();
         if (mine.any()) mine.logs = 1;
         return;
       }
@@ -392,8 +396,8 @@ Status Pipeline::Stream() {
       slot.base.start_ms = qs;
       slot.base.end_ms = qe;
       slot.base.elapsed_s = elapsed;
-      SetResults(mine, o_, info_.layout, slot.base, &slot.all[b], &slot.results[b]);
-      Prepare(&slot.results[b]);
+      SetResults(mine, o_, info_.layout, slot.base, &slot.all[lb], &slot.results[lb]);
+      Prepare(&slot.results[lb]);
     });
     if (!emitted.ok()) return emitted;
     for (LogSlot& slot : slots_) {
@@ -408,7 +412,7 @@ Status Pipeline::Stream() {
       ScopeHistograms& sum = st.merge.mutable_host(static_cast<int>(h));
       sum.Clear();
       for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
-        if (slots_[i].quantum[b].any()) sum.Merge(slots_[i].quantum[b]);
+        if (slots_[i].quantum[lb].any()) sum.Merge(slots_[i].quantum[lb]);
       }
       if (host_scope) HostStats(&st, false, h);
     });
