@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "number_format.h"
 #include "time_anchor.h"
 
 namespace fiohist {
@@ -58,96 +59,17 @@ struct IdHash {
 // Bytes PutDouble may write.
 constexpr size_t kMaxDouble = 32;
 
-// The powers of ten that doubles hold exactly.
-constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-// std::to_chars(v) (shortest round trip) for v in [1e-7, 1e15) whose shortest form has at
-// most 15 significant digits, in a fraction of to_chars' time; nullptr for any other v.
-// Why it is exact: N = round(v * 10^k) with 10^14 <= v * 10^k < ~10^15 is the nearest
-// 15-digit decimal to v (the product's error is below 0.12 there), and N / 10^k == v
-// (one correctly rounded division of exact values) says that this decimal reads back as
-// v. 15-digit decimals lie several ulps apart, so at most one is within half an ulp of v:
-// if any decimal of at most 15 digits reads back as v, it is N (padded with zeros), and
-// N without its trailing zeros is the shortest form. The text then follows to_chars:
-// fixed or scientific, whichever is shorter, fixed on a tie.
-char* ShortDouble(char* p, double v) {
-  if (!(v >= 1e-7 && v < 1e15)) return nullptr;
-  uint64_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  const int e2 = static_cast<int>((bits >> 52) & 0x7ff) - 1023;  // 2^e2 <= v < 2^(e2+1)
-  const int e10 = (e2 * 78913) >> 18;  // floor(e2 * log10(2)): 10^e10 <= v, maybe 10^(e10+1)
-  int k = 14 - e10;                    // 0..22 over the range above
-  double x = v * kPow10[k];
-  if (x >= 1e15) x = v * kPow10[--k];
-  const uint64_t n = static_cast<uint64_t>(x + 0.5);
-  if (static_cast<double>(n) / kPow10[k] != v) return nullptr;
-  // Trailing zeros off first (n < 2 * 10^15 has at most 15): the digits left are the text.
-  uint64_t d = n;
-  int zeros = 0;
-  if (d % 100000000 == 0) d /= 100000000, zeros += 8;
-  if (d % 10000 == 0) d /= 10000, zeros += 4;
-  if (d % 100 == 0) d /= 100, zeros += 2;
-  if (d % 10 == 0) d /= 10, zeros += 1;
-  char digits[20];
-  const int m = static_cast<int>(std::to_chars(digits, digits + sizeof(digits), d).ptr - digits);
-  const int e = m + zeros - 1 - k;  // v = d.ddd * 10^e, |e| < 100
-  const int sci_size = m + (m > 1 ? 1 : 0) + 4;
-  const int fixed_size = e >= 0 ? std::max(m, e + 1) + (m > e + 1 ? 1 : 0) : m + 1 - e;
-  if (fixed_size <= sci_size) {
-    if (e < 0) {
-      p[0] = '0';
-      p[1] = '.';
-      std::memset(p + 2, '0', static_cast<size_t>(-e - 1));
-      std::memcpy(p + 1 - e, digits, static_cast<size_t>(m));
-      return p + m + 1 - e;
-    }
-    if (m <= e + 1) {  // a whole number: JSON keeps it a double with ".0"
-      std::memcpy(p, digits, static_cast<size_t>(m));
-      std::memset(p + m, '0', static_cast<size_t>(e + 1 - m));
-      std::memcpy(p + e + 1, ".0", 2);
-      return p + e + 3;
-    }
-    std::memcpy(p, digits, static_cast<size_t>(e + 1));
-    p[e + 1] = '.';
-    std::memcpy(p + e + 2, digits + e + 1, static_cast<size_t>(m - e - 1));
-    return p + m + 1;
-  }
-  *p++ = digits[0];
-  if (m > 1) {
-    *p++ = '.';
-    std::memcpy(p, digits + 1, static_cast<size_t>(m - 1));
-    p += m - 1;
-  }
-  const int a = e < 0 ? -e : e;
-  p[0] = 'e';
-  p[1] = e < 0 ? '-' : '+';
-  p[2] = static_cast<char>('0' + a / 10);
-  p[3] = static_cast<char>('0' + a % 10);
-  return p + 4;
-}
-
-// Shortest round-trip digits as std::to_chars writes them (ShortDouble when it can: to_chars
-// was most of the cost of a document). JSON numbers need no ".0", but Elasticsearch's
-// dynamic mapping would read an integer as long: whole doubles stay recognisable as
-// doubles.
+// Shortest round-trip digits as std::to_chars writes them (WriteShortest: to_chars was
+// most of the cost of a document). JSON numbers need no ".0", but Elasticsearch's dynamic
+// mapping would read an integer as long: whole doubles stay recognisable as doubles.
 char* PutDouble(char* p, double v) {
-  if (char* end = ShortDouble(p, v)) return end;
-  if (v < 0 && v > -1e15) {  // the same digits after a minus sign
-    *p = '-';
-    if (char* end = ShortDouble(p + 1, -v)) return end;
+  char* end = WriteShortest(p, v);
+  for (const char* q = p; q < end; ++q) {
+    if (*q == '.' || *q == 'e') return end;
   }
-  char* end = std::to_chars(p, p + kMaxDouble - 2, v).ptr;
-  // Below 10^15, 16 or 17 digits (all ShortDouble leaves) always have a '.' or an 'e'.
-  if (std::fabs(v) >= 1e-7 && std::fabs(v) < 1e15) return end;
-  bool plain_integer = true;
-  for (const char* q = p; q < end; ++q) plain_integer = plain_integer && *q != '.' && *q != 'e';
-  if (plain_integer) {
-    *end++ = '.';
-    *end++ = '0';
-  }
-  return end;
+  end[0] = '.';
+  end[1] = '0';
+  return end + 2;
 }
 
 }  // namespace
