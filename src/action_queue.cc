@@ -5,8 +5,7 @@ namespace fiohist {
 Status ActionQueue::Push(BulkAction action) {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] {
-    return items_.empty() || (items_.size() < max_actions_ && bytes_ < max_bytes_) ||
-           !error_.ok();
+    return items_.empty() || (items_.size() < max_actions_ && bytes_ < max_bytes_) || !error_.ok();
   });
   if (!error_.ok()) return error_;
   bytes_ += Bytes(action);

@@ -59,8 +59,7 @@ inline uint64_t ParseShortUnsigned(const char* p, int* digits) {
 #endif
   const uint64_t values = word ^ 0x3030303030303030ULL;  // '0'..'9' -> 0..9
   // High bit of each byte that is not 0..9 (a carry only reaches later bytes).
-  const uint64_t non_digit =
-      ((values + 0x7676767676767676ULL) | values) & 0x8080808080808080ULL;
+  const uint64_t non_digit = ((values + 0x7676767676767676ULL) | values) & 0x8080808080808080ULL;
   if (non_digit == 0) {
     *digits = 0;
     return 0;
@@ -82,10 +81,10 @@ inline uint64_t ParseShortUnsigned(const char* p, int* digits) {
 inline int LoneZerosAhead(const char* p) {
 #if defined(__SSE2__)
   // "0, " repeated from p: bytes 0-15 and 16-31 (the second half starts one byte into it).
-  const __m128i first = _mm_setr_epi8('0', ',', ' ', '0', ',', ' ', '0', ',', ' ', '0', ',',
-                                      ' ', '0', ',', ' ', '0');
-  const __m128i second = _mm_setr_epi8(',', ' ', '0', ',', ' ', '0', ',', ' ', '0', ',', ' ',
-                                       '0', ',', ' ', '0', ',');
+  const __m128i first =
+      _mm_setr_epi8('0', ',', ' ', '0', ',', ' ', '0', ',', ' ', '0', ',', ' ', '0', ',', ' ', '0');
+  const __m128i second =
+      _mm_setr_epi8(',', ' ', '0', ',', ' ', '0', ',', ' ', '0', ',', ' ', '0', ',', ' ', '0', ',');
   const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
   const uint32_t equal =

@@ -267,8 +267,9 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
 }
 
 void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
-  if (!o_.scopes[0]) state->cluster_results.clear();
-  if (o_.scopes[0]) {
+  if (!o_.scopes[0]) {
+    state->cluster_results.clear();
+  } else {
     ScopeResult base;
     base.start_ms = state->start_ms;
     base.end_ms = state->end_ms;

@@ -65,9 +65,11 @@ TEST(QueuedIndexer, AFatalErrorStopsTheProducer) {
   BulkOptions o;
   o.max_batch_docs = 2;
   o.max_attempts = 1;
-  BulkIndexer bulk([](const std::string&, const std::string&,
-                      const std::string&) { return HttpResult{0, "", "refused"}; },
-                   [](double) {}, o);
+  BulkIndexer bulk(
+      [](const std::string&, const std::string&, const std::string&) {
+        return HttpResult{0, "", "refused"};
+      },
+      [](double) {}, o);
   QueuedIndexer q(&bulk, o);
   Status s;
   for (int i = 0; i < 100000 && s.ok(); ++i) s = q.Add(Doc(i));
