@@ -152,38 +152,6 @@ std::string StringText(const char* s, size_t n) {
 // `"name":`.
 std::string KeyText(const char* name) { return StringText(name, std::strlen(name)) + ":"; }
 
-// FormatIsoTime's text, written in place (its std::string is longer than the small-string
-// buffer: an allocation per call, twice per document). False outside years 0..9999, where
-// FormatIsoTime writes the milliseconds instead. The unit test compares the two.
-bool IsoTime(int64_t epoch_ms, char* buf) {
-  int64_t secs = epoch_ms >= 0 ? epoch_ms / 1000 : -((-epoch_ms + 999) / 1000);
-  const int ms = static_cast<int>(epoch_ms - secs * 1000);
-  int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
-  const int sod = static_cast<int>(secs - days * 86400);
-  days += 719468;
-  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(days - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
-  if (y < 0 || y > 9999) return false;
-  auto put = [&](int pos, int64_t v, int width) {
-    for (int i = pos + width - 1; i >= pos; --i, v /= 10) buf[i] = static_cast<char>('0' + v % 10);
-  };
-  std::memcpy(buf, "0000-00-00T00:00:00.000Z", 24);
-  put(0, y, 4);
-  put(5, m, 2);
-  put(8, d, 2);
-  put(11, sod / 3600, 2);
-  put(14, sod / 60 % 60, 2);
-  put(17, sod % 60, 2);
-  put(20, ms, 3);
-  return true;
-}
-
 // Bytes PutTime may write.
 constexpr size_t kMaxTime = 26;
 
@@ -192,7 +160,7 @@ constexpr size_t kMaxTime = 26;
 // 1970 but which stays ordered and comparable within the run.
 char* PutTime(char* p, int64_t ms, bool absolute) {
   if (!absolute) return std::to_chars(p, p + 20, ms).ptr;
-  if (IsoTime(ms, p + 1)) {
+  if (WriteIsoTime(ms, p + 1)) {
     *p = '"';
     p[25] = '"';
     return p + 26;
@@ -276,7 +244,7 @@ class CountTexts {
  public:
   struct Text {
     std::array<char, kMaxDouble + 8> count;  // ",<count>"
-    std::array<char, 24> scaled;         // ",<round(count * scale), at least 1>"
+    std::array<char, 24> scaled;             // ",<round(count * scale), at least 1>"
     uint8_t count_size;
     uint8_t scaled_size;
   };
@@ -398,12 +366,11 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
     std::array<char, 8>& index = index_text_[c];
     index[0] = ',';
     index.back() = static_cast<char>(
-        std::to_chars(index.data() + 1, index.data() + 7, static_cast<int>(c)).ptr -
-        index.data());
+        std::to_chars(index.data() + 1, index.data() + 7, static_cast<int>(c)).ptr - index.data());
     std::array<char, kMaxDouble + 8>& mid = mid_text_[c];
     mid[0] = ',';
-    mid.back() = static_cast<char>(
-        PutDouble(mid.data() + 1, (edges[c] + edges[c + 1]) / 2000.0) - mid.data());
+    mid.back() = static_cast<char>(PutDouble(mid.data() + 1, (edges[c] + edges[c + 1]) / 2000.0) -
+                                   mid.data());
   }
 
   for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
@@ -442,12 +409,13 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
   h.Hex(out->data() + at);
 }
 
-std::string DocumentBuilder::RunId() const { return HashHex128(std::string("runs\x1f") + meta_.run); }
+std::string DocumentBuilder::RunId() const {
+  return HashHex128(std::string("runs\x1f") + meta_.run);
+}
 
 size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
   return 2 * (16 + kMaxTime) + 2 * (16 + kMaxDouble) + meta_json_.size() + 32 +
-         StringRoom(r.host.size()) + 16 + StringRoom(r.job.size()) + 16 + 32 + 24 + 16 +
-         kMaxDouble;
+         StringRoom(r.host.size()) + 16 + StringRoom(r.job.size()) + 16 + 32 + 24 + 16 + kMaxDouble;
 }
 
 void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -78,7 +79,7 @@ Status ParseStartTime(const std::string& text, int64_t* epoch_ms) {
   return Status();
 }
 
-std::string FormatIsoTime(int64_t epoch_ms) {
+bool WriteIsoTime(int64_t epoch_ms, char* out) {
   // Civil date from days (Howard Hinnant's algorithm): no gmtime_r (it takes the time-zone
   // lock) and no printf, as this runs twice for every document.
   int64_t secs = epoch_ms >= 0 ? epoch_ms / 1000 : -((-epoch_ms + 999) / 1000);
@@ -94,11 +95,11 @@ std::string FormatIsoTime(int64_t epoch_ms) {
   const unsigned d = doy - (153 * mp + 2) / 5 + 1;
   const unsigned m = mp < 10 ? mp + 3 : mp - 9;
   const int64_t y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
-  char buf[25] = "0000-00-00T00:00:00.000Z";
+  if (y < 0 || y > 9999) return false;  // outside ISO's 4-digit years
   auto put = [&](int pos, int64_t v, int width) {
-    for (int i = pos + width - 1; i >= pos; --i, v /= 10) buf[i] = static_cast<char>('0' + v % 10);
+    for (int i = pos + width - 1; i >= pos; --i, v /= 10) out[i] = static_cast<char>('0' + v % 10);
   };
-  if (y < 0 || y > 9999) return std::to_string(epoch_ms);  // outside ISO's 4-digit years
+  std::memcpy(out, "0000-00-00T00:00:00.000Z", kIsoTimeBytes);
   put(0, y, 4);
   put(5, m, 2);
   put(8, d, 2);
@@ -106,7 +107,13 @@ std::string FormatIsoTime(int64_t epoch_ms) {
   put(14, sod / 60 % 60, 2);
   put(17, sod % 60, 2);
   put(20, ms, 3);
-  return std::string(buf, 24);
+  return true;
+}
+
+std::string FormatIsoTime(int64_t epoch_ms) {
+  char buf[kIsoTimeBytes];
+  if (!WriteIsoTime(epoch_ms, buf)) return std::to_string(epoch_ms);
+  return std::string(buf, kIsoTimeBytes);
 }
 
 Status ReadFioJsonAnchor(const std::string& path, FioJsonAnchor* anchor) {

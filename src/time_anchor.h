@@ -12,8 +12,16 @@ namespace fiohist {
 /// no zone means UTC) or a Unix epoch number (seconds, or milliseconds when > 10^11).
 Status ParseStartTime(const std::string& text, int64_t* epoch_ms);
 
-/// Formats Unix-epoch milliseconds as ISO 8601 UTC with milliseconds.
+/// Formats Unix-epoch milliseconds as ISO 8601 UTC with milliseconds
+/// ("2026-11-22T00:08:42.000Z"); outside years 0..9999, the milliseconds as a number.
 std::string FormatIsoTime(int64_t epoch_ms);
+
+/// Length of FormatIsoTime's ISO text.
+constexpr int kIsoTimeBytes = 24;
+
+/// Writes FormatIsoTime's ISO text into `out` (kIsoTimeBytes, no terminator) without
+/// allocating; false (nothing written) outside years 0..9999.
+bool WriteIsoTime(int64_t epoch_ms, char* out);
 
 /// What a fio JSON output file (--output-format=json or json+) says about when jobs ran.
 struct FioJsonAnchor {
