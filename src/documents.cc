@@ -275,6 +275,28 @@ class CountTexts {
   std::array<Text, size_t{1} << kBits> texts_;
 };
 
+// Writes a JSON list body "[a,b,c" of n pieces: piece(i) gives {text, bytes to copy,
+// bytes used}, each text starting with its ',' and copied at its fixed size (the caller
+// leaves that slack). The list's first comma then becomes the "[": no branch per element.
+struct ListPiece {
+  const char* text;
+  size_t copy;
+  size_t used;
+};
+template <typename Piece>
+char* PutListBody(char* p, size_t n, Piece piece) {
+  char* open = p;
+  *p = ',';
+  for (size_t i = 0; i < n; ++i) {
+    const ListPiece t = piece(i);
+    std::memcpy(p, t.text, t.copy);
+    p += t.used;
+  }
+  if (n == 0) ++p;
+  *open = '[';
+  return p;
+}
+
 }  // namespace
 
 // Appends through a raw cursor: Room(n) makes n bytes writable at the returned position,
@@ -537,63 +559,42 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, std::string* doc) cons
   out.Reserve(CommonRoom(r) + buckets_head_.size() + index_room + mid_room +
               n * (kMaxDouble + 1 + 24) + 4 * kSlack + 128);
   AppendCommon(r, out);
-  // Each list is written as ",a,b,c" and its first comma then becomes the "[" (no branch
-  // per element); each piece is copied at its fixed size, hence the slack.
+  // Each list is written by PutListBody, each piece copied at its fixed size (the slack).
   char* p = out.Room(buckets_head_.size() + 1 + index_room + kSlack);
   p = Put(p, buckets_head_);
-  char* open = p;
-  *p = ',';
-  for (size_t i = 0; i < n; ++i) {
+  p = PutListBody(p, n, [&](size_t i) {
     const std::array<char, 8>& t = index_text_[static_cast<size_t>(columns[i])];
-    std::memcpy(p, t.data(), t.size());
-    p += t.back();
-  }
-  if (n == 0) ++p;
-  *open = '[';
+    return ListPiece{t.data(), t.size(), static_cast<size_t>(t.back())};
+  });
   out.Done(p);
 
   CountTexts texts;
   static const char kCountsKey[] = "],\"bucket_count\":";
   p = out.Room(sizeof(kCountsKey) + 1 + n * (kMaxDouble + 1) + kSlack);
   p = Lit(p, kCountsKey);
-  open = p;
-  *p = ',';
-  for (size_t i = 0; i < n; ++i) {
+  p = PutListBody(p, n, [&](size_t i) {
     const CountTexts::Text& t = texts.Get(counts[i]);
-    std::memcpy(p, t.count.data(), t.count.size());
-    p += t.count_size;
-  }
-  if (n == 0) ++p;
-  *open = '[';
+    return ListPiece{t.count.data(), t.count.size(), t.count_size};
+  });
   out.Done(p);
 
   static const char kValuesKey[] = "],\"latency\":{\"values\":";
   p = out.Room(sizeof(kValuesKey) + 1 + mid_room + kSlack);
   p = Lit(p, kValuesKey);
-  open = p;
-  *p = ',';
-  for (size_t i = 0; i < n; ++i) {
+  p = PutListBody(p, n, [&](size_t i) {
     const auto& t = mid_text_[static_cast<size_t>(columns[i])];
-    std::memcpy(p, t.data(), t.size());
-    p += t.back();
-  }
-  if (n == 0) ++p;
-  *open = '[';
+    return ListPiece{t.data(), t.size(), static_cast<size_t>(t.back())};
+  });
   out.Done(p);
 
   static const char kScaledKey[] = "],\"counts\":";
   static const char kTail[] = "]},\"latency_scale\":";
   p = out.Room(sizeof(kScaledKey) + 1 + n * 24 + kSlack + sizeof(kTail) + 16);
   p = Lit(p, kScaledKey);
-  open = p;
-  *p = ',';
-  for (size_t i = 0; i < n; ++i) {
+  p = PutListBody(p, n, [&](size_t i) {
     const CountTexts::Text& t = texts.Get(counts[i]);
-    std::memcpy(p, t.scaled.data(), t.scaled.size());
-    p += t.scaled_size;
-  }
-  if (n == 0) ++p;
-  *open = '[';
+    return ListPiece{t.scaled.data(), t.scaled.size(), t.scaled_size};
+  });
   p = Lit(p, kTail);
   p = std::to_chars(p, p + 12, static_cast<int>(kLatencyCountScale)).ptr;
   *p++ = '}';

@@ -57,7 +57,9 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
                 const ScopeResult& base, Histogram* all_scratch,
                 std::vector<ScopeResult>* out) {
   size_t n = 0;
-  auto add = [&](Direction d, const Histogram* histogram) {
+  // `same_as`: the index of a result already made from the same histogram, whose
+  // statistics are copied rather than computed again; -1 for none.
+  auto add = [&](Direction d, const Histogram* histogram, int same_as) {
     if (n == out->size()) out->emplace_back();
     ScopeResult& r = (*out)[n++];
     r.start_ms = base.start_ms;
@@ -70,29 +72,34 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     r.logs = base.logs;
     r.histogram = histogram;
     r.prepared.clear();
-    ComputeStats(*histogram, layout, o.percentiles.values, &r.stats);
+    if (same_as >= 0) {
+      r.stats = (*out)[static_cast<size_t>(same_as)].stats;
+    } else {
+      ComputeStats(*histogram, layout, o.percentiles.values, &r.stats);
+    }
   };
   if (h.any()) {
+    int result_of[kLogDirections] = {-1, -1, -1};
     for (int d = 0; d < kLogDirections; ++d) {
       if (!h.touched[static_cast<size_t>(d)] || !o.directions[static_cast<size_t>(d)]) continue;
-      add(static_cast<Direction>(d), &h.direction[static_cast<size_t>(d)]);
+      result_of[d] = static_cast<int>(n);
+      add(static_cast<Direction>(d), &h.direction[static_cast<size_t>(d)], -1);
     }
     if (o.directions[3]) {
       // With one direction holding counts (a randread or randwrite job) "all" is that
-      // histogram as it is: no sum to make.
-      const Histogram* only = nullptr;
-      int with_counts = 0;
-      for (const Histogram& d : h.direction) {
-        if (!d.empty()) {
-          only = &d;
+      // histogram as it is: no sum to make, and its statistics are already known.
+      int only = -1, with_counts = 0;
+      for (int d = 0; d < kLogDirections; ++d) {
+        if (!h.direction[static_cast<size_t>(d)].empty()) {
+          only = d;
           ++with_counts;
         }
       }
       if (with_counts == 1) {
-        add(Direction::kAll, only);
+        add(Direction::kAll, &h.direction[static_cast<size_t>(only)], result_of[only]);
       } else {
         h.SumInto(all_scratch);
-        add(Direction::kAll, all_scratch);
+        add(Direction::kAll, all_scratch, -1);
       }
     }
   }
