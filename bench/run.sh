@@ -399,6 +399,29 @@ if [ -n "$ES" ]; then
     BAD=$(grep -vc '^200$' "$WORK/curl.codes" || true)
     [ "$BAD" != 0 ] && log "curl: $BAD requests without HTTP 200"
     ES_COUNT_CURL=$(es_count)
+    # fiohist keeps --concurrency requests in flight (default 2): curl the same way, the
+    # refresh after all of them.
+    CONC=$("$FIOHIST" push --help 2>&1 | sed -n 's/.*--concurrency arg (=\([0-9]*\)).*/\1/p')
+    if [ -n "$CONC" ] && [ "$CONC" -gt 1 ] && curl --help all 2>/dev/null | grep -q -- '--parallel-max'; then
+      PAR_ARGS=(--parallel --parallel-max "$CONC")
+      for c in "$WORK"/curl-bulk/*.ndjson; do
+        [ ${#PAR_ARGS[@]} -gt 3 ] && PAR_ARGS+=(--next)
+        PAR_ARGS+=(-s -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/x-ndjson'
+          --data-binary "@$c" "$ES/_bulk")
+      done
+      # A script, so that the timing wraps both curl calls.
+      {
+        printf 'curl'
+        printf ' %q' "${PAR_ARGS[@]}"
+        printf ' && curl -s -o /dev/null -w %q -X POST %q\n' '%{http_code}\n' \
+          "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_refresh"
+      } >"$WORK/curl-parallel.sh"
+      NOTE="$DOCS docs in $NREQ requests, $CONC at a time + refresh"
+      bench es_curl_par "curl _bulk, $CONC in flight (as push)" "$TEXT_BYTES" "$RECORDS" \
+        "$WORK/curl-par.codes" bash "$WORK/curl-parallel.sh"
+      BAD=$(grep -vc '^200$' "$WORK/curl-par.codes" || true)
+      [ "$BAD" != 0 ] && log "curl --parallel: $BAD requests without HTTP 200"
+    fi
     NOTE=""
   fi
   BEFORE_EACH=""
@@ -445,6 +468,10 @@ if [ -n "${WALL[es_push]:-}" ]; then
   printf '  %-44s %s\n' "documents/s (curl _bulk, server limit)" "$(ratio "$DOCS" "${WALL[es_curl]:-}")"
   printf '  %-44s %s\n' "push --es-url / curl _bulk  [docs/s]" "$(ratio "${WALL[es_curl]:-}" "${WALL[es_push]}")"
   printf '  %-44s %s\n' "load / curl _bulk  [docs/s]" "$(ratio "${WALL[es_curl]:-}" "${WALL[es_load]:-}")"
+  if [ -n "${WALL[es_curl_par]:-}" ]; then
+    printf '  %-44s %s\n' "push / curl, same requests in flight" "$(ratio "${WALL[es_curl_par]}" "${WALL[es_push]}")"
+    printf '  %-44s %s\n' "load / curl, same requests in flight" "$(ratio "${WALL[es_curl_par]}" "${WALL[es_load]:-}")"
+  fi
   printf '  %-44s %s\n' "docs in ES after push / after curl" "${ES_COUNT_PUSH:-?} / ${ES_COUNT_CURL:-?}"
 fi
 [ -n "$REF_NOTE" ] && echo "  $REF_NOTE"

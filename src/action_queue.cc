@@ -17,7 +17,7 @@ Status ActionQueue::Push(BulkAction action) {
 bool ActionQueue::PopAll(std::deque<BulkAction>* actions) {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return !items_.empty() || closed_ || !error_.ok(); });
-  if (!error_.ok() || items_.empty()) return false;
+  if (items_.empty()) return false;
   for (BulkAction& a : items_) actions->push_back(std::move(a));
   items_.clear();
   bytes_ = 0;
@@ -33,9 +33,7 @@ void ActionQueue::Close() {
 
 void ActionQueue::Fail(Status error) {
   std::lock_guard<std::mutex> lock(mutex_);
-  error_ = std::move(error);
-  items_.clear();
-  bytes_ = 0;
+  if (error_.ok()) error_ = std::move(error);
   changed_.notify_all();
 }
 

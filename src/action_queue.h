@@ -27,11 +27,12 @@ class ActionQueue {
   Status Push(BulkAction action);
   /// Waits for actions and moves every queued one to the end of `*actions`: one hand-over
   /// (and one wake-up of a waiting producer) per batch instead of per document. False once
-  /// the queue is closed and empty, or failed.
+  /// the queue is empty and closed or failed.
   bool PopAll(std::deque<BulkAction>* actions);
   /// No more actions will come.
   void Close();
-  /// The sender cannot go on: Push() returns `error` from now on.
+  /// The sender cannot go on: Push() returns `error` from now on. Actions already queued
+  /// stay for PopAll(), so the sender can count them as not sent.
   void Fail(Status error);
 
  private:

@@ -175,18 +175,27 @@ Status BulkIndexer::Add(BulkAction action) {
 }
 
 Status BulkIndexer::Finish() {
+  Status st = Drain();
+  if (st.ok() && options_.refresh) st = Refresh(touched_);
+  return st;
+}
+
+Status BulkIndexer::Drain() {
   Flush();
-  if (fatal_.ok() && options_.refresh && !touched_.empty()) {
-    std::string path = "/";
-    for (const std::string& index : touched_) {
-      if (path.size() > 1) path += ",";
-      path += index;
-    }
-    path += "/_refresh?ignore_unavailable=true";
-    HttpResult result = transport_("POST", path, "");
-    if (!result.ok()) return Status::Error("refresh failed: " + DescribeHttpFailure(result));
-  }
   return fatal_;
+}
+
+Status BulkIndexer::Refresh(const std::set<std::string>& indices) {
+  if (indices.empty()) return Status();
+  std::string path = "/";
+  for (const std::string& index : indices) {
+    if (path.size() > 1) path += ",";
+    path += index;
+  }
+  path += "/_refresh?ignore_unavailable=true";
+  HttpResult result = transport_("POST", path, "");
+  if (!result.ok()) return Status::Error("refresh failed: " + DescribeHttpFailure(result));
+  return Status();
 }
 
 void BulkIndexer::Fail(const Pending& item, long status, const std::string& reason) {

@@ -34,6 +34,7 @@ struct BulkOptions {
   double max_retry_time_s = 300.0;           ///< give up retrying a batch after this long
   size_t max_kept_errors = 10;               ///< item errors kept with their reasons
   bool refresh = true;                       ///< `_refresh` the touched indices in Finish()
+  int concurrent_requests = 2;               ///< requests in flight at once (QueuedIndexer)
 };
 
 /// A failed item: where it went and why.
@@ -80,7 +81,19 @@ class BulkIndexer {
   /// a rejected request (401, 403, 400...), or a server that never answered through all the
   /// retries of a batch (then later batches fail at once instead of waiting out theirs).
   Status Finish();
+  /// Sends what is queued, without the refresh (Finish() is Drain() then Refresh()).
+  /// Returns the first fatal error.
+  Status Drain();
+  /// Refreshes `indices` (searchable at once instead of after the refresh interval).
+  Status Refresh(const std::set<std::string>& indices);
+  /// From now on nothing is sent: every action queued or added counts as failed with
+  /// `error` (another sender met a fatal error).
+  void Abort(const Status& error) {
+    if (fatal_.ok()) fatal_ = error;
+  }
 
+  /// The indices actions were added for.
+  const std::set<std::string>& touched_indices() const { return touched_; }
   /// The counters so far.
   const BulkStats& stats() const { return stats_; }
   /// Called after every batch (for progress display).

@@ -74,12 +74,38 @@ void AddBulkOptions(po::options_description* desc, BulkOptions* opts) {
        "maximum bytes of one _bulk request")
       ("batch-docs", po::value(&opts->max_batch_docs)->default_value(opts->max_batch_docs),
        "maximum documents of one _bulk request")
+      ("concurrency",
+       po::value(&opts->concurrent_requests)->default_value(opts->concurrent_requests),
+       "_bulk requests in flight at once (a connection each)")
       ("max-attempts", po::value(&opts->max_attempts)->default_value(opts->max_attempts),
        "sends of one document before it counts as failed (429/5xx/connection errors)")
       ("max-retry-time",
        po::value(&opts->max_retry_time_s)->default_value(opts->max_retry_time_s, "300"),
        "seconds of retrying one batch before giving up");
   // clang-format on
+}
+
+Status EsSender::Create(HttpClient* client, const BulkOptions& options,
+                        std::unique_ptr<EsSender>* out) {
+  if (options.concurrent_requests < 1 || options.concurrent_requests > 64) {
+    return Status::Error("--concurrency must be between 1 and 64");
+  }
+  std::unique_ptr<EsSender> sender(new EsSender());
+  std::vector<BulkIndexer*> lanes;
+  for (int i = 0; i < options.concurrent_requests; ++i) {
+    HttpClient* lane_client = client;
+    if (i > 0) {
+      sender->extra_clients_.emplace_back();
+      Status st = client->Clone(&sender->extra_clients_.back());
+      if (!st.ok()) return st;
+      lane_client = sender->extra_clients_.back().get();
+    }
+    sender->indexers_.push_back(std::make_unique<BulkIndexer>(lane_client, options));
+    lanes.push_back(sender->indexers_.back().get());
+  }
+  sender->queue_ = std::make_unique<QueuedIndexer>(lanes, options, MakeBulkProgress());
+  *out = std::move(sender);
+  return Status();
 }
 
 bool ResolveEsUrl(EsConnectionOptions* opts) {
@@ -168,8 +194,8 @@ int RunSetupCommand(int argc, char** argv) {
   desc.add_options()("mappings", po::value(&mappings),
                      "folder of the index templates (default: the installed/source mappings/)");
   po::variables_map vm;
-  int rc = ParseCommandLine(argc, argv, "usage: fiohist setup [--es-url URL] [--mappings DIR]", desc,
-                     nullptr, &vm);
+  int rc = ParseCommandLine(argc, argv, "usage: fiohist setup [--es-url URL] [--mappings DIR]",
+                            desc, nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("setup", &conn);
   if (!client) return kExitError;
@@ -197,7 +223,8 @@ int RunRunsCommand(int argc, char** argv) {
   AddEsConnectionOptions(&desc, &conn);
   desc.add_options()("json", po::bool_switch(&json), "one JSON object per run and line");
   po::variables_map vm;
-  int rc = ParseCommandLine(argc, argv, "usage: fiohist runs [--es-url URL] [--json]", desc, nullptr, &vm);
+  int rc = ParseCommandLine(argc, argv, "usage: fiohist runs [--es-url URL] [--json]", desc,
+                            nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("runs", &conn);
   if (!client) return kExitError;
@@ -257,8 +284,8 @@ int RunDeleteCommand(int argc, char** argv) {
   AddEsConnectionOptions(&desc, &conn);
   desc.add_options()("run", po::value(&run)->required(), "name of the run to delete");
   po::variables_map vm;
-  int rc =
-      ParseCommandLine(argc, argv, "usage: fiohist delete --run NAME [--es-url URL]", desc, nullptr, &vm);
+  int rc = ParseCommandLine(argc, argv, "usage: fiohist delete --run NAME [--es-url URL]", desc,
+                            nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ClientOrComplain("delete", &conn);
   if (!client) return kExitError;
@@ -327,19 +354,22 @@ int RunLoadCommand(int argc, char** argv) {
     }
     PrintTemplateReport(report, mappings);
   }
-  BulkIndexer indexer(client.get(), bulk);
-  std::function<void(const BulkStats&)> progress = MakeBulkProgress();
-  if (progress) indexer.set_progress(progress);
+  std::unique_ptr<EsSender> sender;
+  Status st = EsSender::Create(client.get(), bulk, &sender);
+  if (!st.ok()) {
+    std::cerr << "fiohist load: " << st.message() << "\n";
+    return kExitUsage;
+  }
   // The next files are read while earlier batches are on the wire.
-  QueuedIndexer queued(&indexer, bulk);
-  Status st = ReadNdjsonDir(dir, [&](BulkAction action) {
+  st = ReadNdjsonDir(dir, [&](BulkAction action) {
     action.index = RewriteIndexPrefix(action.index, conn.index_prefix);
-    return queued.Add(std::move(action));
+    return sender->queue().Add(std::move(action));
   });
-  Status finished = queued.Finish();
-  if (progress) std::fputc('\n', stderr);
-  PrintBulkErrors(indexer.stats());
-  std::cout << FormatBulkSummary(indexer.stats()) << "\n";
+  Status finished = sender->queue().Finish();
+  if (isatty(STDERR_FILENO)) std::fputc('\n', stderr);  // ends the progress line
+  const BulkStats stats = sender->queue().stats();
+  PrintBulkErrors(stats);
+  std::cout << FormatBulkSummary(stats) << "\n";
   if (!st.ok()) {
     std::cerr << "fiohist load: " << st.message() << "\n";
     return kExitError;
@@ -348,7 +378,7 @@ int RunLoadCommand(int argc, char** argv) {
     std::cerr << "fiohist load: " << finished.message() << "\n";
     return kExitError;
   }
-  return indexer.stats().failed == 0 ? kExitOk : kExitIncomplete;
+  return stats.failed == 0 ? kExitOk : kExitIncomplete;
 }
 
 }  // namespace fiohist

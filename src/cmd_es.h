@@ -14,6 +14,7 @@
 
 #include "bulk_indexer.h"
 #include "http_client.h"
+#include "queued_indexer.h"
 #include "status.h"
 
 namespace fiohist {
@@ -44,9 +45,27 @@ bool ResolveEsUrl(EsConnectionOptions* opts);
 /// or the environment. Errors never contain a secret.
 Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>* client);
 
-/// Bulk tuning options (--batch-bytes, --batch-docs, --max-attempts, --max-retry-time) for
-/// commands that index; stored into `*opts`.
+/// Bulk tuning options (--batch-bytes, --batch-docs, --concurrency, --max-attempts,
+/// --max-retry-time) for commands that index; stored into `*opts`.
 void AddBulkOptions(boost::program_options::options_description* desc, BulkOptions* opts);
+
+/// The senders of `load` and `push`: one BulkIndexer per concurrent request
+/// (BulkOptions::concurrent_requests), each with a connection of its own, behind one
+/// QueuedIndexer.
+class EsSender {
+ public:
+  /// Connects the lanes (the first through `client`, which must outlive this object).
+  static Status Create(HttpClient* client, const BulkOptions& options,
+                       std::unique_ptr<EsSender>* out);
+  /// The queue to Add() actions to and Finish().
+  QueuedIndexer& queue() { return *queue_; }
+
+ private:
+  EsSender() = default;
+  std::vector<std::unique_ptr<HttpClient>> extra_clients_;
+  std::vector<std::unique_ptr<BulkIndexer>> indexers_;
+  std::unique_ptr<QueuedIndexer> queue_;  // last: stops its threads before the indexers go
+};
 
 /// "indexed N, retried R, failed F" (the summary line of load and push).
 std::string FormatBulkSummary(const BulkStats& stats);
@@ -55,8 +74,8 @@ std::string FormatBulkSummary(const BulkStats& stats);
 /// more, to stderr.
 void PrintBulkErrors(const BulkStats& stats);
 
-/// A progress callback for BulkIndexer::set_progress that redraws one stderr line, or an empty
-/// function when stderr is not a terminal.
+/// A progress callback (QueuedIndexer, BulkIndexer::set_progress) that redraws one stderr
+/// line, or an empty function when stderr is not a terminal.
 std::function<void(const BulkStats&)> MakeBulkProgress();
 
 /// Maps an index name of a bulk file ("<any prefix>-pctiles") to `prefix`'s index of the same

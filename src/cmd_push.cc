@@ -35,7 +35,9 @@ std::string DescribeCluster(HttpClient* client) {
       std::string(v["distribution"].GetString()) == "opensearch") {
     name = "OpenSearch";
   }
-  if (v.HasMember("number") && v["number"].IsString()) name += std::string(" ") + v["number"].GetString();
+  if (v.HasMember("number") && v["number"].IsString()) {
+    name += std::string(" ") + v["number"].GetString();
+  }
   return name;
 }
 
@@ -99,9 +101,8 @@ int RunPushCommand(int argc, char** argv) {
 
   const bool to_es = out_dir.empty() && ResolveEsUrl(&conn);
   std::unique_ptr<HttpClient> client;
-  std::unique_ptr<BulkIndexer> indexer;
   std::unique_ptr<NdjsonDirWriter> writer;
-  std::unique_ptr<QueuedIndexer> queued;
+  std::unique_ptr<EsSender> sender;
   ActionConsumer consume;
   if (to_es) {
     s = MakeEsClient(conn, &client);
@@ -126,11 +127,13 @@ int RunPushCommand(int argc, char** argv) {
       std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
       return kExitError;
     }
-    indexer = std::make_unique<BulkIndexer>(client.get(), bulk);
-    if (auto progress = MakeBulkProgress()) indexer->set_progress(progress);
+    s = EsSender::Create(client.get(), bulk, &sender);
+    if (!s.ok()) {
+      std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
+      return kExitUsage;
+    }
     // Documents are computed while earlier batches are on the wire.
-    queued = std::make_unique<QueuedIndexer>(indexer.get(), bulk);
-    consume = [&](BulkAction a) { return queued->Add(std::move(a)); };
+    consume = [&](BulkAction a) { return sender->queue().Add(std::move(a)); };
   } else {
     if (out_dir.empty()) out_dir = "fiohist-out/" + run;
     writer = std::make_unique<NdjsonDirWriter>(out_dir);
@@ -149,25 +152,26 @@ int RunPushCommand(int argc, char** argv) {
   FanoutSink sink(sinks);
   RunSummary summary;
   s = RunPipeline(options, logs, &sink, &summary);
-  Status finished = queued ? queued->Finish() : writer->Close();
+  Status finished = sender ? sender->queue().Finish() : writer->Close();
+  const BulkStats stats = sender ? sender->queue().stats() : BulkStats();
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
     return kExitError;
   }
   if (!finished.ok()) {
-    if (indexer) PrintBulkErrors(indexer->stats());
+    if (sender) PrintBulkErrors(stats);
     std::fprintf(stderr, "fiohist push: %s\n", finished.message().c_str());
     return kExitError;
   }
   const unsigned long long docs = documents.percentile_docs() + documents.bucket_docs() + 1;
-  if (indexer) {
-    PrintBulkErrors(indexer->stats());
+  if (sender) {
+    PrintBulkErrors(stats);
     std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
                          "1 run); %s\n",
                  run.c_str(), docs, static_cast<unsigned long long>(documents.percentile_docs()),
                  static_cast<unsigned long long>(documents.bucket_docs()),
-                 FormatBulkSummary(indexer->stats()).c_str());
-    if (indexer->stats().failed > 0) return kExitIncomplete;
+                 FormatBulkSummary(stats).c_str());
+    if (stats.failed > 0) return kExitIncomplete;
   } else {
     std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
                          "1 run) written to %s/ (index them with: fiohist load %s --es-url URL)\n",

@@ -54,6 +54,10 @@ class HttpClient {
   HttpResult Request(std::string_view method, std::string_view path, std::string_view body = {},
                      std::string_view content_type = "application/json");
 
+  /// A second client with the same settings and a connection of its own (for another
+  /// thread).
+  Status Clone(std::unique_ptr<HttpClient>* out) const { return Create(options_, out); }
+
   /// The server's URL (without credentials), for messages.
   const std::string& base_url() const { return options_.base_url; }
   /// The request timeout in milliseconds.

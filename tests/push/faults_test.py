@@ -81,15 +81,16 @@ for h in range(24):
         dst = os.path.join(work, "%s.%s-%02d.gz" % (base, host, h))
         shutil.copy(src, dst)
         logs.append(dst)
-common = ["--batch-docs", "100"] + (["--mappings", MAPPINGS] if MAPPINGS else [])
+common = ["--mappings", MAPPINGS] if MAPPINGS else []
 env = dict(os.environ)
 env.pop("FIOHIST_ES_URL", None)
 
 def clean_ids(run):
     """The ids of one clean push, from the NDJSON that push --out writes."""
     out_dir = os.path.join(work, "out-" + run)
-    p = subprocess.run([FIOHIST, "push", "--quiet", "--out", out_dir, "--run", run] + common +
-                       logs, capture_output=True, text=True, env=env)
+    p = subprocess.run([FIOHIST, "push", "--quiet", "--out", out_dir, "--run", run,
+                        "--batch-docs", "100"] + common + logs,
+                       capture_output=True, text=True, env=env)
     check(p.returncode == 0, "push --out writes the clean push's documents")
     ids = set()
     for f in sorted(glob.glob(os.path.join(out_dir, "*.ndjson"))):
@@ -108,8 +109,9 @@ if not node("start"):
     print("FAILED: cannot start the node")
     sys.exit(1)
 try:
-    def push(run):
-        return [FIOHIST, "push", "--quiet", "--es-url", URL, "--run", run] + common + logs
+    def push(run, batch_docs=100):
+        return ([FIOHIST, "push", "--quiet", "--es-url", URL, "--run", run,
+                 "--batch-docs", str(batch_docs)] + common + logs)
 
     # 1. SIGKILL mid-push.
     proc = subprocess.Popen(push(NAME), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -129,11 +131,12 @@ try:
     check(got == clean, "after the re-push: exactly the clean push's %d documents (have %d, "
           "missing %d, extra %d)" % (len(clean), len(got), len(clean - got), len(got - clean)))
 
-    # 2. The node stops mid-push.
-    proc = subprocess.Popen(push(NAME + "-2") + ["--max-retry-time", "20"],
+    # 2. The node stops mid-push. Small batches: stopping the node takes a moment, and the
+    # push must still be running when it is gone.
+    proc = subprocess.Popen(push(NAME + "-2", batch_docs=10) + ["--max-retry-time", "20"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.time() + 120
-    while time.time() < deadline and count(NAME + "-2") < 500 and proc.poll() is None:
+    while time.time() < deadline and count(NAME + "-2") < 200 and proc.poll() is None:
         time.sleep(0.05)
     stopped_mid = proc.poll() is None
     node("stop")
