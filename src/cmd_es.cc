@@ -85,11 +85,17 @@ void AddBulkOptions(po::options_description* desc, BulkOptions* opts) {
   // clang-format on
 }
 
-Status EsSender::Create(HttpClient* client, const BulkOptions& options,
-                        std::unique_ptr<EsSender>* out) {
+Status CheckBulkOptions(const BulkOptions& options) {
   if (options.concurrent_requests < 1 || options.concurrent_requests > 64) {
     return Status::Error("--concurrency must be between 1 and 64");
   }
+  return Status();
+}
+
+Status EsSender::Create(HttpClient* client, const BulkOptions& options,
+                        std::unique_ptr<EsSender>* out) {
+  Status checked = CheckBulkOptions(options);
+  if (!checked.ok()) return checked;
   std::unique_ptr<EsSender> sender(new EsSender());
   std::vector<BulkIndexer*> lanes;
   for (int i = 0; i < options.concurrent_requests; ++i) {
@@ -342,6 +348,10 @@ int RunLoadCommand(int argc, char** argv) {
                      "name.",
                      desc, &positional, &vm);
   if (rc >= 0) return rc;
+  if (Status checked = CheckBulkOptions(bulk); !checked.ok()) {
+    std::cerr << "fiohist load: " << checked.message() << "\n";
+    return kExitUsage;
+  }
   std::unique_ptr<HttpClient> client = ClientOrComplain("load", &conn);
   if (!client) return kExitError;
   if (!no_setup) {
@@ -358,7 +368,7 @@ int RunLoadCommand(int argc, char** argv) {
   Status st = EsSender::Create(client.get(), bulk, &sender);
   if (!st.ok()) {
     std::cerr << "fiohist load: " << st.message() << "\n";
-    return kExitUsage;
+    return kExitError;
   }
   // The next files are read while earlier batches are on the wire.
   st = ReadNdjsonDir(dir, [&](BulkAction action) {

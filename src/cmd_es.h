@@ -49,6 +49,9 @@ Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>
 /// --max-retry-time) for commands that index; stored into `*opts`.
 void AddBulkOptions(boost::program_options::options_description* desc, BulkOptions* opts);
 
+/// Checks what AddBulkOptions() read that the option parser cannot (--concurrency 1..64).
+Status CheckBulkOptions(const BulkOptions& options);
+
 /// The senders of `load` and `push`: one BulkIndexer per concurrent request
 /// (BulkOptions::concurrent_requests), each with a connection of its own, behind one
 /// QueuedIndexer.

@@ -41,6 +41,42 @@ TEST(CmdEs, OptionsParseIntoTheStruct) {
   EXPECT_DOUBLE_EQ(opts.timeout_s, 7.5);
 }
 
+TEST(CmdEs, ConcurrencyIsABulkOption) {
+  namespace po = boost::program_options;
+  BulkOptions bulk;
+  EXPECT_EQ(bulk.concurrent_requests, 2);
+  po::options_description desc;
+  AddBulkOptions(&desc, &bulk);
+  const char* argv[] = {"load", "--concurrency", "4"};
+  po::variables_map vm;
+  po::store(po::parse_command_line(3, argv, desc), vm);
+  po::notify(vm);
+  EXPECT_EQ(bulk.concurrent_requests, 4);
+  EXPECT_TRUE(CheckBulkOptions(bulk).ok());
+  bulk.concurrent_requests = 0;
+  EXPECT_NE(CheckBulkOptions(bulk).message().find("--concurrency"), std::string::npos);
+  bulk.concurrent_requests = 65;
+  EXPECT_FALSE(CheckBulkOptions(bulk).ok());
+}
+
+// One lane per request in flight, each on a connection of its own; nothing is sent before
+// an action is added (the server here does not exist).
+TEST(CmdEs, SenderOpensOneLanePerRequestInFlight) {
+  std::unique_ptr<HttpClient> client;
+  HttpOptions http;
+  http.base_url = "http://127.0.0.1:9";
+  ASSERT_TRUE(HttpClient::Create(http, &client).ok());
+  BulkOptions bulk;
+  bulk.concurrent_requests = 3;
+  bulk.refresh = false;
+  std::unique_ptr<EsSender> sender;
+  ASSERT_TRUE(EsSender::Create(client.get(), bulk, &sender).ok());
+  EXPECT_TRUE(sender->queue().Finish().ok());
+  EXPECT_EQ(sender->queue().stats().requests, 0u);
+  bulk.concurrent_requests = 0;
+  EXPECT_FALSE(EsSender::Create(client.get(), bulk, &sender).ok());
+}
+
 TEST(CmdEs, MakeClientChecksSecretsWithoutShowingThem) {
   EsConnectionOptions opts;
   opts.url = "http://127.0.0.1:9";

@@ -83,6 +83,7 @@ int RunPushCommand(int argc, char** argv) {
   std::vector<std::string> logs;
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &options, &logs);
   if (s.ok() && run.empty()) s = Status::Error("--run NAME is required");
+  if (s.ok()) s = CheckBulkOptions(bulk);
   RunMeta meta;
   meta.run = run;
   meta.tags = tags;
@@ -130,7 +131,7 @@ int RunPushCommand(int argc, char** argv) {
     s = EsSender::Create(client.get(), bulk, &sender);
     if (!s.ok()) {
       std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
-      return kExitUsage;
+      return kExitError;
     }
     // Documents are computed while earlier batches are on the wire.
     consume = [&](BulkAction a) { return sender->queue().Add(std::move(a)); };
