@@ -237,9 +237,11 @@ int64_t RoundHalfAway(double x) {
   return frac >= 0.5 ? t + 1 : frac <= -0.5 ? t - 1 : t;
 }
 
-// The texts of one bucket count, formatted once per distinct value in a bucket document:
-// ~40% of a document's counts repeat (whole records times one overlap weight), and
-// to_chars is most of the cost of a bucket document.
+// The texts of bucket counts, each formatted once while it stays in this direct-mapped
+// cache (2048 values): counts repeat within a document and across the job documents of
+// one quantum (whole records times the overlap weight they share), and formatting them is
+// most of the cost of a bucket document. One cache per thread: push --out of the bench
+// corpus took 24.7 user s instead of 32.4 with one per document.
 class CountTexts {
  public:
   struct Text {
@@ -270,7 +272,7 @@ class CountTexts {
   }
 
  private:
-  static constexpr int kBits = 8;
+  static constexpr int kBits = 11;
   std::array<uint64_t, size_t{1} << kBits> keys_;
   std::array<Text, size_t{1} << kBits> texts_;
 };
@@ -568,7 +570,9 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, std::string* doc) cons
   });
   out.Done(p);
 
-  CountTexts texts;
+  // Kept across the documents a thread builds: job documents of one quantum share their
+  // overlap weight, so their counts (whole numbers times that weight) repeat.
+  thread_local CountTexts texts;
   static const char kCountsKey[] = "],\"bucket_count\":";
   p = out.Room(sizeof(kCountsKey) + 1 + n * (kMaxDouble + 1) + kSlack);
   p = Lit(p, kCountsKey);

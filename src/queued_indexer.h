@@ -22,8 +22,8 @@ namespace fiohist {
 /// order. About two batches are queued per lane.
 class QueuedIndexer {
  public:
-  /// Starts a sending thread per indexer of `lanes` (not owned; they must outlive this
-  /// object). `progress`, when set, gets the summed counters after every batch.
+  /// Starts a sending thread per indexer of `lanes` (at least one; not owned, they must
+  /// outlive this object). `progress`, when set, gets the summed counters after every batch.
   QueuedIndexer(std::vector<BulkIndexer*> lanes, const BulkOptions& options,
                 std::function<void(const BulkStats&)> progress = {});
   /// Finishes (sends what is queued) if Finish() was not called.
@@ -31,8 +31,8 @@ class QueuedIndexer {
   QueuedIndexer(const QueuedIndexer&) = delete;
   QueuedIndexer& operator=(const QueuedIndexer&) = delete;
 
-  /// Queues `action`, waiting while its lane is full. Returns the first fatal sending
-  /// error once there was one (the action is then not queued).
+  /// Queues `action`, waiting while its lane is full (one caller at a time). Returns the first
+  /// fatal sending error once there was one (the action is then not queued).
   Status Add(BulkAction action);
   /// Sends everything queued on every lane, then refreshes every index touched, once (when
   /// options.refresh). Returns the first fatal error. stats() is complete afterwards.
