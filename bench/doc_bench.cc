@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "documents.h"
-#include "log_line.h"
-#include "log_reader.h"
-#include "percentiles.h"
+#include "output/documents.h"
+#include "log/log_line.h"
+#include "log/log_reader.h"
+#include "stats/percentiles.h"
 
 using fiohist::Histogram;
 

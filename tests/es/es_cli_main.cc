@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "cmd_es.h"
+#include "cli/es_commands.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

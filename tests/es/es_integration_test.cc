@@ -21,11 +21,11 @@
 #include <thread>
 #include <vector>
 
-#include "bulk_indexer.h"
-#include "es_admin.h"
-#include "http_client.h"
-#include "index_templates.h"
-#include "ndjson_dir.h"
+#include "es/bulk_indexer.h"
+#include "es/es_admin.h"
+#include "es/http_client.h"
+#include "es/index_templates.h"
+#include "es/ndjson_dir.h"
 
 namespace fiohist {
 namespace {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "log_line.h"
+#include "log/log_line.h"
 
 namespace {
 

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "log_line.h"
-#include "pipeline.h"
-#include "result_sink.h"
+#include "log/log_line.h"
+#include "stats/pipeline.h"
+#include "stats/result_sink.h"
 
 namespace {
 

@@ -1,0 +1,147 @@
+#include "cli/pctiles_command.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "compat/compat_pctiles.h"
+#include "output/csv_sink.h"
+#include "cli/command_line.h"
+#include "cli/pipeline_flags.h"
+#include "output/row_json_sink.h"
+#include "output/summary_sink.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+namespace {
+
+const char kUsage[] =
+    "Usage: fiohist pctiles [options] LOGS...\n"
+    "       fiohist pctiles --compat fio-histo-log-pctiles [its options] -- LOGS...\n"
+    "\n"
+    "Reads fio latency histogram logs (write_hist_log, plain or .gz, from any number of\n"
+    "jobs and hosts), places every record on one grid of fixed time quanta (a record\n"
+    "stamped t covers the interval since the previous record of its direction; counts are\n"
+    "spread over the quanta it overlaps in proportion to overlap), adds the histograms up\n"
+    "per quantum and scope, and prints percentiles by linear interpolation inside fio's\n"
+    "buckets. Histograms add up across threads and hosts; percentiles do not.\n"
+    "\n"
+    "Examples:\n"
+    "  fiohist pctiles run1/*_clat_hist.*.log*\n"
+    "  fiohist pctiles --scope cluster,host --quantum 10 --unit ms host*/*.log\n"
+    "  fiohist pctiles --start-time 2026-11-22T10:00:00Z --format ndjson -o out.ndjson *.log\n"
+    "\n"
+    "Output columns (CSV): start (ISO 8601 when times are absolute), start_ms, end_ms,\n"
+    "elapsed_s (since the first quantum), scope, host, job, direction, logs (logs with data\n"
+    "in the quantum), samples (weighted I/O count), iops, min, mean, max, the percentiles,\n"
+    "top_bucket (I/Os in fio's last, clamped bucket) and lower_bound (values that fell into\n"
+    "that bucket: only lower bounds). A summary goes to stderr.\n"
+    "\n"
+    "Exit status: 0 all input used; 1 error (file:line: what was expected); 2 bad usage;\n"
+    "3 finished but bad lines were skipped (--skip-bad-lines).\n";
+
+}  // namespace
+
+int RunPctilesCommand(int argc, const char* const* argv) {
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--compat" || a.rfind("--compat=", 0) == 0) {
+      std::string mode = a == "--compat" ? (i + 1 < argc ? argv[i + 1] : "") : a.substr(9);
+      if (mode != "fio-histo-log-pctiles") {
+        std::fprintf(stderr, "fiohist pctiles: --compat: the only mode is "
+                             "fio-histo-log-pctiles, got '%s'\n", mode.c_str());
+        return kExitUsage;
+      }
+      std::vector<const char*> rest;
+      for (int j = 0; j < argc; ++j) {
+        if (j == i || (a == "--compat" && j == i + 1)) continue;
+        rest.push_back(argv[j]);
+      }
+      return RunCompatPctiles(static_cast<int>(rest.size()), rest.data());
+    }
+  }
+
+  po::options_description desc("Options");
+  po::positional_options_description positional;
+  desc.add_options()
+      ("version", "print the version")
+      ("format,f", po::value<std::string>()->default_value("csv"),
+       "csv, ndjson (one JSON object per line) or json (one array)")
+      ("output,o", po::value<std::string>(), "write to FILE instead of stdout")
+      ("unit,u", po::value<std::string>()->default_value("us"), "latency unit: ns, us, ms, s")
+      ("whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")
+      ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
+  AddPipelineOptions(&desc, &positional);
+  po::variables_map vm;
+  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  if (rc >= 0) return rc;
+  if (vm.count("version")) {
+    std::cout << "fiohist " << FIOHIST_VERSION << "\n";
+    return kExitOk;
+  }
+  PipelineOptions options;
+  std::vector<std::string> logs;
+  Status s = PipelineOptionsFromVariables(vm, "cluster", &options, &logs);
+  LatencyUnit unit;
+  if (s.ok()) s = ParseLatencyUnit(vm["unit"].as<std::string>(), &unit);
+  const std::string format = vm["format"].as<std::string>();
+  if (s.ok() && format != "csv" && format != "ndjson" && format != "json") {
+    s = Status::Error("--format: expected csv, ndjson or json, got '" + format + "'");
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist pctiles: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+
+  std::FILE* out = stdout;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
+  if (vm.count("output")) {
+    file.reset(std::fopen(vm["output"].as<std::string>().c_str(), "w"));
+    if (!file) {
+      std::fprintf(stderr, "fiohist pctiles: cannot write %s: %s\n",
+                   vm["output"].as<std::string>().c_str(), std::strerror(errno));
+      return kExitError;
+    }
+    out = file.get();
+  }
+  const RowSelection rows = vm["whole-run"].as<bool>() ? RowSelection::kWholeRun
+                                                        : RowSelection::kQuanta;
+  std::unique_ptr<ResultSink> table;
+  if (format == "csv") {
+    table = std::make_unique<CsvSink>(out, unit, rows);
+  } else {
+    table = std::make_unique<RowJsonSink>(out, unit, rows, format == "json");
+  }
+  SummarySink summary_sink(stderr, unit);
+  std::vector<ResultSink*> sinks = {table.get()};
+  const bool quiet = vm["quiet"].as<bool>();
+  if (!quiet) sinks.push_back(&summary_sink);
+  FanoutSink sink(sinks);
+  RunSummary summary;
+  s = RunPipeline(options, logs, &sink, &summary);
+  // The summary sink prints warnings at the end of a good run; after an error, or when
+  // quiet, print them here so nothing goes unsaid.
+  if (quiet || !s.ok()) {
+    for (const std::string& w : summary.warnings) {
+      std::fprintf(stderr, "fiohist: warning: %s\n", w.c_str());
+    }
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
+    return kExitError;
+  }
+  if (file && std::fclose(file.release()) != 0) {
+    std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
+    return kExitError;
+  }
+  return summary.incomplete ? kExitIncomplete : kExitOk;
+}
+
+}  // namespace fiohist

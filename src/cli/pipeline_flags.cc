@@ -1,0 +1,134 @@
+#include "cli/pipeline_flags.h"
+
+#include <cmath>
+
+#include "log/time_anchor.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+namespace {
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    if (end > pos) out.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void AddPipelineOptions(po::options_description* desc,
+                        po::positional_options_description* positional) {
+  desc->add_options()
+      ("quantum,q", po::value<double>()->default_value(1.0, "1"),
+       "quantum length in seconds (e.g. 0.25, 1, 10); epoch-stamped logs are aligned to "
+       "multiples of it in absolute time")
+      ("percentiles,p", po::value<std::string>()->default_value("50,90,95,99,99.9,99.99"),
+       "percentiles to report, comma separated")
+      ("scope", po::value<std::string>(),
+       "scopes to report: cluster,host,job (any combination)")
+      ("direction", po::value<std::string>()->default_value("all,read,write,trim"),
+       "directions to report: all,read,write,trim (a direction with no records is skipped)")
+      ("start-time", po::value<std::string>(),
+       "absolute start of relative-time logs: ISO 8601 (2026-11-22T10:00:00Z) or Unix epoch")
+      ("fio-json", po::value<std::vector<std::string>>()->composing(),
+       "fio JSON output (--output-format=json) that anchors the logs in its directory; "
+       "repeat for each host")
+      ("log-hist-msec", po::value<long long>(),
+       "fio's log_hist_msec (default: inferred from the gaps between records)")
+      ("layout", po::value<std::string>(),
+       "bucket layout when the column count is ambiguous: fio3, fio2, groups=N")
+      ("host", po::value<std::vector<std::string>>()->composing(),
+       "FILE=HOST: the host of a log (overrides names)")
+      ("host-map", po::value<std::string>(), "file of FILE=HOST lines")
+      ("skip-bad-lines", po::bool_switch(),
+       "skip malformed lines (counted and reported) instead of stopping; exit code 3")
+      ("threads", po::value<int>()->default_value(0), "worker threads (0: one per core)")
+      ("logs", po::value<std::vector<std::string>>()->composing(), "histogram logs");
+  positional->add("logs", -1);
+}
+
+Status PipelineOptionsFromVariables(const po::variables_map& vm,
+                                    const std::string& default_scopes, PipelineOptions* o,
+                                    std::vector<std::string>* logs) {
+  const double q = vm["quantum"].as<double>();
+  // Up to 10^9 s (31 years): larger ones overflow the time grid's millisecond arithmetic.
+  if (!(q > 0) || !(q <= 1e9) || std::fabs(q * 1000 - std::round(q * 1000)) > 1e-6) {
+    return Status::Error("--quantum: expected a positive number of seconds in whole "
+                         "milliseconds, at most 1e9 (e.g. 0.25, 1, 10)");
+  }
+  o->quantum_ms = static_cast<int64_t>(std::llround(q * 1000));
+  Status s = ParsePercentiles(vm["percentiles"].as<std::string>(), &o->percentiles);
+  if (!s.ok()) return s;
+  o->scopes = {false, false, false};
+  for (const std::string& sc :
+       SplitList(vm.count("scope") ? vm["scope"].as<std::string>() : default_scopes)) {
+    if (sc == "cluster") {
+      o->scopes[0] = true;
+    } else if (sc == "host") {
+      o->scopes[1] = true;
+    } else if (sc == "job") {
+      o->scopes[2] = true;
+    } else {
+      return Status::Error("--scope: expected cluster, host or job, got '" + sc + "'");
+    }
+  }
+  o->directions = {false, false, false, false};
+  for (const std::string& d : SplitList(vm["direction"].as<std::string>())) {
+    if (d == "read") {
+      o->directions[0] = true;
+    } else if (d == "write") {
+      o->directions[1] = true;
+    } else if (d == "trim") {
+      o->directions[2] = true;
+    } else if (d == "all") {
+      o->directions[3] = true;
+    } else {
+      return Status::Error("--direction: expected all, read, write or trim, got '" + d + "'");
+    }
+  }
+  if (vm.count("start-time")) {
+    s = ParseStartTime(vm["start-time"].as<std::string>(), &o->start_time_ms);
+    if (!s.ok()) return s;
+    o->has_start_time = true;
+  }
+  if (vm.count("fio-json")) o->fio_json = vm["fio-json"].as<std::vector<std::string>>();
+  if (vm.count("log-hist-msec")) {
+    const long long v = vm["log-hist-msec"].as<long long>();
+    // fio's intervals are milliseconds to minutes; 30 days bounds the first record's span.
+    if (v <= 0 || v > 30LL * 24 * 3600 * 1000) {
+      return Status::Error("--log-hist-msec: expected a positive number of ms (at most 30 days)");
+    }
+    o->log_hist_msec = v;
+  }
+  if (vm.count("layout")) {
+    s = ParseLayoutHint(vm["layout"].as<std::string>(), &o->layout_hint);
+    if (!s.ok()) return s;
+  }
+  if (vm.count("host-map")) {
+    s = ReadHostMapFile(vm["host-map"].as<std::string>(), &o->host_mapping);
+    if (!s.ok()) return s;
+  }
+  if (vm.count("host")) {
+    for (const std::string& h : vm["host"].as<std::vector<std::string>>()) {
+      const size_t eq = h.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == h.size()) {
+        return Status::Error("--host: expected FILE=HOST, got '" + h + "'");
+      }
+      o->host_mapping[h.substr(0, eq)] = h.substr(eq + 1);
+    }
+  }
+  o->skip_bad_lines = vm["skip-bad-lines"].as<bool>();
+  o->threads = vm["threads"].as<int>();
+  if (vm.count("logs")) *logs = vm["logs"].as<std::vector<std::string>>();
+  if (logs->empty()) return Status::Error("no logs given (see --help)");
+  return Status();
+}
+
+}  // namespace fiohist

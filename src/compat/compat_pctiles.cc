@@ -1,0 +1,662 @@
+#include "compat/compat_pctiles.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <set>
+
+#include "histogram/bucket_layout.h"
+#include "cli/pctiles_command.h"
+#include "log/log_line.h"
+#include "log/log_reader.h"
+#include "base/number_format.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+namespace compat {
+namespace {
+
+const char kUsage[] =
+    "Usage: fiohist pctiles --compat fio-histo-log-pctiles [options] [--] LOGS...\n"
+    "\n"
+    "Reproduces fio's tools/hist/fio-histo-log-pctiles.py: the same options, parameter\n"
+    "lines and CSV (msec-since-start, samples, percentiles...), with the same numbers.\n"
+    "Read and write lines are summed; trim lines and coarsened logs are rejected, as the\n"
+    "reference does. Unlike the reference, records of hosts that started before the common\n"
+    "window are skipped (not added to the last quanta), and bad options are clear errors.\n"
+    "\n"
+    "Options (the reference's syntax; --percentiles takes several values, so put '--'\n"
+    "before the logs when it comes last):\n"
+    "  --fio-version 2|3        fio that wrote the logs (default 3; 2 forces 19 groups)\n"
+    "  --bucket-groups N        histogram bucket groups (default 29)\n"
+    "  --bucket-bits N          log2 of buckets per group (default 6)\n"
+    "  --percentiles P...       percentiles, 0..100 (default 0 50 95 99 100)\n"
+    "  --time-quantum N         quantum in whole seconds (default 1)\n"
+    "  --log-hist-msec N        log_hist_msec of the job (epoch logs start N ms before\n"
+    "                           their first stamp; else one record interval before)\n"
+    "  --output-unit usec|msec  unit of the printed latencies (default usec)\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "Errors go to stderr, naming the file and line (the reference prints 'ERROR: ...' on\n"
+    "stdout); exit status 1 for bad input, 2 for bad usage.\n";
+
+// Python's int(): optional sign and digits (surrounding blanks allowed).
+bool ParsePythonInt(const std::string& text, int64_t* value) {
+  size_t b = text.find_first_not_of(" \t");
+  size_t e = text.find_last_not_of(" \t");
+  if (b == std::string::npos) return false;
+  const std::string s = text.substr(b, e - b + 1);
+  size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+  if (i == s.size()) return false;
+  for (size_t j = i; j < s.size(); ++j) {
+    if (s[j] < '0' || s[j] > '9') return false;
+  }
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), nullptr, 10);
+  if (errno == ERANGE) return false;
+  *value = v;
+  return true;
+}
+
+// Python's float() for decimal text; non-finite values are refused by the caller.
+bool ParsePythonFloat(const std::string& text, double* value) {
+  if (text.empty() || text.find_first_of("xXpP") != std::string::npos) return false;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  while (*end == ' ' || *end == '\t') ++end;
+  if (end == text.c_str() || *end != '\0') return false;
+  *value = v;
+  return true;
+}
+
+Status IntOption(const po::variables_map& vm, const char* name, int64_t lo, int64_t hi,
+                 int64_t* value) {
+  if (!vm.count(name)) return Status();
+  const std::string text = vm[name].as<std::string>();
+  int64_t v = 0;
+  if (!ParsePythonInt(text, &v)) {
+    return Status::Error(std::string("argument --") + name + ": invalid int value: '" + text + "'");
+  }
+  if (v < lo || v > hi) {
+    return Status::Error(std::string("argument --") + name + ": expected " + std::to_string(lo) +
+                         " to " + std::to_string(hi) + ", got " + text);
+  }
+  *value = v;
+  return Status();
+}
+
+// Adds value(v) for every (bucket, v) of `add` into `row` (both in bucket order): a new
+// bucket gets value(v), an existing one its value + value(v), as a dense += would.
+template <typename T, typename F>
+void MergeInto(SparseRow* row, const std::vector<std::pair<uint32_t, T>>& add, F value,
+               SparseRow* scratch) {
+  scratch->clear();
+  scratch->reserve(row->size() + add.size());
+  size_t i = 0;
+  for (const auto& [bucket, v] : add) {
+    while (i < row->size() && (*row)[i].first < bucket) scratch->push_back((*row)[i++]);
+    if (i < row->size() && (*row)[i].first == bucket) {
+      scratch->emplace_back(bucket, (*row)[i++].second + value(v));
+    } else {
+      scratch->emplace_back(bucket, value(v));
+    }
+  }
+  while (i < row->size()) scratch->push_back((*row)[i++]);
+  row->swap(*scratch);
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+// Python's '%d' of a non-negative float: the integer part.
+std::string IntegerPart(double v) {
+  char buf[64];
+  if (std::fabs(v) < 9.0e18) {
+    std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.0f", std::trunc(v));
+  }
+  return buf;
+}
+
+// One log as the reference keeps it: every record that survives the duplicate filter.
+struct LogScan {
+  std::vector<int64_t> times;
+  std::vector<uint8_t> directions;
+  int64_t start_ms = 0;
+  int64_t end_ms = 0;
+};
+
+// Reads the records of `path` the reference would keep, with its checks (in its order),
+// calling `fn(const LogRecord&)` for each. `expected_columns` is the bucket count.
+template <typename Fn>
+Status ReadRecords(const std::string& path, int expected_columns, Fn fn) {
+  std::unique_ptr<LogReader> reader;
+  Status s = LogReader::Open(path, &reader);
+  if (!s.ok()) return s;
+  std::string_view line;
+  LogRecord record;
+  std::string what;
+  int64_t previous[2] = {-1, -1};
+  int64_t last_time = -1;
+  int last_direction = -1;
+  while (reader->NextLine(&line)) {
+    const long long n = reader->line_number();
+    if (line.find_first_not_of(" \t\r\f\v") == std::string_view::npos) continue;
+    if (!ParseRecord(line, &record, &what)) return Status::InputError(path, n, what);
+    const int direction = static_cast<int>(record.direction);
+    if (record.direction == Direction::kTrim) {
+      return Status::InputError(
+          path, n,
+          "trim line (direction 2): fio-histo-log-pctiles reads only read (0) and write (1) "
+          "lines");
+    }
+    if (record.time_ms < previous[direction]) {
+      return Status::InputError(
+          path, n,
+          std::string(DirectionName(record.direction)) + " timestamp in column 1 decreased (from " +
+              std::to_string(previous[direction]) + " to " + std::to_string(record.time_ms) + ")");
+    }
+    previous[direction] = record.time_ms;
+    if (record.block_size > (uint64_t{1} << 24)) {
+      return Status::InputError(path, n,
+                                "block size too large (" + std::to_string(record.block_size) +
+                                    " > 16777216 in column 3)");
+    }
+    if (record.columns != expected_columns) {
+      std::string msg = std::to_string(record.columns) + " bucket counts per line but " +
+                        std::to_string(expected_columns) + " expected";
+      if (record.columns < expected_columns && expected_columns % record.columns == 0) {
+        const int ratio = expected_columns / record.columns;
+        if ((ratio & (ratio - 1)) == 0) {
+          int k = 0;
+          while ((1 << k) < ratio) ++k;
+          msg += ": a coarsened log (log_hist_coarseness=" + std::to_string(k) +
+                 "?); fio-histo-log-pctiles cannot read coarsened logs";
+        }
+      }
+      return Status::InputError(path, n, msg);
+    }
+    // The reference drops a line that repeats the previous line's time and direction.
+    if (record.time_ms == last_time && direction == last_direction) continue;
+    last_time = record.time_ms;
+    last_direction = direction;
+    fn(record);
+  }
+  return reader->status();
+}
+
+Status ScanLog(const std::string& path, const PctilesOptions& options, int columns, LogScan* scan) {
+  Status s = ReadRecords(path, columns, [scan](const LogRecord& r) {
+    scan->times.push_back(r.time_ms);
+    scan->directions.push_back(static_cast<uint8_t>(r.direction));
+  });
+  if (!s.ok()) return s;
+  if (scan->times.empty()) return Status::InputError(path, 0, "no records");
+  const int64_t first = scan->times.front();
+  if (first < 1000000) {
+    scan->start_ms = 0;  // relative stamps: the job started at 0
+  } else if (options.log_hist_msec >= 0) {
+    scan->start_ms = first - options.log_hist_msec;
+  } else if (scan->times.size() > 1) {
+    scan->start_ms = first - (scan->times[1] - first);
+  } else {
+    return Status::InputError(path, 0,
+                              "one epoch-stamped record only: no way to estimate the start "
+                              "time (give --log-hist-msec)");
+  }
+  scan->end_ms = scan->times.back();
+  return Status();
+}
+
+}  // namespace
+
+Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* options) {
+  *options = PctilesOptions();
+  po::options_description desc;
+  desc.add_options()("help,h", "")("fio-version", po::value<std::string>(), "")(
+      "bucket-groups", po::value<std::string>(), "")("bucket-bits", po::value<std::string>(), "")(
+      "percentiles", po::value<std::vector<std::string>>()->multitoken(), "")(
+      "time-quantum", po::value<std::string>(), "")("log-hist-msec", po::value<std::string>(), "")(
+      "output-unit", po::value<std::string>(), "")("file_list",
+                                                   po::value<std::vector<std::string>>(), "");
+  po::positional_options_description positional;
+  positional.add("file_list", -1);
+  po::variables_map vm;
+  try {
+    // Like main()'s argv, argv[0] (the command name) is skipped by the parser.
+    po::store(po::command_line_parser(argc, argv)
+                  .options(desc)
+                  .positional(positional)
+                  .style(po::command_line_style::unix_style)
+                  .run(),
+              vm);
+  } catch (const po::error& e) {
+    return Status::Error(e.what());
+  }
+  if (vm.count("help")) {
+    options->help = true;
+    return Status();
+  }
+  int64_t v = 0;
+  if (vm.count("fio-version")) {
+    const std::string text = vm["fio-version"].as<std::string>();
+    if (!ParsePythonInt(text, &v) || (v != 2 && v != 3)) {
+      return Status::Error("argument --fio-version: invalid choice: '" + text +
+                           "' (choose from 2, 3)");
+    }
+    options->fio_version = static_cast<int>(v);
+  }
+  v = options->bucket_groups;
+  Status s = IntOption(vm, "bucket-groups", 1, 40, &v);
+  if (!s.ok()) return s;
+  options->bucket_groups = static_cast<int>(v);
+  // The reference forces 19 groups for fio 2, even over an explicit --bucket-groups.
+  if (options->fio_version == 2) options->bucket_groups = 19;
+  v = options->bucket_bits;
+  s = IntOption(vm, "bucket-bits", 0, 12, &v);
+  if (!s.ok()) return s;
+  options->bucket_bits = static_cast<int>(v);
+  if (vm.count("time-quantum")) {
+    const std::string text = vm["time-quantum"].as<std::string>();
+    if (!ParsePythonInt(text, &v)) {
+      return Status::Error("argument --time-quantum: invalid int value: '" + text + "'");
+    }
+    if (v <= 0 || v > 1000000000) {
+      return Status::Error("--time-quantum must be a positive number of seconds, got " + text);
+    }
+    options->time_quantum_s = v;
+  }
+  s = IntOption(vm, "log-hist-msec", 0, int64_t{1} << 40, &options->log_hist_msec);
+  if (!s.ok()) return s;
+  if (vm.count("output-unit")) {
+    options->output_unit = vm["output-unit"].as<std::string>();
+    if (options->output_unit != "usec" && options->output_unit != "msec") {
+      return Status::Error(
+          "--output-unit: expected usec or msec (the only units "
+          "fio-histo-log-pctiles prints), got '" +
+          options->output_unit + "'");
+    }
+  }
+  if (vm.count("percentiles")) {
+    options->percentiles.clear();
+    for (const std::string& text : vm["percentiles"].as<std::vector<std::string>>()) {
+      double p = 0;
+      if (!ParsePythonFloat(text, &p)) {
+        return Status::Error("argument --percentiles: invalid float value: '" + text +
+                             "' (put '--' between the percentiles and the log files)");
+      }
+      if (!(p >= 0.0 && p <= 100.0)) {
+        return Status::Error("argument --percentiles: expected 0 to 100, got '" + text + "'");
+      }
+      options->percentiles.push_back(p);
+    }
+  }
+  if (!vm.count("file_list")) {
+    return Status::Error("the following arguments are required: file_list (the log files)");
+  }
+  std::set<std::string> seen;
+  for (const std::string& f : vm["file_list"].as<std::vector<std::string>>()) {
+    if (seen.insert(f).second) options->files.push_back(f);
+  }
+  return Status();
+}
+
+int64_t QuantumCount(int64_t quantum_s, int64_t start_ms, int64_t end_ms) {
+  const int64_t start_s = FloorDiv(start_ms, 1000);
+  const int64_t end_s = FloorDiv(end_ms, 1000);
+  return FloorDiv((end_s - start_s) + quantum_s, quantum_s);
+}
+
+int64_t RecordEnd(const std::vector<int64_t>& times, const std::vector<uint8_t>& directions,
+                  size_t k, int64_t grid_end_ms) {
+  for (size_t j = k + 1; j < times.size() && j <= k + 3; ++j) {
+    if (directions[j] == directions[k]) return times[j];
+  }
+  return grid_end_ms;
+}
+
+LogAligner::LogAligner(const GridSpec& grid, std::vector<SparseRow>* totals)
+    : grid_(grid), totals_(totals) {}
+
+bool LogAligner::Add(int64_t time_ms, int64_t end_ms,
+                     const std::vector<std::pair<uint32_t, uint64_t>>& counts) {
+  // The reference divides by the record length: a zero-length record (a duplicate stamp
+  // its filter missed) would divide by zero. It holds no time, so it is dropped.
+  if (end_ms == time_ms) return false;
+  const int64_t qms = grid_.quantum_ms;
+  int64_t index = FloorDiv(time_ms - grid_.start_ms, qms);
+  int64_t qstart = grid_.start_ms + index * qms;
+  if (index < 0) {
+    // The reference's negative index wraps to the last quanta; the share before the
+    // window is dropped instead and the rest counts.
+    qstart = grid_.start_ms;
+    index = 0;
+  }
+  const double length = static_cast<double>(end_ms - time_ms);
+  for (; qstart < end_ms && index < grid_.count; qstart += qms, ++index) {
+    const int64_t overlap_start = std::max(qstart, time_ms);
+    const int64_t overlap_end = std::min(qstart + qms, end_ms);
+    double weight = static_cast<double>(overlap_end - overlap_start);
+    weight /= length;
+    if (weight == 0.0) continue;  // adds nothing (a record stamped after the grid end)
+    if (window_.empty()) window_first_ = index;
+    while (index < window_first_) {
+      // Cannot happen for time-ordered logs (flushes follow the smallest later stamp),
+      // but a row already flushed would otherwise be lost.
+      window_.emplace_front();
+      --window_first_;
+    }
+    const size_t slot = static_cast<size_t>(index - window_first_);
+    if (slot >= window_.size()) window_.resize(slot + 1);
+    MergeInto(
+        &window_[slot], counts, [weight](uint64_t c) { return weight * static_cast<double>(c); },
+        &scratch_);
+  }
+  return true;
+}
+
+void LogAligner::FlushBefore(int64_t time_ms) {
+  const int64_t stop = FloorDiv(time_ms - grid_.start_ms, grid_.quantum_ms);
+  Flush(stop);
+}
+
+void LogAligner::FlushAll() { Flush(window_first_ + static_cast<int64_t>(window_.size())); }
+
+void LogAligner::Flush(int64_t stop) {
+  for (; window_first_ < stop && !window_.empty(); ++window_first_) {
+    const SparseRow& row = window_.front();
+    if (!row.empty()) {
+      // Same order as the reference: the total so far plus this log's sum.
+      MergeInto(
+          &(*totals_)[static_cast<size_t>(window_first_)], row, [](double v) { return v; },
+          &scratch_);
+    }
+    window_.pop_front();
+  }
+}
+
+std::vector<std::pair<double, double>> BucketEdges(int fio_version, int groups, int bits) {
+  BucketLayout layout;
+  layout.groups = groups;
+  layout.bits = bits;
+  layout.unit_ns = 1;
+  const double divisor = fio_version == 3 ? 1000.0 : 1.0;
+  std::vector<std::pair<double, double>> edges(static_cast<size_t>(layout.columns()));
+  for (int c = 0; c < layout.columns(); ++c) {
+    // Exact integers divided once, as the reference does.
+    edges[static_cast<size_t>(c)] = {layout.LowerNs(c) / divisor, layout.UpperNs(c) / divisor};
+  }
+  return edges;
+}
+
+std::vector<std::pair<double, double>> Percentiles(
+    const SparseRow& row, const std::vector<double>& wanted,
+    const std::vector<std::pair<double, double>>& edges) {
+  std::vector<std::pair<double, double>> result;
+  double total = 0.0;
+  for (const auto& entry : row) total += entry.second;
+  if (total == 0.0 || wanted.empty()) return result;
+  // No one wants percentiles between this and 100: it lets p=100 finish despite rounding.
+  const double almost_100 = 99.9999;
+  size_t next = 0;
+  double pct = 0.0;
+  double so_far = 0.0;
+  auto store = [&result](double p, double v) {
+    for (auto& r : result) {
+      if (r.first == p) {
+        r.second = v;  // a repeated p keeps the last value, like the reference's dict
+        return;
+      }
+    }
+    result.emplace_back(p, v);
+  };
+  for (const auto& [bucket, count] : row) {
+    if (count == 0.0) continue;
+    so_far += count;
+    const double last_pct = pct;
+    pct = 100.0 * so_far / total;
+    while ((wanted[next] == 100.0 && pct >= almost_100) ||
+           (wanted[next] < 100.0 && pct > wanted[next])) {
+      const double lo = edges[bucket].first;
+      const double hi = edges[bucket].second;
+      const double fraction = (wanted[next] - last_pct) / (pct - last_pct);
+      store(wanted[next], lo + fraction * (hi - lo));
+      if (++next == wanted.size()) break;
+    }
+    if (next == wanted.size()) break;
+  }
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
+std::string HeaderLine(const std::vector<double>& wanted) {
+  std::string line = "msec-since-start, samples, ";
+  for (double p : wanted) {
+    if (p == 0.0) {
+      line += "min";
+    } else if (p == 100.0) {
+      line += "max";
+    } else if (p == 50.0) {
+      line += "median";
+    } else {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%3.1f", p);
+      line += buf;
+    }
+    line += ", ";
+  }
+  return line;
+}
+
+std::string RowLine(int64_t msec_since_start, const SparseRow& row,
+                    const std::vector<double>& wanted,
+                    const std::vector<std::pair<double, double>>& edges, double divisor) {
+  double samples = 0.0;
+  for (const auto& entry : row) samples += entry.second;
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%8lld, ", static_cast<long long>(msec_since_start));
+  std::string line = buf;
+  const std::string count = IntegerPart(samples);
+  if (count.size() < 8) line.append(8 - count.size(), ' ');
+  line += count;
+  line += ", ";
+  const std::vector<std::pair<double, double>> values = Percentiles(row, wanted, edges);
+  if (values.empty()) {
+    for (size_t i = 0; i < wanted.size(); ++i) line += ", ";
+    return line;
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) line += ", ";
+    AppendPythonRepr(&line, values[i].second / divisor);
+  }
+  return line;
+}
+
+std::string CTime(int64_t seconds) {
+  static const char* const kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  tzset();
+  const time_t t = static_cast<time_t>(seconds);
+  struct tm tm;
+  if (localtime_r(&t, &tm) == nullptr) return "?";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%s %s%3d %.2d:%.2d:%.2d %d", kDays[tm.tm_wday],
+                kMonths[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                tm.tm_year + 1900);
+  return buf;
+}
+
+namespace {
+
+// The whole command: pass 1 checks the logs and finds the common window, pass 2 reads them
+// again and spreads their records over the grid, then the reference's text is printed.
+int Run(int argc, const char* const* argv) {
+  const char* const prog = "fiohist pctiles --compat fio-histo-log-pctiles";
+  PctilesOptions options;
+  Status s = ParsePctilesArgs(argc, argv, &options);
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s: %s (see --help)\n", prog, s.message().c_str());
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::fputs(kUsage, stdout);
+    return kExitOk;
+  }
+  const int buckets_per_group = 1 << options.bucket_bits;
+  const int buckets = buckets_per_group * options.bucket_groups;
+
+  // Pass 1: check every log and find the window where all of them have data.
+  std::vector<LogScan> scans(options.files.size());
+  int64_t window_start = 0;
+  int64_t window_end = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < options.files.size(); ++i) {
+    s = ScanLog(options.files[i], options, buckets, &scans[i]);
+    if (!s.ok()) {
+      std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
+      return kExitError;
+    }
+    window_start = std::max(window_start, scans[i].start_ms);
+    window_end = std::min(window_end, scans[i].end_ms);
+  }
+  if (window_start >= window_end) {
+    std::fprintf(stderr,
+                 "fiohist: error: no time interval when all logs overlapped (latest start %lld "
+                 "ms, earliest end %lld ms)\n",
+                 static_cast<long long>(window_start), static_cast<long long>(window_end));
+    return kExitError;
+  }
+
+  GridSpec grid;
+  grid.start_ms = window_start;
+  grid.quantum_ms = options.time_quantum_s * 1000;
+  grid.count = QuantumCount(options.time_quantum_s, window_start, window_end);
+  grid.end_ms = (FloorDiv(window_start, 1000) + grid.count * options.time_quantum_s) * 1000;
+  grid.buckets = buckets;
+  // A damaged stamp can stretch the window over years; the reference would try to allocate
+  // it all. 2*10^6 quanta is 23 days of 1 s quanta.
+  const int64_t kMaxQuanta = 2000000;
+  if (grid.count > kMaxQuanta) {
+    std::fprintf(stderr,
+                 "fiohist: error: the common window [%lld, %lld] ms spans %lld quanta (more than "
+                 "%lld): a damaged time stamp? (else use a larger --time-quantum)\n",
+                 static_cast<long long>(window_start), static_cast<long long>(window_end),
+                 static_cast<long long>(grid.count), static_cast<long long>(kMaxQuanta));
+    return kExitError;
+  }
+  std::vector<SparseRow> totals(static_cast<size_t>(grid.count));
+
+  // Pass 2: read the logs again and spread their records over the grid.
+  long long zero_length = 0, no_successor = 0;
+  for (size_t i = 0; i < options.files.size(); ++i) {
+    const LogScan& scan = scans[i];
+    std::vector<int64_t> later_min(scan.times.size() + 1, std::numeric_limits<int64_t>::max());
+    for (size_t k = scan.times.size(); k-- > 0;) {
+      later_min[k] = std::min(later_min[k + 1], scan.times[k]);
+    }
+    LogAligner aligner(grid, &totals);
+    size_t k = 0;
+    s = ReadRecords(options.files[i], buckets, [&](const LogRecord& r) {
+      if (k >= scan.times.size() || scan.times[k] != r.time_ms) {
+        ++k;
+        return;  // the file changed since pass 1; reported below
+      }
+      // Three other-direction records in a row: the reference asserts; the record runs
+      // to the end of the last quantum instead.
+      if (k + 3 < scan.times.size() && scan.directions[k + 1] != scan.directions[k] &&
+          scan.directions[k + 2] != scan.directions[k] &&
+          scan.directions[k + 3] != scan.directions[k]) {
+        ++no_successor;
+      }
+      const int64_t end = RecordEnd(scan.times, scan.directions, k, grid.end_ms);
+      if (!aligner.Add(r.time_ms, end, r.counts)) ++zero_length;
+      ++k;
+      aligner.FlushBefore(later_min[k]);
+    });
+    if (s.ok() && k != scan.times.size()) {
+      s = Status::InputError(options.files[i], 0, "the file changed while it was read");
+    }
+    if (!s.ok()) {
+      std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
+      return kExitError;
+    }
+    aligner.FlushAll();
+  }
+  if (zero_length > 0) {
+    std::fprintf(stderr, "fiohist: warning: %lld zero-length records (a repeated stamp) dropped\n",
+                 zero_length);
+  }
+  if (no_successor > 0) {
+    std::fprintf(stderr,
+                 "fiohist: warning: %lld records had no record of their direction within 3 "
+                 "lines; they run to the end of the last quantum\n",
+                 no_successor);
+  }
+
+  // The reference's output: parameter lines, header, one row per quantum.
+  std::string out;
+  out += "fio version = " + std::to_string(options.fio_version) + "\n";
+  out += "bucket groups = " + std::to_string(options.bucket_groups) + "\n";
+  out += "bucket bits = " + std::to_string(options.bucket_bits) + "\n";
+  out += "time quantum = " + std::to_string(options.time_quantum_s) + " sec\n";
+  out += "percentiles = ";
+  for (size_t i = 0; i < options.percentiles.size(); ++i) {
+    if (i > 0) out += ",";
+    AppendPythonRepr(&out, options.percentiles[i]);
+  }
+  out += "\n";
+  out += "buckets per group = " + std::to_string(buckets_per_group) + "\n";
+  out += "buckets per interval = " + std::to_string(buckets) + " \n";
+  if (options.log_hist_msec >= 0) {
+    out += "log_hist_msec = " + std::to_string(options.log_hist_msec) + "\n";
+  }
+  out += "output unit = " + options.output_unit + "\n";
+  if (window_start > 0) {
+    const double seconds = static_cast<double>(window_start) / 1000.0;
+    out += "all threads running as of unix epoch time " +
+           std::to_string(static_cast<long long>(seconds)) + " = " +
+           CTime(static_cast<int64_t>(std::floor(seconds))) + "\n";
+  }
+  out += "time (millisec), percentiles in increasing order with values in " + options.output_unit +
+         "\n";
+  out += HeaderLine(options.percentiles) + "\n";
+  const std::vector<std::pair<double, double>> edges =
+      BucketEdges(options.fio_version, options.bucket_groups, options.bucket_bits);
+  const double divisor = options.output_unit == "msec" ? 1000.0 : 1.0;
+  for (int64_t q = 0; q < grid.count; ++q) {
+    out += RowLine(q * grid.quantum_ms, totals[static_cast<size_t>(q)], options.percentiles, edges,
+                   divisor);
+    out += "\n";
+    if (out.size() > (1 << 16)) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
+    return kExitError;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace compat
+
+int RunCompatPctiles(int argc, const char* const* argv) { return compat::Run(argc, argv); }
+
+}  // namespace fiohist

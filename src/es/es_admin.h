@@ -1,0 +1,84 @@
+// Administration of fiohist's indices in one cluster: installing the index templates, listing
+// the runs stored, deleting one run's documents.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "es/bulk_indexer.h"
+#include "es/http_client.h"
+#include "base/status.h"
+
+namespace fiohist {
+
+/// One run as stored in the cluster.
+struct StoredRun {
+  std::string run;
+  std::string start;  ///< ISO 8601 (UTC) of the earliest @timestamp, "" if unknown
+  std::string end;    ///< ISO 8601 (UTC) of the latest `end`, "" if unknown
+  double duration_s = 0;
+  std::vector<std::string> hosts;  ///< from the run document
+  uint64_t documents = 0;          ///< in all three indices, the run document included
+  bool has_run_document = false;   ///< false: a partial push (no document in <prefix>-runs)
+};
+
+/// What InstallTemplates did.
+struct TemplateReport {
+  bool histogram_supported = true;     ///< false: the buckets fallback template was installed
+  std::vector<std::string> installed;  ///< template names
+  std::vector<std::string> created;    ///< indices created now (the others existed)
+};
+
+/// How a run deletion went.
+struct DeleteReport {
+  bool used_delete_by_query = false;  ///< false: searched the ids and bulk-deleted them
+  uint64_t deleted = 0;
+  uint64_t failed = 0;
+  uint64_t retried = 0;
+  uint64_t remaining = 0;  ///< documents of the run still found afterwards
+  std::vector<BulkItemError> errors;
+};
+
+/// Index administration over one HttpClient (which must outlive it) for one index prefix.
+class EsAdmin {
+ public:
+  EsAdmin(HttpClient* client, std::string prefix) : client_(client), prefix_(std::move(prefix)) {}
+
+  /// Installs the three templates from `mappings_dir` ("" = DefaultMappingsDir()) and creates
+  /// the indices that do not exist. When the cluster lacks the `histogram` field type, installs
+  /// fiohist-buckets-nohistogram.json instead and says so in the report.
+  Status InstallTemplates(const std::string& mappings_dir, TemplateReport* report);
+
+  /// Lists the runs found in the three indices, oldest first.
+  Status ListRuns(std::vector<StoredRun>* runs);
+
+  /// Deletes exactly the documents whose `run` is `run`, in the three indices: with
+  /// `_delete_by_query` where the cluster has it, else by scrolling the ids and bulk-deleting.
+  Status DeleteRun(const std::string& run, const BulkOptions& bulk_options, DeleteReport* report);
+
+  /// Counts the documents of `run` in the three indices (after a refresh by the caller).
+  Status CountRunDocuments(const std::string& run, uint64_t* count);
+
+ private:
+  Status DeleteRunByScroll(const std::string& run, const BulkOptions& bulk_options,
+                           DeleteReport* report);
+  HttpClient* client_;
+  std::string prefix_;
+};
+
+/// The JSON body of a term query on `run` (escaped by RapidJSON).
+std::string RunTermQuery(const std::string& run);
+
+/// True for the answer of a cluster without the endpoint asked for (the integ-test build's
+/// 400 "no handler found for uri" or 405 "Incorrect HTTP method" for _delete_by_query).
+bool LacksEndpoint(const HttpResult& result);
+
+/// True when a mapping was refused because the `histogram` field type does not exist
+/// (mapper_parsing_exception, possibly nested in caused_by).
+bool LacksHistogramType(const HttpResult& result);
+
+/// Reads a `_delete_by_query` response into `report` (deleted, failures with reasons).
+Status ParseDeleteByQuery(const std::string& body, size_t max_errors, DeleteReport* report);
+
+}  // namespace fiohist

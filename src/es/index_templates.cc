@@ -1,0 +1,123 @@
+#include "es/index_templates.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace fiohist {
+
+namespace {
+
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string Dirname(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+}  // namespace
+
+const char* IndexKindName(IndexKind kind) {
+  switch (kind) {
+    case IndexKind::kPctiles:
+      return "pctiles";
+    case IndexKind::kBuckets:
+      return "buckets";
+    case IndexKind::kRuns:
+      return "runs";
+  }
+  return "unknown";
+}
+
+Status ValidateIndexPrefix(const std::string& prefix) {
+  if (prefix.empty() || prefix.size() > 100) {
+    return Status::Error("index prefix must be 1 to 100 characters");
+  }
+  for (char c : prefix) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    if (!ok) {
+      return Status::Error("index prefix '" + prefix +
+                           "' may only hold lowercase letters, digits, '.', '_' and '-'");
+    }
+  }
+  char first = prefix[0];
+  if (!((first >= 'a' && first <= 'z') || (first >= '0' && first <= '9'))) {
+    return Status::Error("index prefix '" + prefix + "' must start with a letter or digit");
+  }
+  return Status();
+}
+
+std::string IndexName(const std::string& prefix, IndexKind kind) {
+  return prefix + "-" + IndexKindName(kind);
+}
+
+std::string AllIndexNames(const std::string& prefix) {
+  return IndexName(prefix, IndexKind::kPctiles) + "," + IndexName(prefix, IndexKind::kBuckets) +
+         "," + IndexName(prefix, IndexKind::kRuns);
+}
+
+std::string TemplateFileName(IndexKind kind, bool without_histogram) {
+  std::string name = std::string("fiohist-") + IndexKindName(kind);
+  if (without_histogram) name += "-nohistogram";
+  return name + ".json";
+}
+
+std::string DefaultMappingsDir() {
+  const char* env = std::getenv("FIOHIST_MAPPINGS_DIR");
+  if (env != nullptr && env[0] != '\0') return env;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    std::string installed = Dirname(Dirname(exe)) + "/share/fiohist/mappings";
+    if (IsDirectory(installed)) return installed;
+  }
+  return FIOHIST_SOURCE_MAPPINGS_DIR;
+}
+
+Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
+                         IndexKind kind, std::string* body) {
+  std::string path = (dir.empty() ? DefaultMappingsDir() : dir) + "/" + file;
+  std::ifstream in(path);
+  if (!in) {
+    return Status::Error("cannot read index template " + path + " (use --mappings DIR)");
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string json = text.str();
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    return Status::InputError(path, 0, "not a JSON object");
+  }
+  if (!doc.HasMember("template") && !doc.HasMember("composed_of")) {
+    return Status::InputError(path, 0, "not an index template (no \"template\" member)");
+  }
+  rapidjson::Document::AllocatorType& alloc = doc.GetAllocator();
+  rapidjson::Value patterns(rapidjson::kArrayType);
+  std::string name = IndexName(prefix, kind);
+  patterns.PushBack(rapidjson::Value(name.c_str(), alloc), alloc);
+  if (doc.HasMember("index_patterns")) {
+    doc["index_patterns"] = patterns;
+  } else {
+    doc.AddMember("index_patterns", patterns, alloc);
+  }
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  doc.Accept(writer);
+  body->assign(buffer.GetString(), buffer.GetSize());
+  return Status();
+}
+
+}  // namespace fiohist

@@ -1,0 +1,52 @@
+// fiohist's three Elasticsearch indices: their names under a prefix, and their index templates,
+// read at run time from a mappings folder (mappings/*.json in the source tree).
+//
+// Where the templates come from, first match wins:
+//   1. `--mappings DIR` (commands pass it as `dir` to LoadIndexTemplate);
+//   2. the environment variable FIOHIST_MAPPINGS_DIR;
+//   3. <directory of the fiohist executable>/../share/fiohist/mappings (an installed tree);
+//   4. the source tree's mappings/ folder, compiled in (works for any build directory).
+// Files: fiohist-pctiles.json, fiohist-buckets.json, fiohist-runs.json and
+// fiohist-buckets-nohistogram.json (the buckets template without the `histogram` field type).
+// Each is a composable index template body (`PUT _index_template/NAME`); its index_patterns are
+// replaced by the exact index name under the chosen prefix, so prefixes never overlap.
+#pragma once
+
+#include <string>
+
+#include "base/status.h"
+
+namespace fiohist {
+
+/// The kinds of fiohist documents, one index each.
+enum class IndexKind { kPctiles, kBuckets, kRuns };
+
+/// "pctiles", "buckets" or "runs".
+const char* IndexKindName(IndexKind kind);
+
+/// The default index prefix.
+inline constexpr char kDefaultIndexPrefix[] = "fiohist";
+
+/// Checks that `prefix` makes valid index names: 1..100 chars of [a-z0-9._-], starting with a
+/// letter or digit.
+Status ValidateIndexPrefix(const std::string& prefix);
+
+/// "<prefix>-<kind>", e.g. "fiohist-pctiles".
+std::string IndexName(const std::string& prefix, IndexKind kind);
+
+/// The three index names joined by commas (for multi-index requests).
+std::string AllIndexNames(const std::string& prefix);
+
+/// The mappings folder to use when none is given (see the file comment); may not exist.
+std::string DefaultMappingsDir();
+
+/// Reads `<dir>/<file>` (`dir` empty: DefaultMappingsDir()), checks it is a JSON object, and
+/// rewrites its index_patterns to [IndexName(prefix, kind)] into `body`.
+Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
+                         IndexKind kind, std::string* body);
+
+/// The template file of `kind` ("fiohist-<kind>.json"); with `without_histogram`, the buckets
+/// fallback "fiohist-buckets-nohistogram.json".
+std::string TemplateFileName(IndexKind kind, bool without_histogram = false);
+
+}  // namespace fiohist

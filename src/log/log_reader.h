@@ -1,0 +1,65 @@
+// Reading a log file line by line, plain or gzip-compressed, with line numbers.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+namespace fiohist {
+
+/// A buffered line source over one file. gzip input (magic 1f 8b) is inflated on the fly
+/// with zlib; anything else is read as plain text. Lines come without '\n' and without a
+/// trailing '\r' (CRLF files work). Memory is one buffer that grows to the longest line.
+class LogReader {
+ public:
+  ~LogReader();
+  LogReader(const LogReader&) = delete;
+  LogReader& operator=(const LogReader&) = delete;
+
+  /// Opens `path`. Fails for missing files, directories and unreadable files.
+  static Status Open(const std::string& path, std::unique_ptr<LogReader>* reader);
+
+  /// Sets `*line` to the next line (valid until the next call) and returns true; returns
+  /// false at the end of the input or on an error (see status()).
+  bool NextLine(std::string_view* line);
+
+  /// 1-based number of the line last returned.
+  long long line_number() const { return line_number_; }
+  /// True when the last line returned had no '\n' (fio was killed mid-write, or the
+  /// file was truncated).
+  bool last_line_unterminated() const { return unterminated_; }
+  /// Ok, or the read/inflate error that ended the input early.
+  const Status& status() const { return status_; }
+  /// True when the file is gzip-compressed.
+  bool compressed() const { return gz_ != nullptr; }
+  const std::string& path() const { return path_; }
+  /// Bytes of (uncompressed) text consumed so far.
+  long long bytes_read() const { return bytes_read_; }
+  /// Continues a plain (not gzip) file at byte `offset` as if `lines` lines had been read:
+  /// a second reader of the same file starts where another one is without re-reading.
+  /// Returns false (and changes nothing) for gzip input, which cannot seek.
+  bool SkipTo(long long offset, long long lines);
+
+ private:
+  LogReader(std::string path, int fd);
+  // Reads more input after the unread tail; returns false at end or error.
+  bool Fill();
+
+  std::string path_;
+  int fd_ = -1;
+  struct GzState;
+  std::unique_ptr<GzState> gz_;
+  std::vector<char> buffer_;
+  size_t begin_ = 0;  // first unread byte
+  size_t end_ = 0;    // one past the last valid byte
+  bool eof_ = false;
+  bool unterminated_ = false;
+  long long line_number_ = 0;
+  long long bytes_read_ = 0;
+  Status status_;
+};
+
+}  // namespace fiohist

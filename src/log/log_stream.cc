@@ -1,0 +1,343 @@
+#include "log/log_stream.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace fiohist {
+namespace {
+
+constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps are relative
+constexpr size_t kMaxSkippedExamples = 5;
+// The longest span one record may cover. A real stall (no I/O completing) lasts seconds to
+// hours; a longer jump is a damaged stamp, and would spread one record over millions of
+// quanta of output.
+constexpr int64_t kMaxSpanMs = 30LL * 24 * 3600 * 1000;
+
+}  // namespace
+
+Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  *probe = LogProbe();
+  std::unique_ptr<LogReader> reader;
+  Status s = LogReader::Open(path, &reader);
+  if (!s.ok()) return s;
+  LogRecord record;
+  std::string what;
+  int64_t last[kLogDirections] = {-1, -1, -1};
+  std::vector<int64_t> gaps;
+  std::string_view line;
+  int seen = 0;
+  while (seen < max_lines && reader->NextLine(&line)) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    bool good = ParseRecord(line, &record, &what);
+    if (good && probe->empty && reader->last_line_unterminated()) {
+      // A cut line can still parse (with fewer columns, which may even match a coarse
+      // layout); with no complete line before it nothing tells, so it is not used.
+      good = false;
+      what = "a single line of " + std::to_string(record.columns) +
+             " bucket counts cannot be told from a cut one";
+    } else if (good && !probe->empty && record.columns != probe->columns) {
+      good = false;
+      what = "expected " + std::to_string(probe->columns) +
+             " bucket counts (as on the first line), found " + std::to_string(record.columns);
+    }
+    if (!good) {
+      if (reader->last_line_unterminated()) {
+        what = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
+      }
+      if (skip_bad_lines) continue;
+      return Status::InputError(path, reader->line_number(), what);
+    }
+    if (probe->empty) {
+      probe->empty = false;
+      probe->columns = record.columns;
+      probe->first_time_ms = record.time_ms;
+      probe->epoch = record.time_ms >= kEpochThresholdMs;
+    }
+    int64_t& l = last[static_cast<int>(record.direction)];
+    // A jump beyond kMaxSpanMs is a bad line for the stream; it says nothing of the interval.
+    if (l >= 0 && record.time_ms > l && record.time_ms - l <= kMaxSpanMs) {
+      gaps.push_back(record.time_ms - l);
+    }
+    l = record.time_ms;
+    ++seen;
+  }
+  // With --skip-bad-lines the stream reports the damage (and uses what came before it).
+  if (!reader->status().ok() && !skip_bad_lines) return reader->status();
+  if (!gaps.empty()) {
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
+    probe->typical_gap_ms = gaps[gaps.size() / 2];
+  }
+  return Status();
+}
+
+LogStream::LogStream(const LogSource& source, const StreamSetup& setup)
+    : source_(source), setup_(setup), model_(setup.first_interval_ms, setup.floor_ms) {}
+
+Status LogStream::BadLine(const std::string& what) {
+  std::string message = what;
+  if (reader_->last_line_unterminated()) {
+    message = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
+  }
+  if (!setup_.skip_bad_lines) {
+    return Status::InputError(source_.path, reader_->line_number(), message);
+  }
+  ++report_.skipped_lines;
+  if (report_.skipped_examples.size() < kMaxSkippedExamples) {
+    report_.skipped_examples.push_back(source_.path + ":" +
+                                       std::to_string(reader_->line_number()) + ": " + message);
+  }
+  return Status();
+}
+
+Status LogStream::ReadPeek(bool* have) {
+  *have = false;
+  std::string_view line;
+  while (reader_->NextLine(&line)) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) {
+      ++report_.blank_lines;
+      continue;
+    }
+    if (!ParseRecordHead(line, &peek_time_, &peek_direction_)) {
+      // The full parse says exactly what is wrong.
+      std::string what;
+      if (ParseRecord(line, &record_, &what)) what = "malformed time or direction";
+      Status s = BadLine(what);
+      if (!s.ok()) return s;
+      continue;
+    }
+    peek_line_ = line;
+    *have = true;
+    return Status();
+  }
+  if (!reader_->status().ok()) {
+    if (!setup_.skip_bad_lines) return reader_->status();
+    ++report_.skipped_lines;
+    if (report_.skipped_examples.size() < kMaxSkippedExamples) {
+      report_.skipped_examples.push_back(reader_->status().message() + " (rest of file skipped)");
+    }
+  }
+  return Status();
+}
+
+void LogStream::Close() {
+  reader_.reset();
+  for (auto& r : ahead_) r.reset();
+}
+
+void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated,
+                       const QuantumGrid& grid, int64_t q,
+                       std::array<Histogram, kLogDirections>* out,
+                       std::array<bool, kLogDirections>* touched) {
+  const int64_t qs = grid.Start(q);
+  const int64_t qe = grid.End(q);
+  // (t, t] would carry no time: give it the millisecond before its stamp.
+  if (span.length() <= 0) span.start_ms = span.end_ms - 1;
+  if (span.start_ms < qs) {
+    // The look-ahead makes this unreachable for well-formed logs; should a span still
+    // start in a finished quantum, keep every I/O, placed from the first one still open.
+    const double late = std::min(1.0, static_cast<double>(qs - span.start_ms) /
+                                          static_cast<double>(span.length()));
+    report_.late_ios += static_cast<double>(record.total) * late;
+    span.start_ms = qs;
+    if (span.end_ms <= qs) span.end_ms = qs + 1;
+  }
+  const size_t d = static_cast<size_t>(record.direction);
+  ++report_.records;
+  // Only a line that is used counts as an unterminated-but-used last line.
+  if (unterminated) report_.unterminated_last_line = true;
+  report_.total_ios += static_cast<double>(record.total);
+  report_.has_direction[d] = true;
+  const double w = grid.Weight(span, q);
+  if (w > 0) (*out)[d].AddWeighted(record.counts, w);
+  (*touched)[d] = true;
+  if (span.end_ms > qe) {
+    if (pending_used_ == pending_.size()) pending_.emplace_back();
+    Pending& p = pending_[pending_used_++];
+    p.span = span;
+    p.direction = record.direction;
+    p.counts.assign(record.counts.begin(), record.counts.end());
+  }
+}
+
+Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
+                            std::array<Histogram, kLogDirections>* out,
+                            std::array<bool, kLogDirections>* touched) {
+  const size_t i = static_cast<size_t>(d);
+  std::unique_ptr<LogReader>& r = ahead_[i];
+  if (!r) {
+    Status s = LogReader::Open(source_.path, &r);
+    if (!s.ok()) return s;
+    r->SkipTo(reader_->bytes_read(), reader_->line_number());
+  }
+  std::string_view line;
+  // A gzip look-ahead starts at the top; skip to the main reader's position.
+  while (r->line_number() < reader_->line_number() && r->NextLine(&line)) {
+  }
+  const int64_t last = model_.last(d);
+  std::string what;
+  while (r->NextLine(&line)) {
+    int64_t t;
+    Direction dir;
+    if (!ParseRecordHead(line, &t, &dir) || dir != d) continue;  // the main reader judges it
+    const int64_t stamp = t + setup_.offset_ms;
+    if (stamp == last) continue;  // a duplicate: the main reader counts it
+    const bool good = stamp > last && stamp - last <= kMaxSpanMs &&
+                      ParseRecord(line, &ahead_record_, &what) &&
+                      ahead_record_.columns == setup_.columns;
+    if (!good) {
+      // The main reader reports this line; without --skip-bad-lines that ends the run.
+      if (setup_.skip_bad_lines) continue;
+      return Status();
+    }
+    TimeSpan span;
+    model_.Place(stamp, d, &span);
+    ahead_prev_[i] = last;
+    ahead_line_[i] = r->line_number();
+    Accept(ahead_record_, span, r->last_line_unterminated(), grid, q, out, touched);
+    return Status();
+  }
+  ahead_done_[i] = true;  // no more lines of this direction
+  r.reset();
+  return Status();
+}
+
+Status LogStream::Prime() {
+  if (opened_) return Status();
+  opened_ = true;
+  Status s = LogReader::Open(source_.path, &reader_);
+  if (!s.ok()) return s;
+  s = ReadPeek(&have_peek_);
+  if (!s.ok()) return s;
+  if (!have_peek_) {
+    eof_ = true;
+    Close();
+  }
+  UpdateNextStart();
+  return Status();
+}
+
+void LogStream::UpdateNextStart() {
+  int64_t next = INT64_MAX;
+  for (size_t i = 0; i < pending_used_; ++i) next = std::min(next, pending_[i].span.start_ms);
+  if (have_peek_) {
+    next = std::min(next, model_.StartOf(peek_time_ + setup_.offset_ms, peek_direction_));
+  }
+  next_start_ms_ = next;
+}
+
+Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
+                       std::array<Histogram, kLogDirections>* out,
+                       std::array<bool, kLogDirections>* touched) {
+  if (!opened_) {
+    Status s = Prime();
+    if (!s.ok()) return s;
+  }
+  const int64_t qe = grid.End(q);
+
+  // Spans read earlier that reach into this quantum.
+  size_t keep = 0;
+  for (size_t i = 0; i < pending_used_; ++i) {
+    Pending& p = pending_[i];
+    const double w = grid.Weight(p.span, q);
+    const int d = static_cast<int>(p.direction);
+    if (w > 0) {
+      (*out)[d].AddWeighted(p.counts, w);
+      (*touched)[d] = true;
+    }
+    if (p.span.end_ms > qe) {
+      if (keep != i) std::swap(pending_[keep], p);
+      ++keep;
+    }
+  }
+  pending_used_ = keep;
+
+  std::string what;
+  while (have_peek_) {
+    const int64_t stamp = peek_time_ + setup_.offset_ms;
+    const size_t pd = static_cast<size_t>(peek_direction_);
+    const long long line = reader_->line_number();
+    if (ahead_line_[pd] != 0 && line <= ahead_line_[pd]) {
+      // The look-ahead reader has been here: this is the line it placed, or a line it
+      // passed over (a duplicate, or one that --skip-bad-lines drops).
+      if (line == ahead_line_[pd]) {
+        ahead_line_[pd] = 0;
+      } else if (!ParseRecord(peek_line_, &record_, &what)) {
+        Status s = BadLine(what);
+        if (!s.ok()) return s;
+      } else if (stamp == ahead_prev_[pd]) {
+        ++report_.duplicates;
+      } else {
+        Status s = BadLine("time stamp out of order: " + std::to_string(record_.time_ms) +
+                           " ms between " + DirectionName(peek_direction_) + " records at " +
+                           std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
+                           std::to_string(model_.last(peek_direction_) - setup_.offset_ms) +
+                           " ms");
+        if (!s.ok()) return s;
+      }
+      Status s = ReadPeek(&have_peek_);
+      if (!s.ok()) return s;
+      continue;
+    }
+    if (model_.StartOf(stamp, peek_direction_) >= qe) break;
+    if (!ParseRecord(peek_line_, &record_, &what)) {
+      Status s = BadLine(what);
+      if (!s.ok()) return s;
+    } else if (record_.columns != setup_.columns) {
+      Status s = BadLine("expected " + std::to_string(setup_.columns) +
+                         " bucket counts (the layout of this run), found " +
+                         std::to_string(record_.columns));
+      if (!s.ok()) return s;
+    } else if (model_.last(record_.direction) != IntervalModel::kNone &&
+               stamp - model_.last(record_.direction) > kMaxSpanMs) {
+      Status s = BadLine("time jumps forward by " +
+                         std::to_string(stamp - model_.last(record_.direction)) +
+                         " ms (more than 30 days: a damaged time stamp?) from the previous " +
+                         DirectionName(record_.direction) + " record at " +
+                         std::to_string(model_.last(record_.direction) - setup_.offset_ms) + " ms");
+      if (!s.ok()) return s;
+    } else {
+      TimeSpan span;
+      switch (model_.Place(stamp, record_.direction, &span)) {
+        case IntervalModel::Verdict::kDuplicate:
+          ++report_.duplicates;
+          break;
+        case IntervalModel::Verdict::kBackwards: {
+          Status s = BadLine("time goes backwards: " + std::to_string(record_.time_ms) +
+                             " ms is before the previous " + DirectionName(record_.direction) +
+                             " record at " +
+                             std::to_string(model_.last(record_.direction) - setup_.offset_ms) +
+                             " ms");
+          if (!s.ok()) return s;
+          break;
+        }
+        case IntervalModel::Verdict::kSpan:
+          Accept(record_, span, reader_->last_line_unterminated(), grid, q, out, touched);
+          break;
+      }
+    }
+    Status s = ReadPeek(&have_peek_);
+    if (!s.ok()) return s;
+  }
+  // Directions whose next span starts inside this quantum: find that line now.
+  if (have_peek_) {
+    for (int d = 0; d < kLogDirections; ++d) {
+      const size_t i = static_cast<size_t>(d);
+      const int64_t last = model_.last(static_cast<Direction>(d));
+      if (last == IntervalModel::kNone || last >= qe || ahead_done_[i] || ahead_line_[i] != 0) {
+        continue;
+      }
+      Status s = LookAhead(static_cast<Direction>(d), grid, q, out, touched);
+      if (!s.ok()) return s;
+    }
+  }
+  if (!have_peek_ && !eof_) {
+    eof_ = true;
+    Close();
+  }
+  UpdateNextStart();
+  // Pending spans continue right after this quantum.
+  if (pending_used_ > 0 && next_start_ms_ < qe) next_start_ms_ = qe;
+  return Status();
+}
+
+}  // namespace fiohist

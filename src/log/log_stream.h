@@ -1,0 +1,151 @@
+// One log file as a stream of per-quantum contributions: reader -> intervals -> grid.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "histogram/histogram.h"
+#include "log/interval_model.h"
+#include "log/log_line.h"
+#include "log/log_reader.h"
+#include "log/log_source.h"
+#include "log/quantum_grid.h"
+#include "base/status.h"
+
+namespace fiohist {
+
+/// What the first lines of a log say about it, read before the run is laid out.
+struct LogProbe {
+  /// Count columns of the first well-formed line.
+  int columns = 0;
+  /// Stamps are Unix-epoch milliseconds (log_unix_epoch=1).
+  bool epoch = false;
+  /// Stamp of the first record.
+  int64_t first_time_ms = 0;
+  /// Median gap between two stamps of one direction (0: unknown), the estimate of
+  /// log_hist_msec: fio keeps its lines on the log_hist_msec grid, so a late line (514 ms
+  /// after the last) is followed by an early one (486 ms); the median is the interval.
+  int64_t typical_gap_ms = 0;
+  /// True when the file holds no record at all.
+  bool empty = true;
+};
+
+/// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
+/// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
+Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
+
+/// Per-file counters for the end-of-run report: nothing is dropped silently.
+struct LogReport {
+  long long records = 0;
+  long long duplicates = 0;
+  long long skipped_lines = 0;
+  long long blank_lines = 0;
+  /// I/Os of records whose span began in a quantum already finished (a direction that
+  /// stalled longer than the streaming window): they were placed from the first open one.
+  double late_ios = 0;
+  /// Sum of all counts: 0 means fio ran with clat_percentiles=0 (all buckets zero).
+  double total_ios = 0;
+  /// The last line had no newline but was complete and went into the results (a cut one
+  /// is a skipped line instead).
+  bool unterminated_last_line = false;
+  /// First few skipped-line messages, for the report.
+  std::vector<std::string> skipped_examples;
+  /// Directions this log has records for.
+  std::array<bool, kLogDirections> has_direction{};
+};
+
+/// How a log's stamps map to the run's time line and what its lines must look like.
+struct StreamSetup {
+  int columns = 0;
+  /// Added to every stamp (anchor of relative logs; 0 for epoch logs).
+  int64_t offset_ms = 0;
+  /// Length of each direction's first span (log_hist_msec).
+  int64_t first_interval_ms = 1000;
+  /// Spans never start before this instant (the job start of relative logs).
+  int64_t floor_ms = INT64_MIN / 2;
+  bool skip_bad_lines = false;
+};
+
+/// Streams one log in time order, handing out what it contributes to each quantum.
+/// Memory is one read buffer plus the records still spanning future quanta.
+///
+/// fio writes a direction's line when an I/O of that direction completes after
+/// log_hist_msec, so when writes stall while reads go on, the write line that closes the
+/// stall comes late in the file, after many read lines. Its span starts at the previous
+/// write stamp, in quanta that must not be finished without it. So before a quantum is
+/// handed out, every direction whose next span starts inside it has its next line found by
+/// a look-ahead reader of its own (pre-read once; the main reader skips it later). Each
+/// look-ahead reader only moves forward, so a file is read at most once more per direction,
+/// and only where a direction stalls or stops early.
+class LogStream {
+ public:
+  LogStream(const LogSource& source, const StreamSetup& setup);
+
+  /// Earliest instant for which this log may still contribute (INT64_MAX when done).
+  /// Valid once Feed() has run at least once or after Prime().
+  int64_t next_start_ms() const { return next_start_ms_; }
+  /// Opens the file and reads up to the first record.
+  Status Prime();
+
+  /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
+  /// every direction with a span overlapping the quantum. Quanta must come in order.
+  Status Feed(const QuantumGrid& grid, int64_t q, std::array<Histogram, kLogDirections>* out,
+              std::array<bool, kLogDirections>* touched);
+
+  const LogSource& source() const { return source_; }
+  const LogReport& report() const { return report_; }
+  /// True once the whole file was read and every span handed out.
+  bool done() const { return next_start_ms_ == INT64_MAX; }
+
+ private:
+  // A record whose span reaches into later quanta.
+  struct Pending {
+    TimeSpan span;
+    Direction direction;
+    std::vector<std::pair<uint32_t, uint64_t>> counts;
+  };
+  // Reads the next line worth looking at into peek_*; false at end of input.
+  Status ReadPeek(bool* have);
+  // Counts a record placed on `span` and adds its share of quantum q (and later ones).
+  void Accept(const LogRecord& record, TimeSpan span, bool unterminated, const QuantumGrid& grid,
+              int64_t q, std::array<Histogram, kLogDirections>* out,
+              std::array<bool, kLogDirections>* touched);
+  // Finds and places the next line of direction `d` ahead of the main reader.
+  Status LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
+                   std::array<Histogram, kLogDirections>* out,
+                   std::array<bool, kLogDirections>* touched);
+  // Handles a malformed line: error, or skip and count.
+  Status BadLine(const std::string& what);
+  void UpdateNextStart();
+  void Close();
+
+  LogSource source_;
+  StreamSetup setup_;
+  std::unique_ptr<LogReader> reader_;
+  IntervalModel model_;
+  LogRecord record_;
+  // pending_[0, pending_used_) are live; the rest keep their storage for the next ones (a
+  // record straddles quanta almost every time: no allocation per record).
+  std::vector<Pending> pending_;
+  size_t pending_used_ = 0;
+  bool opened_ = false;
+  bool eof_ = false;
+  bool have_peek_ = false;
+  std::string_view peek_line_;
+  int64_t peek_time_ = 0;
+  Direction peek_direction_ = Direction::kRead;
+  int64_t next_start_ms_ = INT64_MIN;
+  LogReport report_;
+  // Look-ahead state per direction: its reader, the line it pre-read (0: none) and the
+  // stamp before that line, and whether the direction has no more lines.
+  std::array<std::unique_ptr<LogReader>, kLogDirections> ahead_;
+  std::array<long long, kLogDirections> ahead_line_{};
+  std::array<int64_t, kLogDirections> ahead_prev_{};
+  std::array<bool, kLogDirections> ahead_done_{};
+  LogRecord ahead_record_;
+};
+
+}  // namespace fiohist

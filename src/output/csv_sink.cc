@@ -1,0 +1,103 @@
+#include "output/csv_sink.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/number_format.h"
+#include "log/time_anchor.h"
+
+namespace fiohist {
+
+Status ParseLatencyUnit(const std::string& text, LatencyUnit* unit) {
+  if (text == "us" || text == "usec") {
+    *unit = {"us", 1e3};
+  } else if (text == "ns" || text == "nsec") {
+    *unit = {"ns", 1.0};
+  } else if (text == "ms" || text == "msec") {
+    *unit = {"ms", 1e6};
+  } else if (text == "s" || text == "sec") {
+    *unit = {"s", 1e9};
+  } else {
+    return Status::Error("--unit: expected ns, us, ms or s, got '" + text + "'");
+  }
+  return Status();
+}
+
+CsvSink::CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows)
+    : TableSink(rows), out_(out), unit_(std::move(unit)) {}
+
+Status CsvSink::Begin(const RunInfo& info) {
+  info_ = info;
+  std::string header =
+      "start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,max";
+  for (const std::string& name : info.percentiles.names) header += "," + name;
+  header += ",top_bucket,lower_bound\n";
+  if (std::fputs(header.c_str(), out_) < 0) {
+    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  }
+  return Status();
+}
+
+void CsvSink::Format(const ScopeResult& r, std::string* out) const {
+  std::string& l = *out;
+  if (info_.absolute) l += FormatIsoTime(r.start_ms);
+  l += ',';
+  l += std::to_string(r.start_ms);
+  l += ',';
+  l += std::to_string(r.end_ms);
+  l += ',';
+  AppendShortest(&l, r.elapsed_s);
+  l += ',';
+  l += ScopeName(r.kind);
+  l += ',';
+  l += r.host;
+  l += ',';
+  l += r.job;
+  l += ',';
+  l += DirectionName(r.direction);
+  l += ',';
+  l += std::to_string(r.logs);
+  l += ',';
+  const LatencyStats& s = r.stats;
+  AppendShortest(&l, s.samples);
+  l += ',';
+  const double seconds = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
+  AppendShortest(&l, seconds > 0 ? s.samples / seconds : 0.0);
+  const bool have = s.samples > 0;
+  auto latency = [&](double ns) {
+    l += ',';
+    if (have) AppendShortest(&l, ns / unit_.ns_per_unit);
+  };
+  latency(s.min_ns);
+  latency(s.mean_ns);
+  latency(s.max_ns);
+  for (double v : s.percentile_ns) latency(v);
+  l += ',';
+  AppendShortest(&l, s.top_bucket);
+  l += ',';
+  bool first = true;
+  for (size_t i = 0; i < s.lower_bound.size(); ++i) {
+    if (!s.lower_bound[i]) continue;
+    if (!first) l += ';';
+    l += info_.percentiles.names[i];
+    first = false;
+  }
+  if (s.max_lower_bound) l += first ? "max" : ";max";
+  l += '\n';
+}
+
+Status CsvSink::Write(std::string_view row) {
+  if (std::fwrite(row.data(), 1, row.size(), out_) != row.size()) {
+    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  }
+  return Status();
+}
+
+Status CsvSink::End(const RunSummary&) {
+  if (std::fflush(out_) != 0) {
+    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  }
+  return Status();
+}
+
+}  // namespace fiohist

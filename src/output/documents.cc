@@ -1,0 +1,664 @@
+#include "output/documents.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "base/number_format.h"
+#include "log/time_anchor.h"
+
+namespace fiohist {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
+constexpr uint64_t kIdSeedA = 0xcbf29ce484222325ULL;
+constexpr uint64_t kIdSeedB = 0x84222325cbf29ce4ULL;
+
+uint64_t Mix(uint64_t z) {  // splitmix64 finaliser: spreads every input bit
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// The two FNV-1a hashes behind an id, fed piece by piece so that the key string never
+// has to be built.
+struct IdHash {
+  uint64_t a = kIdSeedA;
+  uint64_t b = kIdSeedB;
+
+  void Feed(const char* s, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      a = (a ^ c) * kFnvPrime;
+      b = (b ^ c) * kFnvPrime;
+    }
+  }
+  void Feed(const std::string& s) { Feed(s.data(), s.size()); }
+  void Feed(const char* s) { Feed(s, std::strlen(s)); }
+  void Sep() { Feed("\x1f", 1); }
+
+  // The 32 lowercase hex digits of the id.
+  void Hex(char* out) const {
+    static const char kHex[] = "0123456789abcdef";
+    const uint64_t x = Mix(a);
+    const uint64_t y = Mix(b ^ x);
+    for (int i = 0; i < 16; ++i) {
+      out[15 - i] = kHex[(x >> (4 * i)) & 15];
+      out[31 - i] = kHex[(y >> (4 * i)) & 15];
+    }
+  }
+};
+
+// Bytes PutDouble may write.
+constexpr size_t kMaxDouble = 32;
+
+// Shortest round-trip digits as std::to_chars writes them (WriteShortest: to_chars was
+// most of the cost of a document). JSON numbers need no ".0", but Elasticsearch's dynamic
+// mapping would read an integer as long: whole doubles stay recognisable as doubles.
+char* PutDouble(char* p, double v) {
+  char* end = WriteShortest(p, v);
+  for (const char* q = p; q < end; ++q) {
+    if (*q == '.' || *q == 'e') return end;
+  }
+  end[0] = '.';
+  end[1] = '0';
+  return end + 2;
+}
+
+}  // namespace
+
+char* FormatJsonDouble(char* out, double v) { return PutDouble(out, v); }
+
+namespace {
+
+// A number field's value: null when not finite (JSON has no inf or NaN).
+char* PutNum(char* p, double v) {
+  if (std::isfinite(v)) return PutDouble(p, v);
+  std::memcpy(p, "null", 4);
+  return p + 4;
+}
+
+template <size_t N>
+char* Lit(char* p, const char (&s)[N]) {
+  std::memcpy(p, s, N - 1);
+  return p + N - 1;
+}
+
+char* Put(char* p, const std::string& s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
+// Bytes PutString may write for `n` bytes of text.
+constexpr size_t StringRoom(size_t n) { return 2 + 6 * n; }
+
+// A JSON string exactly as rapidjson's Writer writes it: \" \\ \b \f \n \r \t, other
+// control characters as \u00XX (upper-case hex), every other byte (UTF-8 too) as it is.
+char* PutString(char* p, const char* s, size_t n) {
+  static const char kHex[] = "0123456789ABCDEF";
+  *p++ = '"';
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      *p++ = static_cast<char>(c);
+      continue;
+    }
+    *p++ = '\\';
+    switch (c) {
+      case '"':
+      case '\\':
+        *p++ = static_cast<char>(c);
+        break;
+      case '\b':
+        *p++ = 'b';
+        break;
+      case '\f':
+        *p++ = 'f';
+        break;
+      case '\n':
+        *p++ = 'n';
+        break;
+      case '\r':
+        *p++ = 'r';
+        break;
+      case '\t':
+        *p++ = 't';
+        break;
+      default:
+        p = Lit(p, "u00");
+        *p++ = kHex[c >> 4];
+        *p++ = kHex[c & 15];
+    }
+  }
+  *p++ = '"';
+  return p;
+}
+char* PutString(char* p, const std::string& s) { return PutString(p, s.data(), s.size()); }
+char* PutString(char* p, const char* s) { return PutString(p, s, std::strlen(s)); }
+
+// PutString's text as a std::string, for the fragments built once.
+std::string StringText(const char* s, size_t n) {
+  std::string t(StringRoom(n), '\0');
+  t.resize(static_cast<size_t>(PutString(t.data(), s, n) - t.data()));
+  return t;
+}
+// `"name":`.
+std::string KeyText(const char* name) { return StringText(name, std::strlen(name)) + ":"; }
+
+// Bytes PutTime may write.
+constexpr size_t kMaxTime = 26;
+
+// A date field's value: ISO 8601 when the run has absolute time; else milliseconds since
+// the jobs started (relative logs without an anchor), which a date field reads as early
+// 1970 but which stays ordered and comparable within the run.
+char* PutTime(char* p, int64_t ms, bool absolute) {
+  if (!absolute) return std::to_chars(p, p + 20, ms).ptr;
+  if (WriteIsoTime(ms, p + 1)) {
+    *p = '"';
+    p[25] = '"';
+    return p + 26;
+  }
+  return PutString(p, FormatIsoTime(ms));
+}
+
+// Writer-based helpers of the run document (one per run: clarity over speed).
+
+void Key(Writer& w, const char* k) { w.Key(k); }
+
+void FastDouble(Writer& w, double v) {
+  char buf[kMaxDouble];
+  const char* end = PutDouble(buf, v);
+  w.RawValue(buf, static_cast<size_t>(end - buf), rapidjson::kNumberType);
+}
+void Str(Writer& w, const char* k, const std::string& v) {
+  w.Key(k);
+  w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+}
+void Num(Writer& w, const char* k, double v) {
+  w.Key(k);
+  if (std::isfinite(v)) {
+    FastDouble(w, v);
+  } else {
+    w.Null();
+  }
+}
+
+void Meta(Writer& w, const RunMeta& meta) {
+  if (!meta.run.empty()) Str(w, "run", meta.run);
+  if (!meta.tags.empty()) {
+    Key(w, "tags");
+    w.StartArray();
+    for (const std::string& t : meta.tags) w.String(t.c_str(), static_cast<unsigned>(t.size()));
+    w.EndArray();
+  }
+  if (!meta.labels.empty()) {
+    Key(w, "labels");
+    w.StartObject();
+    for (const auto& [k, v] : meta.labels) Str(w, k.c_str(), v);
+    w.EndObject();
+  }
+}
+
+// min, mean, max and the percentiles of `s` (when it has samples), each field name
+// prefixed with `prefix` ("" or "read_").
+void LatencyFields(Writer& w, const std::string& prefix, const LatencyStats& s,
+                   const PercentileList& percentiles, double ns_per_unit) {
+  if (s.samples <= 0) return;
+  Num(w, (prefix + "min").c_str(), s.min_ns / ns_per_unit);
+  Num(w, (prefix + "mean").c_str(), s.mean_ns / ns_per_unit);
+  Num(w, (prefix + "max").c_str(), s.max_ns / ns_per_unit);
+  for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
+    Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
+  }
+}
+
+void TimeField(Writer& w, const char* key, int64_t ms, bool absolute) {
+  if (absolute) {
+    Str(w, key, FormatIsoTime(ms));
+  } else {
+    Key(w, key);
+    w.Int64(ms);
+  }
+}
+
+// std::llround(x), inline where that is easy (llround is a library call, once per bucket):
+// x - trunc(x) is exact, and llround rounds halves away from zero.
+int64_t RoundHalfAway(double x) {
+  if (!(x > -4503599627370496.0 && x < 4503599627370496.0)) return std::llround(x);  // 2^52
+  const int64_t t = static_cast<int64_t>(x);
+  const double frac = x - static_cast<double>(t);
+  return frac >= 0.5 ? t + 1 : frac <= -0.5 ? t - 1 : t;
+}
+
+// The texts of bucket counts, each formatted once while it stays in this direct-mapped
+// cache (2048 values): counts repeat within a document and across the job documents of
+// one quantum (whole records times the overlap weight they share), and formatting them is
+// most of the cost of a bucket document. One cache per thread: push --out of the bench
+// corpus took 24.7 user s instead of 32.4 with one per document.
+class CountTexts {
+ public:
+  struct Text {
+    std::array<char, kMaxDouble + 8> count;  // ",<count>"
+    std::array<char, 24> scaled;             // ",<round(count * scale), at least 1>"
+    uint8_t count_size;
+    uint8_t scaled_size;
+  };
+
+  CountTexts() { keys_.fill(0); }  // 0 is +0.0, never a non-zero count
+
+  const Text& Get(double n) {
+    uint64_t bits;
+    std::memcpy(&bits, &n, sizeof bits);
+    const size_t slot = static_cast<size_t>((bits * 0x9e3779b97f4a7c15ULL) >> (64 - kBits));
+    Text& t = texts_[slot];
+    if (keys_[slot] != bits) {
+      keys_[slot] = bits;
+      t.count[0] = ',';
+      t.count_size = static_cast<uint8_t>(PutDouble(t.count.data() + 1, n) - t.count.data());
+      t.scaled[0] = ',';
+      const int64_t scaled = std::max<int64_t>(1, RoundHalfAway(n * kLatencyCountScale));
+      t.scaled_size = static_cast<uint8_t>(
+          std::to_chars(t.scaled.data() + 1, t.scaled.data() + t.scaled.size(), scaled).ptr -
+          t.scaled.data());
+    }
+    return t;
+  }
+
+ private:
+  static constexpr int kBits = 11;
+  std::array<uint64_t, size_t{1} << kBits> keys_;
+  std::array<Text, size_t{1} << kBits> texts_;
+};
+
+// Writes a JSON list body "[a,b,c" of n pieces: piece(i) gives {text, bytes to copy,
+// bytes used}, each text starting with its ',' and copied at its fixed size (the caller
+// leaves that slack). The list's first comma then becomes the "[": no branch per element.
+struct ListPiece {
+  const char* text;
+  size_t copy;
+  size_t used;
+};
+template <typename Piece>
+char* PutListBody(char* p, size_t n, Piece piece) {
+  char* open = p;
+  *p = ',';
+  for (size_t i = 0; i < n; ++i) {
+    const ListPiece t = piece(i);
+    std::memcpy(p, t.text, t.copy);
+    p += t.used;
+  }
+  if (n == 0) ++p;
+  *open = '[';
+  return p;
+}
+
+}  // namespace
+
+// Appends through a raw cursor: Room(n) makes n bytes writable at the returned position,
+// Done(p) says where writing stopped; the string is cut to what was written at the end.
+// Sections reserve an upper bound, so there is no check per byte and no append call per
+// piece.
+class DocumentBuilder::Out {
+ public:
+  explicit Out(std::string* s) : s_(s), used_(s->size()) {}
+  ~Out() { s_->resize(used_); }
+  Out(const Out&) = delete;
+  Out& operator=(const Out&) = delete;
+
+  // Makes room for `n` more bytes without writing them (one allocation for a document).
+  void Reserve(size_t n) { s_->reserve(used_ + n); }
+  char* Room(size_t n) {
+    if (s_->size() < used_ + n) s_->resize(used_ + n);
+    return s_->data() + used_;
+  }
+  void Done(const char* p) { used_ = static_cast<size_t>(p - s_->data()); }
+
+ private:
+  std::string* s_;
+  size_t used_;
+};
+
+const char* DocKindName(DocKind kind) {
+  switch (kind) {
+    case DocKind::kPercentiles:
+      return "pctiles";
+    case DocKind::kBuckets:
+      return "buckets";
+    case DocKind::kRun:
+      return "runs";
+  }
+  return "?";
+}
+
+std::string HashHex128(const std::string& key) {
+  IdHash h;
+  h.Feed(key);
+  std::string out(32, '0');
+  h.Hex(out.data());
+  return out;
+}
+
+DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit)
+    : info_(info), meta_(std::move(meta)), ns_per_unit_(ns_per_unit) {
+  {
+    rapidjson::StringBuffer buf;
+    Writer w(buf);
+    w.StartObject();
+    Meta(w, meta_);
+    w.EndObject();
+    const std::string inner(buf.GetString() + 1, buf.GetSize() - 2);  // without { }
+    if (!inner.empty()) meta_json_ = "," + inner;
+  }
+  for (size_t i = 0; i < scope_json_.size(); ++i) {
+    const char* name = ScopeName(static_cast<ScopeKind>(i));
+    scope_json_[i] = "," + KeyText("scope") + StringText(name, std::strlen(name));
+  }
+  for (size_t i = 0; i < direction_json_.size(); ++i) {
+    const char* name = DirectionName(static_cast<Direction>(i));
+    direction_json_[i] = "," + KeyText("direction") + StringText(name, std::strlen(name));
+  }
+  quantum_ms_ = info.quantum_ms;
+  {
+    char buf[kMaxDouble];
+    quantum_s_.assign(buf, PutNum(buf, static_cast<double>(quantum_ms_) / 1000.0));
+  }
+  const std::string layout = info.layout.Name();
+  buckets_head_ = "," + KeyText("layout") + StringText(layout.data(), layout.size()) + "," +
+                  KeyText("bucket_index");
+
+  // iops, min, mean, max, top_bucket, clamped, lower_bound with "max", "]}".
+  percentile_room_ = 5 * (16 + kMaxDouble) + 64;
+  for (const std::string& name : info.percentiles.field_names) {
+    percentile_keys_.push_back("," + KeyText(name.c_str()));
+    lower_bound_names_.push_back(StringText(name.c_str(), std::strlen(name.c_str())));
+    percentile_room_ +=
+        percentile_keys_.back().size() + kMaxDouble + lower_bound_names_.back().size() + 1;
+  }
+
+  const std::vector<double>& edges = EdgesNs(info.layout);
+  const size_t columns = edges.empty() ? 0 : edges.size() - 1;
+  index_text_.resize(columns);
+  mid_text_.resize(columns);
+  for (size_t c = 0; c < columns; ++c) {
+    std::array<char, 8>& index = index_text_[c];
+    index[0] = ',';
+    index.back() = static_cast<char>(
+        std::to_chars(index.data() + 1, index.data() + 7, static_cast<int>(c)).ptr - index.data());
+    std::array<char, kMaxDouble + 8>& mid = mid_text_[c];
+    mid[0] = ',';
+    mid.back() = static_cast<char>(PutDouble(mid.data() + 1, (edges[c] + edges[c + 1]) / 2000.0) -
+                                   mid.data());
+  }
+
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
+    IdHash h;
+    h.Feed(DocKindName(kind));
+    h.Sep();
+    h.Feed(meta_.run);
+    h.Sep();
+    id_seed_[static_cast<int>(kind)][0] = h.a;
+    id_seed_[static_cast<int>(kind)][1] = h.b;
+  }
+}
+
+std::string DocumentBuilder::Id(DocKind kind, const ScopeResult& r) const {
+  std::string id;
+  AppendId(kind, r, &id);
+  return id;
+}
+
+void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* out) const {
+  IdHash h;
+  h.a = id_seed_[static_cast<int>(kind)][0];
+  h.b = id_seed_[static_cast<int>(kind)][1];
+  char num[24];
+  h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.start_ms).ptr - num));
+  h.Sep();
+  h.Feed(ScopeName(r.kind));
+  h.Sep();
+  h.Feed(r.host);
+  h.Sep();
+  h.Feed(r.job);
+  h.Sep();
+  h.Feed(DirectionName(r.direction));
+  const size_t at = out->size();
+  out->resize(at + 32);
+  h.Hex(out->data() + at);
+}
+
+std::string DocumentBuilder::RunId() const {
+  return HashHex128(std::string("runs\x1f") + meta_.run);
+}
+
+size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
+  return 2 * (16 + kMaxTime) + 2 * (16 + kMaxDouble) + meta_json_.size() + 32 +
+         StringRoom(r.host.size()) + 16 + StringRoom(r.job.size()) + 16 + 32 + 24 + 16 + kMaxDouble;
+}
+
+void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {
+  char* p = out.Room(CommonRoom(r));
+  p = Lit(p, "{\"@timestamp\":");
+  p = PutTime(p, r.start_ms, info_.absolute);
+  p = Lit(p, ",\"end\":");
+  p = PutTime(p, r.end_ms, info_.absolute);
+  p = Lit(p, ",\"elapsed_s\":");
+  p = PutNum(p, r.elapsed_s);
+  p = Lit(p, ",\"quantum_s\":");
+  if (r.end_ms - r.start_ms == quantum_ms_) {
+    p = Put(p, quantum_s_);
+  } else {
+    p = PutNum(p, static_cast<double>(r.end_ms - r.start_ms) / 1000.0);
+  }
+  p = Put(p, meta_json_);
+  const size_t scope = static_cast<size_t>(r.kind);
+  if (scope < scope_json_.size()) {
+    p = Put(p, scope_json_[scope]);
+  } else {
+    p = Lit(p, ",\"scope\":");
+    p = PutString(p, ScopeName(r.kind));
+  }
+  if (!r.host.empty()) {
+    p = Lit(p, ",\"host\":");
+    p = PutString(p, r.host);
+  }
+  if (!r.job.empty()) {
+    p = Lit(p, ",\"job\":");
+    p = PutString(p, r.job);
+  }
+  const size_t direction = static_cast<size_t>(r.direction);
+  if (direction < direction_json_.size()) {
+    p = Put(p, direction_json_[direction]);
+  } else {
+    p = Lit(p, ",\"direction\":");
+    p = PutString(p, DirectionName(r.direction));
+  }
+  p = Lit(p, ",\"logs\":");
+  p = std::to_chars(p, p + 12, r.logs).ptr;
+  p = Lit(p, ",\"samples\":");
+  p = PutNum(p, r.stats.samples);
+  out.Done(p);
+}
+
+std::string DocumentBuilder::Percentiles(const ScopeResult& r) const {
+  std::string doc;
+  AppendPercentiles(r, &doc);
+  return doc;
+}
+
+void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) const {
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + percentile_room_);
+  AppendCommon(r, out);
+  const LatencyStats& s = r.stats;
+  char* p = out.Room(percentile_room_);
+  const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
+  p = Lit(p, ",\"iops\":");
+  p = PutNum(p, secs > 0 ? s.samples / secs : 0.0);
+  if (s.samples > 0) {
+    p = Lit(p, ",\"min\":");
+    p = PutNum(p, s.min_ns / ns_per_unit_);
+    p = Lit(p, ",\"mean\":");
+    p = PutNum(p, s.mean_ns / ns_per_unit_);
+    p = Lit(p, ",\"max\":");
+    p = PutNum(p, s.max_ns / ns_per_unit_);
+    // The stats come from info.percentiles: one value per field name.
+    const size_t n = std::min(s.percentile_ns.size(), percentile_keys_.size());
+    for (size_t i = 0; i < n; ++i) {
+      p = Put(p, percentile_keys_[i]);
+      p = PutNum(p, s.percentile_ns[i] / ns_per_unit_);
+    }
+  }
+  p = Lit(p, ",\"top_bucket\":");
+  p = PutNum(p, s.top_bucket);
+  p = s.top_bucket > 0 ? Lit(p, ",\"clamped\":true,\"lower_bound\":[")
+                       : Lit(p, ",\"clamped\":false,\"lower_bound\":[");
+  bool first = true;
+  const size_t n = std::min(s.lower_bound.size(), lower_bound_names_.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!s.lower_bound[i]) continue;
+    if (!first) *p++ = ',';
+    first = false;
+    p = Put(p, lower_bound_names_[i]);
+  }
+  if (s.max_lower_bound) p = first ? Lit(p, "\"max\"") : Lit(p, ",\"max\"");
+  p = Lit(p, "]}");
+  out.Done(p);
+}
+
+std::string DocumentBuilder::Buckets(const ScopeResult& r) const {
+  std::string doc;
+  AppendBuckets(r, &doc);
+  return doc;
+}
+
+void DocumentBuilder::AppendBuckets(const ScopeResult& r, std::string* doc) const {
+  // The non-zero buckets, once. Columns come from info.layout; any beyond it (there are
+  // none) would be left out of all four arrays alike.
+  std::array<int, Histogram::kMaxColumns> columns;
+  std::array<double, Histogram::kMaxColumns> counts;
+  size_t n = 0, index_room = 0, mid_room = 0;
+  if (r.histogram) {
+    const size_t known = index_text_.size();
+    r.histogram->ForEachNonZero([&](int c, double v) {
+      if (c < 0 || static_cast<size_t>(c) >= known || n == columns.size()) return;
+      columns[n] = c;
+      counts[n] = v;
+      index_room += static_cast<size_t>(index_text_[static_cast<size_t>(c)].back());
+      mid_room += static_cast<size_t>(mid_text_[static_cast<size_t>(c)].back());
+      ++n;
+    });
+  }
+  constexpr size_t kSlack = kMaxDouble + 8;  // each piece is copied at its fixed size
+  // Room for all of it at once (the last term: the four list keys and the tail).
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + buckets_head_.size() + index_room + mid_room +
+              n * (kMaxDouble + 1 + 24) + 4 * kSlack + 128);
+  AppendCommon(r, out);
+  // Each list is written by PutListBody, each piece copied at its fixed size (the slack).
+  char* p = out.Room(buckets_head_.size() + 1 + index_room + kSlack);
+  p = Put(p, buckets_head_);
+  p = PutListBody(p, n, [&](size_t i) {
+    const std::array<char, 8>& t = index_text_[static_cast<size_t>(columns[i])];
+    return ListPiece{t.data(), t.size(), static_cast<size_t>(t.back())};
+  });
+  out.Done(p);
+
+  // Kept across the documents a thread builds: job documents of one quantum share their
+  // overlap weight, so their counts (whole numbers times that weight) repeat.
+  thread_local CountTexts texts;
+  static const char kCountsKey[] = "],\"bucket_count\":";
+  p = out.Room(sizeof(kCountsKey) + 1 + n * (kMaxDouble + 1) + kSlack);
+  p = Lit(p, kCountsKey);
+  p = PutListBody(p, n, [&](size_t i) {
+    const CountTexts::Text& t = texts.Get(counts[i]);
+    return ListPiece{t.count.data(), t.count.size(), t.count_size};
+  });
+  out.Done(p);
+
+  static const char kValuesKey[] = "],\"latency\":{\"values\":";
+  p = out.Room(sizeof(kValuesKey) + 1 + mid_room + kSlack);
+  p = Lit(p, kValuesKey);
+  p = PutListBody(p, n, [&](size_t i) {
+    const auto& t = mid_text_[static_cast<size_t>(columns[i])];
+    return ListPiece{t.data(), t.size(), static_cast<size_t>(t.back())};
+  });
+  out.Done(p);
+
+  static const char kScaledKey[] = "],\"counts\":";
+  static const char kTail[] = "]},\"latency_scale\":";
+  p = out.Room(sizeof(kScaledKey) + 1 + n * 24 + kSlack + sizeof(kTail) + 16);
+  p = Lit(p, kScaledKey);
+  p = PutListBody(p, n, [&](size_t i) {
+    const CountTexts::Text& t = texts.Get(counts[i]);
+    return ListPiece{t.scaled.data(), t.scaled.size(), t.scaled_size};
+  });
+  p = Lit(p, kTail);
+  p = std::to_chars(p, p + 12, static_cast<int>(kLatencyCountScale)).ptr;
+  *p++ = '}';
+  out.Done(p);
+}
+
+std::string DocumentBuilder::Run(const RunSummary& summary,
+                                 const std::vector<ScopeResult>& whole_run) const {
+  rapidjson::StringBuffer buf;
+  Writer w(buf);
+  w.StartObject();
+  Meta(w, meta_);
+  TimeField(w, "@timestamp", info_.first_quantum_ms, info_.absolute);
+  TimeField(w, "start", info_.first_quantum_ms, info_.absolute);
+  TimeField(w, "end", summary.end_ms, info_.absolute);
+  Num(w, "duration_s", static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
+  Key(w, "hosts");
+  w.StartArray();
+  for (const std::string& h : info_.hosts) w.String(h.c_str());
+  w.EndArray();
+  Key(w, "jobs");
+  w.StartArray();
+  for (const LogSource& l : info_.logs) w.String((l.host + "/" + l.job).c_str());
+  w.EndArray();
+  Key(w, "files");
+  w.Int(static_cast<int>(info_.logs.size()));
+  Num(w, "quantum_s", static_cast<double>(info_.quantum_ms) / 1000.0);
+  Str(w, "layout", info_.layout.Name());
+  Key(w, "fio_versions");
+  w.StartArray();
+  for (const std::string& v : info_.fio_versions) w.String(v.c_str());
+  w.EndArray();
+  Str(w, "anchor", info_.anchor);
+  Key(w, "log_hist_msec");
+  w.Int64(info_.log_hist_msec);
+  for (const ScopeResult& r : whole_run) {
+    if (r.kind != ScopeKind::kCluster) continue;
+    const std::string prefix =
+        r.direction == Direction::kAll ? "" : std::string(DirectionName(r.direction)) + "_";
+    const LatencyStats& s = r.stats;
+    const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
+    Num(w, (prefix + "samples").c_str(), s.samples);
+    Num(w, (prefix + "iops").c_str(), secs > 0 ? s.samples / secs : 0.0);
+    LatencyFields(w, prefix, s, info_.percentiles, ns_per_unit_);
+  }
+  Key(w, "summary");
+  w.StartArray();
+  for (const ScopeResult& r : whole_run) {
+    w.StartObject();
+    Str(w, "scope", ScopeName(r.kind));
+    if (!r.host.empty()) Str(w, "host", r.host);
+    if (!r.job.empty()) Str(w, "job", r.job);
+    Str(w, "direction", DirectionName(r.direction));
+    Num(w, "samples", r.stats.samples);
+    LatencyFields(w, "", r.stats, info_.percentiles, ns_per_unit_);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+}  // namespace fiohist

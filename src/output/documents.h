@@ -1,0 +1,98 @@
+// Elasticsearch documents built from results: percentile, bucket and run documents.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stats/result_sink.h"
+
+namespace fiohist {
+
+/// The three kinds of documents and their index suffixes ("pctiles", "buckets", "runs").
+enum class DocKind { kPercentiles, kBuckets, kRun };
+/// "pctiles", "buckets" or "runs".
+const char* DocKindName(DocKind kind);
+
+/// Who a push belongs to: the run name and the user's tags and labels.
+struct RunMeta {
+  std::string run;
+  std::vector<std::string> tags;
+  std::vector<std::pair<std::string, std::string>> labels;
+};
+
+/// Histogram counts in bucket documents' `latency` field are multiplied by this and
+/// rounded, at least 1 for any non-zero bucket: the `histogram` type wants integers and
+/// no tail sample may vanish. Percentiles do not change with the scale.
+constexpr double kLatencyCountScale = 1000.0;
+
+/// Builds document sources (JSON text) as docs/documents.md describes. Latencies are in
+/// microseconds unless another `ns_per_unit` is given (the NDJSON table output).
+/// Everything that is the same for every document of the run (meta, field names, the
+/// text of each bucket's index and midpoint) is formatted once, in the constructor: `info`
+/// must outlive the builder and not change after it is built. The const functions keep
+/// no state, so one builder may serve several threads.
+class DocumentBuilder {
+ public:
+  /// Formats the run's fixed fragments (a few hundred microseconds, once per run).
+  DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit = 1000.0);
+
+  /// The percentile document of `r` (also the row of `pctiles --format ndjson`).
+  std::string Percentiles(const ScopeResult& r) const;
+  /// The bucket document of `r`: its non-zero buckets, exact and as a `histogram`.
+  std::string Buckets(const ScopeResult& r) const;
+  /// The run document, from the whole-run cluster results (one per direction).
+  std::string Run(const RunSummary& summary, const std::vector<ScopeResult>& whole_run) const;
+
+  /// Appends Percentiles(r) to `out`: a caller that reuses `out` allocates nothing.
+  void AppendPercentiles(const ScopeResult& r, std::string* out) const;
+  /// Appends Buckets(r) to `out`.
+  void AppendBuckets(const ScopeResult& r, std::string* out) const;
+
+  /// Deterministic id of `r`'s document of `kind`: a re-push overwrites, never duplicates.
+  std::string Id(DocKind kind, const ScopeResult& r) const;
+  /// Appends Id(kind, r) to `out` (hashes the key without building it).
+  void AppendId(DocKind kind, const ScopeResult& r, std::string* out) const;
+  /// Deterministic id of the run document.
+  std::string RunId() const;
+
+ private:
+  class Out;  // a raw cursor into the std::string being appended to
+  // The fields that percentile and bucket documents share, from "{" to "samples".
+  void AppendCommon(const ScopeResult& r, Out& out) const;
+  // Bytes AppendCommon may write for `r`.
+  size_t CommonRoom(const ScopeResult& r) const;
+
+  const RunInfo& info_;
+  RunMeta meta_;
+  double ns_per_unit_;
+
+  // JSON fragments fixed for the run.
+  std::string meta_json_;     // ,"run":"..","tags":[..],"labels":{..} (parts may be absent)
+  std::array<std::string, 3> scope_json_;      // ,"scope":"cluster" by ScopeKind
+  std::array<std::string, 4> direction_json_;  // ,"direction":"read" by Direction
+  int64_t quantum_ms_ = 0;    // info.quantum_ms, whose "quantum_s" text is quantum_s_
+  std::string quantum_s_;
+  std::string buckets_head_;  // ,"layout":"..","bucket_index": (the "[" comes later)
+  std::vector<std::string> percentile_keys_;    // ,"p99_9":
+  std::vector<std::string> lower_bound_names_;  // "p99_9"
+  size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"
+  // Per column: ",<index>" and ",<midpoint in us>", the length in the last byte. Bucket
+  // documents copy these whole (a fixed-size copy) and advance by the length.
+  std::vector<std::array<char, 8>> index_text_;
+  std::vector<std::array<char, 40>> mid_text_;
+  // FNV-1a states of the two id hashes after "<kind>\x1f<run>\x1f", per kind.
+  uint64_t id_seed_[3][2] = {};
+};
+
+/// Writes `v` as documents write doubles: std::to_chars' shortest round-trip text (exact),
+/// with ".0" after a whole number so that Elasticsearch maps it as a double (inf and NaN
+/// are the caller's business). At most 32 bytes; returns the end.
+char* FormatJsonDouble(char* out, double v);
+
+/// Lowercase hex of a 128-bit hash of `key` (not cryptographic; for document ids).
+std::string HashHex128(const std::string& key);
+
+}  // namespace fiohist

@@ -1,0 +1,219 @@
+#include "output/documents.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "log/time_anchor.h"
+
+namespace fiohist {
+namespace {
+
+struct Fixture {
+  Fixture() {
+    info.absolute = true;
+    info.percentiles = DefaultPercentiles();
+    h.Add(300, 10.25);
+    h.Add(301, 0.0004);  // a tail sample that rounds to nothing at scale 1000
+    h.Add(info.layout.top_column(), 1);
+    r.start_ms = 1795306120000;
+    r.end_ms = r.start_ms + 1000;
+    r.kind = ScopeKind::kHost;
+    r.host = "host\"A\n";
+    r.direction = Direction::kWrite;
+    r.logs = 2;
+    r.histogram = &h;
+    r.stats = ComputeStats(h, info.layout, info.percentiles.values);
+  }
+  RunInfo info;
+  Histogram h;
+  ScopeResult r;
+};
+
+TEST(Documents, PercentileDocumentFields) {
+  Fixture f;
+  DocumentBuilder b(f.info, RunMeta{"run \"1\"", {"t1"}, {{"disk", "nvme"}}});
+  rapidjson::Document d;
+  d.Parse(b.Percentiles(f.r).c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_STREQ(d["@timestamp"].GetString(), "2026-11-22T00:08:40.000Z");
+  EXPECT_STREQ(d["run"].GetString(), "run \"1\"");
+  EXPECT_STREQ(d["host"].GetString(), "host\"A\n");  // escaped by the writer, round-trips
+  EXPECT_STREQ(d["labels"]["disk"].GetString(), "nvme");
+  EXPECT_STREQ(d["direction"].GetString(), "write");
+  EXPECT_FALSE(d.HasMember("job"));
+  EXPECT_TRUE(d["p99_99"].IsDouble());
+  EXPECT_TRUE(d["clamped"].GetBool());
+  EXPECT_DOUBLE_EQ(d["iops"].GetDouble(), f.r.stats.samples);
+  bool max_flagged = false;
+  for (const auto& v : d["lower_bound"].GetArray()) max_flagged |= std::string(v.GetString()) == "max";
+  EXPECT_TRUE(max_flagged);
+}
+
+TEST(Documents, BucketDocumentRebuildsTheHistogramAndKeepsTailSamples) {
+  Fixture f;
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}});
+  rapidjson::Document d;
+  d.Parse(b.Buckets(f.r).c_str());
+  ASSERT_TRUE(d.IsObject());
+  const auto& idx = d["bucket_index"].GetArray();
+  const auto& cnt = d["bucket_count"].GetArray();
+  ASSERT_EQ(idx.Size(), 3u);
+  Histogram rebuilt;
+  for (rapidjson::SizeType i = 0; i < idx.Size(); ++i) rebuilt.Add(idx[i].GetInt(), cnt[i].GetDouble());
+  f.h.ForEachNonZero([&](int c, double n) { EXPECT_EQ(rebuilt.at(c), n) << c; });
+  const auto& counts = d["latency"]["counts"].GetArray();
+  const auto& values = d["latency"]["values"].GetArray();
+  EXPECT_EQ(counts[0].GetInt64(), 10250);
+  EXPECT_EQ(counts[1].GetInt64(), 1);  // 0.4 at scale 1000 still counts
+  EXPECT_LT(values[0].GetDouble(), values[1].GetDouble());
+  EXPECT_EQ(d["latency_scale"].GetInt(), 1000);
+}
+
+TEST(Documents, IdsAreDeterministicAndDistinct) {
+  Fixture f;
+  DocumentBuilder a(f.info, RunMeta{"r1", {}, {}});
+  DocumentBuilder a2(f.info, RunMeta{"r1", {"other-tag"}, {}});
+  DocumentBuilder b(f.info, RunMeta{"r2", {}, {}});
+  EXPECT_EQ(a.Id(DocKind::kPercentiles, f.r), a2.Id(DocKind::kPercentiles, f.r));
+  EXPECT_NE(a.Id(DocKind::kPercentiles, f.r), a.Id(DocKind::kBuckets, f.r));
+  EXPECT_NE(a.Id(DocKind::kPercentiles, f.r), b.Id(DocKind::kPercentiles, f.r));
+  ScopeResult later = f.r;
+  later.start_ms += 1000;
+  EXPECT_NE(a.Id(DocKind::kPercentiles, f.r), a.Id(DocKind::kPercentiles, later));
+  EXPECT_EQ(a.Id(DocKind::kPercentiles, f.r).size(), 32u);
+}
+
+// The text std::to_chars gives, with ".0" after whole numbers: what documents promise.
+std::string ReferenceDouble(double v) {
+  char buf[64];
+  char* end = std::to_chars(buf, buf + sizeof(buf), v).ptr;
+  std::string s(buf, end);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string Formatted(double v) {
+  char buf[64];
+  return std::string(buf, FormatJsonDouble(buf, v));
+}
+
+TEST(Documents, DoublesAreExactlyToCharsText) {
+  std::mt19937_64 g(7);
+  for (int i = 0; i < 200000; ++i) {
+    uint64_t bits = g();
+    double any;
+    std::memcpy(&any, &bits, sizeof any);
+    if (std::isfinite(any)) {
+      ASSERT_EQ(Formatted(any), ReferenceDouble(any)) << any;
+    }
+    // Short decimals and weighted counts, where the fast path answers, and their neighbours.
+    const double w = static_cast<double>(g() % 1000000) / 1e6 * static_cast<double>(g() % 5000);
+    const double dec = static_cast<double>(g() % 100000000) / std::pow(10.0, g() % 16);
+    for (double v : {w, dec, std::nextafter(dec, 0.0), std::nextafter(dec, 1e300), -dec}) {
+      ASSERT_EQ(Formatted(v), ReferenceDouble(v)) << v;
+    }
+  }
+  for (double v : {0.0, -0.0, 1.0, 1e-7, 9.99e-8, 1e14, 1e15, 999999999999999.9, 1e16, 1e21,
+                   1e22, 1e23, 0.1, 0.3, 100000.0, 1000000.0, 12000000.0, 5e-324, 1.5e300}) {
+    EXPECT_EQ(Formatted(v), ReferenceDouble(v)) << v;
+    EXPECT_EQ(Formatted(-v), ReferenceDouble(-v)) << v;
+  }
+  EXPECT_EQ(Formatted(1000000.0), "1e+06");  // to_chars' choice, kept as it was
+  EXPECT_EQ(Formatted(2.0), "2.0");
+}
+
+TEST(Documents, StringsAreEscapedAsRapidjsonDoes) {
+  Fixture f;
+  std::string every_byte;
+  for (int c = 1; c < 256; ++c) every_byte += static_cast<char>(c);
+  every_byte += std::string(1, '\0') + "end";
+  f.r.host = every_byte;
+  f.r.job = "job\t\"1\"";
+  f.r.kind = ScopeKind::kJob;
+  DocumentBuilder b(f.info, RunMeta{"r", {every_byte}, {{"k", every_byte}}});
+  const std::string doc = b.Percentiles(f.r);
+  for (const std::string& s : {every_byte, f.r.job}) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    EXPECT_NE(doc.find(std::string(buf.GetString(), buf.GetSize())), std::string::npos);
+  }
+  rapidjson::Document d;
+  d.Parse(doc.c_str(), doc.size());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_EQ(std::string(d["host"].GetString(), d["host"].GetStringLength()), every_byte);
+  EXPECT_EQ(std::string(d["tags"][0].GetString(), d["tags"][0].GetStringLength()), every_byte);
+}
+
+TEST(Documents, TimesAreFormatIsoTimeText) {
+  Fixture f;
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}});
+  for (int64_t ms : {int64_t{0}, int64_t{-1}, int64_t{-86400001}, int64_t{951782400000},
+                     int64_t{253402300799999}, int64_t{253402300800000}, int64_t{-62167219200000},
+                     int64_t{-62167219200001}, int64_t{1795306120123}}) {
+    f.r.start_ms = ms;
+    f.r.end_ms = ms + 1000;
+    const std::string doc = b.Percentiles(f.r);
+    EXPECT_EQ(doc.rfind("{\"@timestamp\":\"" + FormatIsoTime(ms) + "\",\"end\":\"" +
+                            FormatIsoTime(ms + 1000) + "\",",
+                        0),
+              0u)
+        << ms << " " << doc;
+  }
+  std::mt19937_64 g(3);
+  for (int i = 0; i < 20000; ++i) {
+    const int64_t ms = static_cast<int64_t>(g() % 400000000000000ULL) - 100000000000000;
+    f.r.start_ms = ms;
+    ASSERT_EQ(b.Percentiles(f.r).find("\"" + FormatIsoTime(ms) + "\""), 14u) << ms;
+  }
+}
+
+TEST(Documents, IdIsTheHashOfTheDocumentedKey) {
+  Fixture f;
+  f.r.job = "job\x01";
+  DocumentBuilder b(f.info, RunMeta{"run\x1f" "7", {}, {}});
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets}) {
+    const std::string key = std::string(DocKindName(kind)) + "\x1frun\x1f" "7\x1f" +
+                            std::to_string(f.r.start_ms) + "\x1fhost\x1f" + f.r.host + "\x1f" +
+                            f.r.job + "\x1fwrite";
+    EXPECT_EQ(b.Id(kind, f.r), HashHex128(key));
+  }
+  EXPECT_EQ(HashHex128("runs\x1frun\x1f" "7"), b.RunId());
+}
+
+TEST(Documents, AppendFunctionsAppendWhatTheOthersReturn) {
+  Fixture f;
+  DocumentBuilder b(f.info, RunMeta{"r", {"t"}, {}});
+  std::string out = "before";
+  b.AppendPercentiles(f.r, &out);
+  b.AppendBuckets(f.r, &out);
+  b.AppendId(DocKind::kBuckets, f.r, &out);
+  EXPECT_EQ(out, "before" + b.Percentiles(f.r) + b.Buckets(f.r) + b.Id(DocKind::kBuckets, f.r));
+}
+
+TEST(Documents, BucketDocumentWithoutBucketsAndOddQuantum) {
+  Fixture f;
+  f.r.histogram = nullptr;
+  f.r.end_ms = f.r.start_ms + 250;  // not info.quantum_ms
+  DocumentBuilder b(f.info, RunMeta{}, 1.0);
+  const std::string doc = b.Buckets(f.r);
+  EXPECT_NE(doc.find("\"quantum_s\":0.25,"), std::string::npos) << doc;
+  EXPECT_NE(doc.find("\"bucket_index\":[],\"bucket_count\":[],\"latency\":{\"values\":[],"
+                     "\"counts\":[]},\"latency_scale\":1000}"),
+            std::string::npos)
+      << doc;
+  rapidjson::Document d;
+  d.Parse(doc.c_str());
+  EXPECT_TRUE(d.IsObject());
+  EXPECT_FALSE(d.HasMember("run"));
+}
+
+}  // namespace
+}  // namespace fiohist

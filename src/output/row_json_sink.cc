@@ -1,0 +1,45 @@
+#include "output/row_json_sink.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace fiohist {
+
+RowJsonSink::RowJsonSink(std::FILE* out, LatencyUnit unit, RowSelection rows, bool array)
+    : TableSink(rows), out_(out), unit_(std::move(unit)), array_(array) {}
+
+Status RowJsonSink::Begin(const RunInfo& info) {
+  info_ = info;
+  builder_ = std::make_unique<DocumentBuilder>(info_, RunMeta(), unit_.ns_per_unit);
+  return Status();
+}
+
+void RowJsonSink::Format(const ScopeResult& r, std::string* out) const {
+  builder_->AppendPercentiles(r, out);
+  out->pop_back();  // reopen the object to add the unit
+  *out += ",\"unit\":\"";
+  *out += unit_.name;
+  *out += "\"}\n";
+}
+
+Status RowJsonSink::Write(std::string_view row) {
+  // In a JSON array, rows are separated by commas (one row per line still).
+  const char* lead = array_ ? (first_ ? "[" : ",") : "";
+  first_ = false;
+  if (std::fputs(lead, out_) < 0 ||
+      std::fwrite(row.data(), 1, row.size(), out_) != row.size()) {
+    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  }
+  return Status();
+}
+
+Status RowJsonSink::End(const RunSummary&) {
+  if (array_ && std::fputs(first_ ? "[]\n" : "]\n", out_) < 0) {
+    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  }
+  return std::fflush(out_) == 0 ? Status()
+                                : Status::Error(std::string("cannot write output: ") +
+                                                std::strerror(errno));
+}
+
+}  // namespace fiohist

@@ -1,0 +1,110 @@
+#include "output/summary_sink.h"
+
+#include "log/time_anchor.h"
+
+namespace fiohist {
+
+Status SummarySink::Begin(const RunInfo& info) {
+  info_ = info;
+  return Status();
+}
+
+Status SummarySink::WholeRun(const ScopeResult& r) {
+  if (r.kind == ScopeKind::kCluster) {
+    cluster_.push_back(r);
+    cluster_.back().histogram = nullptr;
+  }
+  return Status();
+}
+
+Status SummarySink::End(const RunSummary& summary) {
+  long long records = 0, duplicates = 0;
+  for (const LogReport& r : summary.reports) {
+    records += r.records;
+    duplicates += r.duplicates;
+  }
+  std::fprintf(out_, "fiohist: %zu log(s) on %zu host(s), %lld record(s), %lld quanta of %g s, "
+                     "layout %s, log_hist_msec %lld (%s)\n",
+               info_.logs.size(), info_.hosts.size(), records, summary.quanta,
+               static_cast<double>(info_.quantum_ms) / 1000.0, info_.layout.Name().c_str(),
+               static_cast<long long>(info_.log_hist_msec),
+               info_.log_hist_msec_inferred ? "inferred" : "given");
+  if (info_.absolute) {
+    std::fprintf(out_, "fiohist: time from %s (%s) to %s\n",
+                 FormatIsoTime(info_.first_quantum_ms).c_str(), info_.anchor.c_str(),
+                 FormatIsoTime(summary.end_ms).c_str());
+  } else {
+    std::fprintf(out_, "fiohist: times are ms since the jobs started (no --start-time or "
+                       "--fio-json given)\n");
+  }
+  for (const std::string& w : summary.warnings) std::fprintf(out_, "fiohist: warning: %s\n", w.c_str());
+  if (cluster_.empty()) return Status();
+  std::fprintf(out_, "%-6s %12s %10s %10s %10s", "dir", "ios", "iops", "min", "mean");
+  for (const std::string& n : info_.percentiles.names) std::fprintf(out_, " %10s", n.c_str());
+  std::fprintf(out_, " %10s  (%s)\n", "max", unit_.name.c_str());
+  for (const ScopeResult& r : cluster_) {
+    const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
+    std::fprintf(out_, "%-6s %12.0f %10.0f %10.4g %10.4g", DirectionName(r.direction),
+                 r.stats.samples, secs > 0 ? r.stats.samples / secs : 0.0,
+                 r.stats.min_ns / unit_.ns_per_unit, r.stats.mean_ns / unit_.ns_per_unit);
+    for (size_t i = 0; i < r.stats.percentile_ns.size(); ++i) {
+      std::fprintf(out_, " %9.4g%s", r.stats.percentile_ns[i] / unit_.ns_per_unit,
+                   r.stats.lower_bound[i] ? "+" : " ");
+    }
+    std::fprintf(out_, " %9.4g%s\n", r.stats.max_ns / unit_.ns_per_unit,
+                 r.stats.max_lower_bound ? "+" : " ");
+  }
+  bool clamped = false;
+  for (const ScopeResult& r : cluster_) clamped = clamped || r.stats.top_bucket > 0;
+  if (clamped) {
+    std::fprintf(out_, "fiohist: '+' marks values in fio's last bucket (latencies beyond it "
+                       "are clamped): only lower bounds\n");
+  }
+  return Status();
+}
+
+Status FanoutSink::Begin(const RunInfo& info) {
+  for (ResultSink* s : sinks_) {
+    Status st = s->Begin(info);
+    if (!st.ok()) return st;
+  }
+  return Status();
+}
+
+Status FanoutSink::Quantum(const ScopeResult& r) {
+  for (ResultSink* s : sinks_) {
+    Status st = s->Quantum(r);
+    if (!st.ok()) return st;
+  }
+  return Status();
+}
+
+Status FanoutSink::WholeRun(const ScopeResult& r) {
+  for (ResultSink* s : sinks_) {
+    Status st = s->WholeRun(r);
+    if (!st.ok()) return st;
+  }
+  return Status();
+}
+
+bool FanoutSink::prepares() const {
+  int n = 0;
+  for (const ResultSink* s : sinks_) n += s->prepares() ? 1 : 0;
+  return n == 1;
+}
+
+void FanoutSink::Prepare(const ScopeResult& r, std::string* prepared) const {
+  for (const ResultSink* s : sinks_) {
+    if (s->prepares()) s->Prepare(r, prepared);
+  }
+}
+
+Status FanoutSink::End(const RunSummary& summary) {
+  for (ResultSink* s : sinks_) {
+    Status st = s->End(summary);
+    if (!st.ok()) return st;
+  }
+  return Status();
+}
+
+}  // namespace fiohist

@@ -1,0 +1,40 @@
+#include "stats/merge.h"
+
+namespace fiohist {
+
+void ScopeHistograms::Clear() {
+  for (Histogram& h : direction) h.Clear();
+  touched = {};
+  logs = 0;
+}
+
+void ScopeHistograms::Merge(const ScopeHistograms& other) {
+  for (size_t d = 0; d < direction.size(); ++d) {
+    direction[d].Merge(other.direction[d]);
+    touched[d] = touched[d] || other.touched[d];
+  }
+  logs += other.logs;
+}
+
+void ScopeHistograms::SumInto(Histogram* all) const {
+  all->Clear();
+  for (const Histogram& h : direction) all->Merge(h);
+}
+
+void ScopeMerge::SumHosts() {
+  cluster_.Clear();
+  for (const ScopeHistograms& h : hosts_) cluster_.Merge(h);
+}
+
+void ScopeMerge::Merge(const ScopeMerge& other, bool hosts) {
+  cluster_.Merge(other.cluster_);
+  if (!hosts) return;
+  for (size_t i = 0; i < hosts_.size(); ++i) hosts_[i].Merge(other.hosts_[i]);
+}
+
+void ScopeMerge::Clear() {
+  cluster_.Clear();
+  for (ScopeHistograms& h : hosts_) h.Clear();
+}
+
+}  // namespace fiohist

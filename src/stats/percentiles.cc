@@ -1,0 +1,154 @@
+#include "stats/percentiles.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+namespace fiohist {
+namespace {
+
+std::string FormatPercentile(double p) {
+  std::ostringstream s;
+  s.precision(10);
+  s << p;
+  return s.str();
+}
+
+}  // namespace
+
+PercentileList DefaultPercentiles() {
+  PercentileList list;
+  MakePercentiles({50, 90, 95, 99, 99.9, 99.99}, &list);
+  return list;
+}
+
+Status MakePercentiles(const std::vector<double>& values, PercentileList* list) {
+  PercentileList out;
+  for (double p : values) {
+    if (!(p >= 0 && p <= 100)) {
+      return Status::Error("percentiles must lie in [0, 100], got " + FormatPercentile(p));
+    }
+    if (std::find(out.values.begin(), out.values.end(), p) != out.values.end()) {
+      return Status::Error("percentile " + FormatPercentile(p) + " is given twice");
+    }
+    out.values.push_back(p);
+    const std::string text = FormatPercentile(p);
+    out.names.push_back("p" + text);
+    std::string field = "p" + text;
+    std::replace(field.begin(), field.end(), '.', '_');
+    out.field_names.push_back(field);
+  }
+  if (out.values.empty()) return Status::Error("no percentiles given");
+  *list = std::move(out);
+  return Status();
+}
+
+Status ParsePercentiles(const std::string& text, PercentileList* list) {
+  std::vector<double> values;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t start = text.find_first_not_of(", ", pos);
+    if (start == std::string::npos) break;
+    size_t end = text.find_first_of(", ", start);
+    if (end == std::string::npos) end = text.size();
+    const std::string token = text.substr(start, end - start);
+    char* rest = nullptr;
+    const double v = std::strtod(token.c_str(), &rest);
+    if (rest == token.c_str() || *rest != '\0' || !std::isfinite(v)) {
+      return Status::Error("--percentiles: expected numbers such as 50,99,99.9, got '" + token +
+                           "'");
+    }
+    values.push_back(v);
+    pos = end;
+  }
+  return MakePercentiles(values, list);
+}
+
+LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
+                          const std::vector<double>& percentiles) {
+  LatencyStats s;
+  ComputeStats(h, layout, percentiles, &s);
+  return s;
+}
+
+void ComputeStats(const Histogram& h, const BucketLayout& layout,
+                  const std::vector<double>& percentiles, LatencyStats* stats) {
+  LatencyStats& s = *stats;
+  s.samples = s.min_ns = s.mean_ns = s.max_ns = s.top_bucket = 0;
+  s.max_lower_bound = false;
+  s.percentile_ns.assign(percentiles.size(), 0.0);
+  s.lower_bound.assign(percentiles.size(), false);
+  const std::vector<double>& edges = EdgesNs(layout);
+  const int top = layout.top_column();
+  // Wanted percentiles in increasing order, so one walk over the buckets finds them all.
+  const size_t n = percentiles.size();
+  size_t order_small[16];
+  std::vector<size_t> order_big;
+  size_t* order = order_small;
+  if (n > 16) {
+    order_big.resize(n);
+    order = order_big.data();
+  }
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  if (!std::is_sorted(percentiles.begin(), percentiles.end())) {  // they usually are
+    std::sort(order, order + n,
+              [&](size_t a, size_t b) { return percentiles[a] < percentiles[b]; });
+  }
+
+  // The histogram keeps its total as counts are added (in a fixed order, so results stay
+  // deterministic): one walk over the buckets instead of two.
+  const double total = h.total();
+  if (!(total > 0)) return;
+  s.samples = total;
+  // The running count at which the next wanted percentile is reached (p = 100 never is:
+  // it is the upper edge of the last bucket, set after the walk).
+  size_t next = 0;
+  auto target_of = [&](size_t k) {
+    const double p = percentiles[order[k]];
+    return p >= 100 ? std::numeric_limits<double>::infinity() : p / 100.0 * total;
+  };
+  double target = n > 0 ? target_of(0) : std::numeric_limits<double>::infinity();
+  int first = -1, last = -1;
+  double before = 0, weighted = 0;
+  h.ForEachNonZero([&](int column, double count) {
+    if (count <= 0) return;
+    const double lo = edges[static_cast<size_t>(column)];
+    const double hi = edges[static_cast<size_t>(column) + 1];
+    if (first < 0) {
+      first = column;
+      // p = 0 is the lower edge of the first non-empty bucket.
+      while (next < n && percentiles[order[next]] <= 0) {
+        s.percentile_ns[order[next]] = lo;
+        s.lower_bound[order[next]] = column == top;
+        ++next;
+        target = next < n ? target_of(next) : std::numeric_limits<double>::infinity();
+      }
+    }
+    last = column;
+    weighted += count * (lo + hi) / 2;
+    const double after = before + count;
+    while (after > target) {
+      const double frac = std::clamp((target - before) / count, 0.0, 1.0);
+      s.percentile_ns[order[next]] = lo + frac * (hi - lo);
+      s.lower_bound[order[next]] = column == top;
+      ++next;
+      target = next < n ? target_of(next) : std::numeric_limits<double>::infinity();
+    }
+    before = after;
+  });
+  s.min_ns = edges[static_cast<size_t>(first)];
+  s.max_ns = edges[static_cast<size_t>(last) + 1];
+  s.mean_ns = weighted / total;
+  s.top_bucket = h.at(top);
+  s.max_lower_bound = last == top;
+  // p = 100, and any p that rounding left behind, is the upper edge of the last bucket.
+  for (; next < n; ++next) {
+    s.percentile_ns[order[next]] = s.max_ns;
+    s.lower_bound[order[next]] = last == top;
+  }
+}
+
+}  // namespace fiohist

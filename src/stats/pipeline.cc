@@ -1,0 +1,536 @@
+#include "stats/pipeline.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "log/log_stream.h"
+#include "stats/merge.h"
+#include "log/quantum_grid.h"
+#include "log/time_anchor.h"
+#include "base/worker_pool.h"
+
+namespace fiohist {
+namespace {
+
+// Enough lines to see several records of each direction.
+constexpr int kProbeLines = 64;
+
+std::string DirectoryOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+// One log's state across the run: its stream, its share of the quanta being computed and
+// emitted (two buffers: quantum q is computed while q - 1 is written out) and its
+// whole-run histograms.
+struct LogSlot {
+  std::unique_ptr<LogStream> stream;
+  std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
+  std::array<std::vector<ScopeResult>, 2> results;
+  ScopeResult base;  // this log's key fields (kind, host, job) for its results
+  std::array<Histogram, 2> all;  // scratch: sum over directions
+  ScopeHistograms whole;         // this log over the whole run
+  Status status;
+};
+
+// A quantum's scope sums and statistics, kept until it is written out.
+struct QuantumState {
+  explicit QuantumState(int hosts)
+      : merge(hosts),
+        host_results(static_cast<size_t>(hosts)),
+        host_all(static_cast<size_t>(hosts)) {}
+  ScopeMerge merge;
+  std::vector<ScopeResult> cluster_results;
+  std::vector<std::vector<ScopeResult>> host_results;
+  Histogram cluster_all;
+  std::vector<Histogram> host_all;
+  int64_t start_ms = 0, end_ms = 0;
+  double elapsed_s = 0;
+  bool pending = false;  // computed, not yet written out
+};
+
+// Sets `*out` to the results of every wanted direction of `h` (none when nothing was
+// touched). Reuses the storage of the results already there: a quantum has as many
+// results as the one before, so strings and vectors are overwritten, not reallocated.
+void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
+                const ScopeResult& base, Histogram* all_scratch,
+                std::vector<ScopeResult>* out) {
+  size_t n = 0;
+  // `same_as`: the index of a result already made from the same histogram, whose
+  // statistics are copied rather than computed again; -1 for none.
+  auto add = [&](Direction d, const Histogram* histogram, int same_as) {
+    if (n == out->size()) out->emplace_back();
+    ScopeResult& r = (*out)[n++];
+    r.start_ms = base.start_ms;
+    r.end_ms = base.end_ms;
+    r.elapsed_s = base.elapsed_s;
+    r.kind = base.kind;
+    r.host = base.host;
+    r.job = base.job;
+    r.direction = d;
+    r.logs = base.logs;
+    r.histogram = histogram;
+    r.prepared.clear();
+    if (same_as >= 0) {
+      r.stats = (*out)[static_cast<size_t>(same_as)].stats;
+    } else {
+      ComputeStats(*histogram, layout, o.percentiles.values, &r.stats);
+    }
+  };
+  if (h.any()) {
+    int result_of[kLogDirections] = {-1, -1, -1};
+    for (int d = 0; d < kLogDirections; ++d) {
+      if (!h.touched[static_cast<size_t>(d)] || !o.directions[static_cast<size_t>(d)]) continue;
+      result_of[d] = static_cast<int>(n);
+      add(static_cast<Direction>(d), &h.direction[static_cast<size_t>(d)], -1);
+    }
+    if (o.directions[3]) {
+      // With one direction holding counts (a randread or randwrite job) "all" is that
+      // histogram as it is: no sum to make, and its statistics are already known.
+      int only = -1, with_counts = 0;
+      for (int d = 0; d < kLogDirections; ++d) {
+        if (!h.direction[static_cast<size_t>(d)].empty()) {
+          only = d;
+          ++with_counts;
+        }
+      }
+      if (with_counts == 1) {
+        add(Direction::kAll, &h.direction[static_cast<size_t>(only)], result_of[only]);
+      } else {
+        h.SumInto(all_scratch);
+        add(Direction::kAll, all_scratch, -1);
+      }
+    }
+  }
+  out->resize(n);
+}
+
+class Pipeline {
+ public:
+  Pipeline(const PipelineOptions& options, ResultSink* sink, RunSummary* summary)
+      : o_(options), sink_(sink), summary_(summary) {}
+
+  Status Run(const std::vector<std::string>& paths);
+
+ private:
+  Status Layout(const std::vector<std::string>& paths);
+  Status Stream();
+  // Computes the cluster's statistics of `state`, and the hosts' ones (on all workers)
+  // when `hosts` is true.
+  void ScopeStats(QuantumState* state, bool whole_run, bool hosts);
+  // Computes the statistics of host `h` of `state`.
+  void HostStats(QuantumState* state, bool whole_run, size_t h);
+  // Writes out a quantum computed earlier: cluster, hosts, then jobs (from `buffer`).
+  Status EmitQuantum(const QuantumState& state, int buffer);
+  // Lets the sink prepare its output of per-quantum results (on the calling worker).
+  void Prepare(std::vector<ScopeResult>* rs) const {
+    if (!prepares_) return;
+    for (ScopeResult& r : *rs) sink_->Prepare(r, &r.prepared);
+  }
+  Status Emit(const std::vector<ScopeResult>& rs, bool whole_run) {
+    for (const ScopeResult& r : rs) {
+      Status s = whole_run ? sink_->WholeRun(r) : sink_->Quantum(r);
+      if (!s.ok()) return s;
+    }
+    return Status();
+  }
+
+  const PipelineOptions& o_;
+  ResultSink* sink_;
+  RunSummary* summary_;
+  RunInfo info_;
+  std::vector<LogSlot> slots_;
+  std::vector<StreamSetup> setups_;
+  WorkerPool* pool_ = nullptr;
+  std::vector<int> host_log_count_;
+  bool prepares_ = false;
+};
+
+Status Pipeline::Layout(const std::vector<std::string>& paths) {
+  if (paths.empty()) return Status::Error("no logs given");
+  std::vector<LogSource> sources;
+  Status s = IdentifyLogs(paths, o_.host_mapping, &sources, &info_.hosts);
+  if (!s.ok()) return s;
+  // Report scopes in a stable order: by host, then job.
+  std::stable_sort(sources.begin(), sources.end(), [](const LogSource& a, const LogSource& b) {
+    return a.host_index != b.host_index ? a.host_index < b.host_index : a.job < b.job;
+  });
+
+  std::vector<LogProbe> probes;
+  std::vector<LogSource> kept;
+  const LogSource* first = nullptr;
+  LogProbe first_probe;
+  for (const LogSource& src : sources) {
+    LogProbe probe;
+    s = ProbeLog(src.path, kProbeLines, o_.skip_bad_lines, &probe);
+    if (!s.ok()) return s;
+    if (probe.empty) {
+      const std::string what = std::string("empty file: no histogram records") +
+                               (o_.skip_bad_lines ? " (or every line was bad)" : "") +
+                               " (expected lines like '1000, 0, 4096, 0, 3, ...')";
+      if (!o_.skip_bad_lines) return Status::InputError(src.path, 0, what);
+      summary_->warnings.push_back(src.path + ": " + what + "; skipped");
+      summary_->incomplete = true;
+      continue;
+    }
+    if (first == nullptr) {
+      first = &src;
+      first_probe = probe;
+      s = LayoutFromColumns(probe.columns, o_.layout_hint, &info_.layout);
+      if (!s.ok()) return Status::InputError(src.path, 1, s.message());
+    } else if (probe.columns != first_probe.columns) {
+      return Status::InputError(src.path, 1,
+                                "has " + std::to_string(probe.columns) +
+                                    " bucket counts per line but " + first->path + " has " +
+                                    std::to_string(first_probe.columns) +
+                                    ": logs of different layouts cannot be added up");
+    } else if (probe.epoch != first_probe.epoch) {
+      return Status::InputError(
+          src.path, 1,
+          std::string("has ") + (probe.epoch ? "Unix-epoch" : "relative") + " time stamps but " +
+              first->path + " has " + (first_probe.epoch ? "Unix-epoch" : "relative") +
+              " ones: mixing them cannot be placed on one time line");
+    }
+    probes.push_back(probe);
+    kept.push_back(src);
+  }
+  if (kept.empty()) return Status::Error("no log has any record");
+  info_.logs = kept;
+  info_.epoch_logs = first_probe.epoch;
+  info_.percentiles = o_.percentiles;
+  info_.quantum_ms = o_.quantum_ms;
+
+  // log_hist_msec: given, or the typical gap between records of one direction.
+  int64_t global_gap = 0;
+  for (const LogProbe& p : probes) {
+    if (p.typical_gap_ms > 0 && (global_gap == 0 || p.typical_gap_ms < global_gap)) {
+      global_gap = p.typical_gap_ms;
+    }
+  }
+  if (o_.log_hist_msec > 0) {
+    info_.log_hist_msec = o_.log_hist_msec;
+  } else if (global_gap > 0) {
+    info_.log_hist_msec = global_gap;
+    info_.log_hist_msec_inferred = true;
+  } else {
+    return Status::InputError(kept.front().path, 0,
+                              "cannot infer log_hist_msec: every log has a single record per "
+                              "direction; give --log-hist-msec");
+  }
+
+  // Absolute time: epoch stamps, --start-time, or fio JSON per directory.
+  std::map<std::string, FioJsonAnchor> json_by_dir;
+  for (const std::string& path : o_.fio_json) {
+    FioJsonAnchor a;
+    s = ReadFioJsonAnchor(path, &a);
+    if (!s.ok()) return s;
+    json_by_dir[DirectoryOf(path)] = a;
+    if (!a.fio_version.empty() &&
+        std::find(info_.fio_versions.begin(), info_.fio_versions.end(), a.fio_version) ==
+            info_.fio_versions.end()) {
+      info_.fio_versions.push_back(a.fio_version);
+    }
+  }
+  if (info_.epoch_logs) {
+    info_.anchor = "epoch";
+    info_.absolute = true;
+  } else if (o_.has_start_time) {
+    info_.anchor = "start-time";
+    info_.absolute = true;
+  } else if (!json_by_dir.empty()) {
+    info_.anchor = "fio-json";
+    info_.absolute = true;
+  }
+  for (size_t i = 0; i < kept.size(); ++i) {
+    StreamSetup setup;
+    setup.columns = first_probe.columns;
+    setup.first_interval_ms = probes[i].typical_gap_ms > 0 && o_.log_hist_msec == 0
+                                  ? probes[i].typical_gap_ms
+                                  : info_.log_hist_msec;
+    setup.skip_bad_lines = o_.skip_bad_lines;
+    if (!info_.epoch_logs) {
+      int64_t offset = 0;
+      if (o_.has_start_time) {
+        offset = o_.start_time_ms;
+      } else if (!json_by_dir.empty()) {
+        auto it = json_by_dir.find(DirectoryOf(kept[i].path));
+        if (it == json_by_dir.end()) {
+          if (json_by_dir.size() != 1) {
+            return Status::InputError(kept[i].path, 0,
+                                      "no fio JSON output given for this log's directory "
+                                      "(--fio-json): cannot place it on absolute time");
+          }
+          it = json_by_dir.begin();
+        }
+        offset = it->second.start_ms;
+      }
+      setup.offset_ms = offset;
+      setup.floor_ms = offset;  // relative stamps count from the job's start
+    }
+    setups_.push_back(setup);
+  }
+  return Status();
+}
+
+void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
+  if (!o_.scopes[0]) {
+    state->cluster_results.clear();
+  } else {
+    ScopeResult base;
+    base.start_ms = state->start_ms;
+    base.end_ms = state->end_ms;
+    base.elapsed_s = state->elapsed_s;
+    base.kind = ScopeKind::kCluster;
+    base.logs = whole_run ? static_cast<int>(info_.logs.size()) : state->merge.cluster().logs;
+    SetResults(state->merge.cluster(), o_, info_.layout, base, &state->cluster_all,
+               &state->cluster_results);
+    if (!whole_run) Prepare(&state->cluster_results);
+  }
+  if (hosts && o_.scopes[1]) {
+    pool_->ParallelFor(static_cast<size_t>(state->merge.host_count()),
+                       [&](int, size_t h) { HostStats(state, whole_run, h); });
+  }
+}
+
+void Pipeline::HostStats(QuantumState* state, bool whole_run, size_t h) {
+  const ScopeHistograms& sum = state->merge.host(static_cast<int>(h));
+  ScopeResult base;
+  base.start_ms = state->start_ms;
+  base.end_ms = state->end_ms;
+  base.elapsed_s = state->elapsed_s;
+  base.kind = ScopeKind::kHost;
+  base.host = info_.hosts[h];
+  base.logs = whole_run ? host_log_count_[h] : sum.logs;
+  SetResults(sum, o_, info_.layout, base, &state->host_all[h], &state->host_results[h]);
+  if (!whole_run) Prepare(&state->host_results[h]);
+}
+
+Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
+  Status s = Emit(state.cluster_results, false);
+  if (!s.ok()) return s;
+  if (o_.scopes[1]) {
+    for (const std::vector<ScopeResult>& rs : state.host_results) {
+      s = Emit(rs, false);
+      if (!s.ok()) return s;
+    }
+  }
+  if (!o_.scopes[2]) return Status();
+  for (const LogSlot& slot : slots_) {
+    s = Emit(slot.results[static_cast<size_t>(buffer)], false);
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+Status Pipeline::Stream() {
+  const QuantumGrid grid(0, o_.quantum_ms);
+  const int hosts = static_cast<int>(info_.hosts.size());
+  WorkerPool pool(o_.threads);
+  pool_ = &pool;
+  host_log_count_.assign(static_cast<size_t>(hosts), 0);
+  for (const LogSource& l : info_.logs) ++host_log_count_[static_cast<size_t>(l.host_index)];
+  slots_.resize(info_.logs.size());
+  pool.ParallelFor(slots_.size(), [&](int, size_t i) {
+    slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
+    slots_[i].base.kind = ScopeKind::kJob;
+    slots_[i].base.host = info_.logs[i].host;
+    slots_[i].base.job = info_.logs[i].job;
+    slots_[i].base.logs = 1;
+    slots_[i].status = slots_[i].stream->Prime();
+  });
+  // Slots are sorted by host: host h owns slots [host_begin[h], host_begin[h + 1]).
+  std::vector<size_t> host_begin(static_cast<size_t>(hosts) + 1, slots_.size());
+  for (size_t i = slots_.size(); i-- > 0;) {
+    host_begin[static_cast<size_t>(info_.logs[i].host_index)] = i;
+  }
+  for (size_t h = static_cast<size_t>(hosts); h-- > 0;) {
+    host_begin[h] = std::min(host_begin[h], host_begin[h + 1]);
+  }
+  int64_t next = INT64_MAX;
+  for (LogSlot& slot : slots_) {
+    if (!slot.status.ok()) return slot.status;
+    next = std::min(next, slot.stream->next_start_ms());
+  }
+  info_.start_ms = next;
+  int64_t q = grid.IndexOf(next);
+  info_.first_quantum_ms = grid.Start(q);
+  Status s = sink_->Begin(info_);
+  if (!s.ok()) return s;
+  prepares_ = sink_->prepares();
+
+  int64_t last_end = info_.first_quantum_ms;
+  const bool job_scope = o_.scopes[2];
+  const bool host_scope = o_.scopes[1];
+  std::array<QuantumState, 2> state{QuantumState(hosts), QuantumState(hosts)};
+  QuantumState whole(hosts);
+  int cur = 0;  // buffer of the quantum being computed; 1 - cur holds the one to write out
+  Status emitted;
+  // Writes out the pending quantum of buffer `b` and adds it to the whole run.
+  auto emit = [&](int b) {
+    QuantumState& st = state[static_cast<size_t>(b)];
+    if (!st.pending) return;
+    st.pending = false;
+    whole.merge.Merge(st.merge, host_scope);
+    if (emitted.ok()) emitted = EmitQuantum(st, b);
+  };
+  while (next != INT64_MAX) {
+    const int64_t qs = grid.Start(q), qe = grid.End(q);
+    const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
+    const size_t b = static_cast<size_t>(cur);
+    // Logs' own histograms outlive their quantum only for job results (written out during
+    // the next one): without the job scope one buffer does, at half the memory per log.
+    const size_t lb = job_scope ? b : 0;
+    // Task 0 writes out the previous quantum while the other workers read this one.
+    pool.ParallelFor(slots_.size() + 1, [&](int, size_t task) {
+      if (task == 0) {
+        emit(1 - cur);
+        return;
+      }
+      LogSlot& slot = slots_[task - 1];
+      ScopeHistograms& mine = slot.quantum[lb];
+      mine.Clear();
+      if (slot.stream->next_start_ms() < qe) {
+        slot.status = slot.stream->Feed(grid, q, &mine.direction, &mine.touched);
+      }
+      if (!slot.status.ok() || !mine.any() || !job_scope) {
+        if (job_scope) slot.results[lb].clear();
+        if (mine.any()) mine.logs = 1;
+        return;
+      }
+      mine.logs = 1;
+      slot.whole.Merge(mine);
+      slot.whole.logs = 1;
+      slot.base.start_ms = qs;
+      slot.base.end_ms = qe;
+      slot.base.elapsed_s = elapsed;
+      SetResults(mine, o_, info_.layout, slot.base, &slot.all[lb], &slot.results[lb]);
+      Prepare(&slot.results[lb]);
+    });
+    if (!emitted.ok()) return emitted;
+    for (LogSlot& slot : slots_) {
+      if (!slot.status.ok()) return slot.status;
+    }
+    QuantumState& st = state[b];
+    st.start_ms = qs;
+    st.end_ms = qe;
+    st.elapsed_s = elapsed;
+    // Each host's sum and statistics in one task.
+    pool.ParallelFor(static_cast<size_t>(hosts), [&](int, size_t h) {
+      ScopeHistograms& sum = st.merge.mutable_host(static_cast<int>(h));
+      sum.Clear();
+      for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
+        if (slots_[i].quantum[lb].any()) sum.Merge(slots_[i].quantum[lb]);
+      }
+      if (host_scope) HostStats(&st, false, h);
+    });
+    st.merge.SumHosts();
+    if (st.merge.cluster().any()) {
+      ++summary_->quanta;
+      last_end = qe;
+      ScopeStats(&st, false, false);
+      st.pending = true;
+    }
+    cur = 1 - cur;
+    next = INT64_MAX;
+    for (const LogSlot& slot : slots_) next = std::min(next, slot.stream->next_start_ms());
+    if (next == INT64_MAX) break;
+    q = std::max(q + 1, grid.IndexOf(next));
+  }
+  emit(1 - cur);
+  if (!emitted.ok()) return emitted;
+  summary_->end_ms = last_end;
+
+  // Whole-run statistics: the logs count is the number of logs in the scope.
+  whole.start_ms = info_.first_quantum_ms;
+  whole.end_ms = last_end;
+  ScopeStats(&whole, true, true);
+  s = Emit(whole.cluster_results, true);
+  if (!s.ok()) return s;
+  if (host_scope) {
+    for (const std::vector<ScopeResult>& rs : whole.host_results) {
+      s = Emit(rs, true);
+      if (!s.ok()) return s;
+    }
+  }
+  if (job_scope) {
+    Histogram all;
+    for (const LogSlot& slot : slots_) {
+      std::vector<ScopeResult> results;
+      ScopeResult base;
+      base.start_ms = info_.first_quantum_ms;
+      base.end_ms = last_end;
+      base.kind = ScopeKind::kJob;
+      base.host = slot.stream->source().host;
+      base.job = slot.stream->source().job;
+      base.logs = 1;
+      SetResults(slot.whole, o_, info_.layout, base, &all, &results);
+      s = Emit(results, true);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status();
+}
+
+Status Pipeline::Run(const std::vector<std::string>& paths) {
+  Status s = Layout(paths);
+  if (s.ok()) s = Stream();
+  summary_->reports.clear();
+  for (const LogSlot& slot : slots_) {
+    if (!slot.stream) continue;
+    const LogReport& r = slot.stream->report();
+    summary_->reports.push_back(r);
+    const std::string& path = slot.stream->source().path;
+    if (r.skipped_lines > 0) {
+      summary_->incomplete = true;
+      summary_->warnings.push_back(path + ": skipped " + std::to_string(r.skipped_lines) +
+                                   " bad line(s)");
+      for (const std::string& e : r.skipped_examples) summary_->warnings.push_back("  " + e);
+    }
+    if (r.duplicates > 0) {
+      summary_->warnings.push_back(path + ": dropped " + std::to_string(r.duplicates) +
+                                   " duplicate record(s) (same time and direction as the "
+                                   "previous one)");
+    }
+    if (r.records > 0 && r.total_ios == 0) {
+      summary_->warnings.push_back(path +
+                                   ": every bucket count is zero (was fio run with "
+                                   "clat_percentiles=0?); it adds no latency samples");
+    }
+    if (r.late_ios > 0) {
+      char ios[64];
+      std::snprintf(ios, sizeof(ios), "%.0f", r.late_ios);  // may exceed any integer type
+      summary_->warnings.push_back(path + ": " + ios +
+                                   " I/O(s) of a record that began in a quantum already written "
+                                   "out were placed from the first open one");
+    }
+    if (r.unterminated_last_line) {
+      summary_->warnings.push_back(path + ": last line has no newline (fio stopped while "
+                                          "writing?); it was complete and was used");
+    }
+  }
+  if (s.ok()) s = sink_->End(*summary_);
+  return s;
+}
+
+}  // namespace
+
+const char* ScopeName(ScopeKind kind) {
+  switch (kind) {
+    case ScopeKind::kCluster:
+      return "cluster";
+    case ScopeKind::kHost:
+      return "host";
+    case ScopeKind::kJob:
+      return "job";
+  }
+  return "?";
+}
+
+Status RunPipeline(const PipelineOptions& options, const std::vector<std::string>& paths,
+                   ResultSink* sink, RunSummary* summary) {
+  Pipeline p(options, sink, summary);
+  return p.Run(paths);
+}
+
+}  // namespace fiohist

@@ -1,0 +1,47 @@
+// The default-mode run: logs -> streams -> quanta -> scope sums -> statistics -> sink.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "histogram/bucket_layout.h"
+#include "log/log_source.h"
+#include "stats/percentiles.h"
+#include "stats/result_sink.h"
+#include "base/status.h"
+
+namespace fiohist {
+
+/// Everything a default-mode run needs besides the log paths.
+struct PipelineOptions {
+  /// Quantum length in milliseconds.
+  int64_t quantum_ms = 1000;
+  PercentileList percentiles = DefaultPercentiles();
+  /// Scopes to report, indexed by ScopeKind.
+  std::array<bool, 3> scopes = {true, false, false};
+  /// Directions to report, indexed by Direction (read, write, trim, all).
+  std::array<bool, 4> directions = {true, true, true, true};
+  /// log_hist_msec; 0 infers it from the gaps between records.
+  int64_t log_hist_msec = 0;
+  LayoutHint layout_hint;
+  /// --start-time: absolute start of relative logs (Unix-epoch ms), when set.
+  bool has_start_time = false;
+  int64_t start_time_ms = 0;
+  /// fio JSON outputs: a directory's logs are anchored by the JSON file in it (a single
+  /// JSON file anchors every log).
+  std::vector<std::string> fio_json;
+  HostMapping host_mapping;
+  bool skip_bad_lines = false;
+  /// Worker threads (0: one per hardware thread).
+  int threads = 0;
+};
+
+/// Runs the pipeline over `paths`, feeding `sink`. Returns the first error; `summary`
+/// (counters, warnings) is filled either way as far as the run got.
+Status RunPipeline(const PipelineOptions& options, const std::vector<std::string>& paths,
+                   ResultSink* sink, RunSummary* summary);
+
+}  // namespace fiohist

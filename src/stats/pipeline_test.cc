@@ -1,0 +1,242 @@
+#include "stats/pipeline.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "stats/test_util.h"
+
+namespace fiohist {
+namespace {
+
+const std::string kData = FIOHIST_SHARED_DATA "/fio-logs";
+
+std::vector<std::string> Logs(const std::string& dir, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& n : names) out.push_back(kData + "/" + dir + "/" + n);
+  return out;
+}
+
+rapidjson::Document ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  rapidjson::Document d;
+  d.Parse(s.str().c_str());
+  return d;
+}
+
+// Checks whole-run job percentiles against fio's own JSON: the logs lack only fio's last,
+// partial interval, and fio reports bucket middles where we interpolate.
+void CheckAgainstFioJson(const std::vector<std::string>& logs, const std::string& json_path,
+                         const std::string& host) {
+  PipelineOptions o;
+  o.scopes = {false, false, true};
+  ASSERT_TRUE(MakePercentiles({50, 90, 99}, &o.percentiles).ok());
+  CollectingSink sink;
+  RunSummary summary;
+  Status s = RunPipeline(o, logs, &sink, &summary);
+  ASSERT_TRUE(s.ok()) << s.message();
+  rapidjson::Document fio = ReadJson(json_path);
+  ASSERT_TRUE(fio.IsObject()) << json_path;
+  const auto& jobs = fio["jobs"];
+  int checked = 0;
+  for (size_t j = 0; j < logs.size(); ++j) {
+    // Log N of a job file is fio's job N-1.
+    const std::string job_name = logs[j].substr(logs[j].find_last_of('/') + 1);
+    const size_t dot = job_name.find("_clat_hist.") + 11;
+    const int n = std::atoi(job_name.c_str() + dot);
+    const auto& job = jobs[static_cast<rapidjson::SizeType>(n - 1)];
+    for (const char* dir : {"read", "write"}) {
+      const auto& clat = job[dir]["clat_ns"];
+      const double fio_ios = job[dir]["total_ios"].GetDouble();
+      if (fio_ios == 0) continue;
+      const ScopeResult* r = sink.FindWhole(ScopeKind::kJob, host, dir, n);
+      ASSERT_NE(r, nullptr) << logs[j] << " " << dir;
+      const double missing = 100.0 * (fio_ios - r->stats.samples) / fio_ios;
+      std::printf("%s %s: logs hold %.0f of fio's %.0f I/Os (%.2f%% in the unlogged last "
+                  "interval)\n", job_name.c_str(), dir, r->stats.samples, fio_ios, missing);
+      EXPECT_LT(missing, 10.0) << "the logs should miss only the last partial interval";
+      EXPECT_GE(missing, -0.001) << "the logs cannot hold more I/Os than fio counted";
+      const char* keys[3] = {"50.000000", "90.000000", "99.000000"};
+      const Histogram& h = sink.whole_histograms[static_cast<size_t>(r - sink.whole.data())];
+      // fio's value is a bucket middle; a coarsened log's bucket is 2^k fine buckets wide.
+      const double width = (1 << sink.info.layout.coarseness) / 64.0;
+      const double tolerance = std::max(0.02, width);
+      for (int p = 0; p < 3; ++p) {
+        const double want = clat["percentile"][keys[p]].GetDouble();
+        const double got = r->stats.percentile_ns[static_cast<size_t>(p)];
+        ++checked;
+        if (std::fabs(got / want - 1.0) <= tolerance) continue;
+        // The logs lack fio's last partial interval: fio's p-th percentile has rank p*N of
+        // fio's N I/Os, which is somewhere in [p*N - missing, p*N] of the n I/Os logged.
+        const double pct = std::atof(keys[p]);
+        const double lo_rank = std::max(0.0, (pct * fio_ios / 100 - (fio_ios - r->stats.samples)) /
+                                                 r->stats.samples * 100);
+        const double hi_rank = std::min(100.0, pct * fio_ios / 100 / r->stats.samples * 100);
+        const LatencyStats bounds = ComputeStats(h, sink.info.layout, {lo_rank, hi_rank});
+        std::printf("  %s p%s: fiohist %.0f ns vs fio %.0f ns (%.1f%% off): the %.2f%% of I/Os "
+                    "missing from the logs allow fio's value anywhere in [%.0f, %.0f] ns\n",
+                    dir, keys[p], got, want, 100 * (got / want - 1), missing,
+                    bounds.percentile_ns[0], bounds.percentile_ns[1]);
+        EXPECT_GE(want, bounds.percentile_ns[0] * (1 - tolerance)) << job_name << " " << dir;
+        EXPECT_LE(want, bounds.percentile_ns[1] * (1 + tolerance)) << job_name << " " << dir;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(PipelineGolden, Randrw4MatchesFioJson) {
+  CheckAgainstFioJson(Logs("randrw4", {"randrw4_clat_hist.1.log", "randrw4_clat_hist.2.log",
+                                       "randrw4_clat_hist.3.log", "randrw4_clat_hist.4.log"}),
+                      kData + "/randrw4/fio.json", "localhost");
+}
+
+TEST(PipelineGolden, CoarsenedLogsMatchFioJson) {
+  CheckAgainstFioJson(Logs("coarse", {"coarse_clat_hist.1.log", "coarse_clat_hist.2.log"}),
+                      kData + "/coarse/fio.json", "localhost");
+}
+
+TEST(PipelineGolden, EpochHostsMatchFioJson) {
+  for (const std::string h : {"hostX", "hostY"}) {
+    CheckAgainstFioJson(Logs("epoch2", {"epoch2_clat_hist.1.log." + h,
+                                        "epoch2_clat_hist.2.log." + h}),
+                        kData + "/epoch2/fio-" + h + ".json", h);
+  }
+}
+
+TEST(Pipeline, ClusterIsTheSumOfHostsAndJobs) {
+  PipelineOptions o;
+  o.scopes = {true, true, true};
+  CollectingSink sink;
+  RunSummary summary;
+  const auto logs = Logs("epoch2", {"epoch2_clat_hist.1.log.hostX", "epoch2_clat_hist.2.log.hostX",
+                                    "epoch2_clat_hist.1.log.hostY", "epoch2_clat_hist.2.log.hostY"});
+  ASSERT_TRUE(RunPipeline(o, logs, &sink, &summary).ok());
+  std::map<std::pair<int64_t, std::string>, double> cluster, hosts, jobs;
+  for (const ScopeResult& r : sink.quanta) {
+    const auto key = std::make_pair(r.start_ms, std::string(DirectionName(r.direction)));
+    if (r.kind == ScopeKind::kCluster) cluster[key] += r.stats.samples;
+    if (r.kind == ScopeKind::kHost) hosts[key] += r.stats.samples;
+    if (r.kind == ScopeKind::kJob) jobs[key] += r.stats.samples;
+  }
+  ASSERT_FALSE(cluster.empty());
+  for (const auto& [key, v] : cluster) {
+    EXPECT_NEAR(hosts[key], v, 1e-6 * v + 1e-9);
+    EXPECT_NEAR(jobs[key], v, 1e-6 * v + 1e-9);
+  }
+  // Epoch logs: quanta sit on whole seconds of absolute time; host Y started 2 s later, so
+  // the first quanta have fewer contributing logs (ramp-up is shown, not cut away).
+  EXPECT_EQ(sink.quanta.front().start_ms % 1000, 0);
+  EXPECT_EQ(sink.quanta.front().logs, 2);
+  EXPECT_TRUE(sink.info.absolute);
+  EXPECT_EQ(sink.info.anchor, "epoch");
+  EXPECT_EQ(sink.info.log_hist_msec, 500);
+}
+
+TEST(Pipeline, NoIoIsLostOnTheGrid) {
+  // Every I/O in the logs ends up in exactly one place, whatever the quantum.
+  for (int64_t quantum : {250, 1000, 7000}) {
+    PipelineOptions o;
+    o.quantum_ms = quantum;
+    CollectingSink sink;
+    RunSummary summary;
+    const auto logs = Logs("randrw4", {"randrw4_clat_hist.1.log", "randrw4_clat_hist.4.log"});
+    ASSERT_TRUE(RunPipeline(o, logs, &sink, &summary).ok());
+    double sum = 0, whole = 0, reported = 0;
+    for (const ScopeResult& r : sink.quanta) {
+      if (r.kind == ScopeKind::kCluster && r.direction == Direction::kAll) sum += r.stats.samples;
+    }
+    for (const ScopeResult& r : sink.whole) {
+      if (r.kind == ScopeKind::kCluster && r.direction == Direction::kAll) whole = r.stats.samples;
+    }
+    for (const LogReport& r : summary.reports) reported += r.total_ios;
+    EXPECT_NEAR(sum, reported, 1e-6 * reported) << quantum;
+    EXPECT_NEAR(whole, reported, 1e-6 * reported) << quantum;
+  }
+}
+
+}  // namespace
+}  // namespace fiohist
+
+namespace fiohist {
+namespace {
+
+TEST(Pipeline, ResultsAreBitIdenticalWhateverTheThreadCount) {
+  std::vector<std::vector<double>> runs;
+  for (int threads : {1, 2, 3}) {
+    PipelineOptions o;
+    o.scopes = {true, true, true};
+    o.threads = threads;
+    CollectingSink sink;
+    RunSummary summary;
+    const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+    ASSERT_TRUE(RunPipeline(o,
+                            {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
+                             d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"},
+                            &sink, &summary)
+                    .ok());
+    std::vector<double> values;
+    for (const ScopeResult& r : sink.quanta) {
+      values.push_back(r.stats.samples);
+      values.insert(values.end(), r.stats.percentile_ns.begin(), r.stats.percentile_ns.end());
+    }
+    runs.push_back(values);
+  }
+  EXPECT_EQ(runs[0], runs[1]);
+  EXPECT_EQ(runs[0], runs[2]);
+}
+
+}  // namespace
+}  // namespace fiohist
+
+#include <zlib.h>
+
+namespace fiohist {
+namespace {
+
+// One line: `count` I/Os in bucket 300, fio3 layout.
+std::string Line(int64_t t, int dir, int count) {
+  std::string s = std::to_string(t) + ", " + std::to_string(dir) + ", 4096";
+  for (int c = 0; c < 1856; ++c) s += c == 300 ? ", " + std::to_string(count) : ", 0";
+  return s + "\n";
+}
+
+TEST(Pipeline, ADirectionThatStallsIsPlacedExactly) {
+  // Reads every second; writes at 1001, then nothing until 9001: the write line closing
+  // the stall comes after seven read lines, yet its 800 I/Os belong to (1001, 9001].
+  std::string text = Line(1001, 0, 10) + Line(1001, 1, 10);
+  for (int k = 2; k <= 10; ++k) {
+    text += Line(k * 1000 + 1, 0, 10);
+    if (k == 9) text += Line(9001, 1, 800);
+  }
+  const std::string plain = WriteTempFile("stall.log", text);
+  const std::string gz = ::testing::TempDir() + "/stall_gz.log.gz";
+  gzFile f = gzopen(gz.c_str(), "wb");
+  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(f);
+  for (const std::string& path : {plain, gz}) {
+    PipelineOptions o;
+    CollectingSink sink;
+    RunSummary summary;
+    ASSERT_TRUE(RunPipeline(o, {path}, &sink, &summary).ok()) << path;
+    std::map<int64_t, double> writes;
+    for (const ScopeResult& r : sink.quanta) {
+      if (r.direction == Direction::kWrite) writes[r.start_ms] = r.stats.samples;
+    }
+    // Quanta 2..8 lie wholly inside the stall: 1000 ms of 8000 each.
+    for (int64_t q = 2; q <= 8; ++q) EXPECT_NEAR(writes[q * 1000], 100.0, 1e-9) << path << q;
+    EXPECT_NEAR(writes[1000], 10 * 1.0 / 1000 + 800 * 999.0 / 8000, 1e-9) << path;
+    EXPECT_EQ(summary.reports[0].late_ios, 0) << path;
+    EXPECT_EQ(summary.reports[0].records, 12) << path;
+  }
+}
+
+}  // namespace
+}  // namespace fiohist

@@ -1,0 +1,100 @@
+// Where computed statistics go: the interface between the pipeline and its outputs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "histogram/bucket_layout.h"
+#include "histogram/histogram.h"
+#include "log/log_line.h"
+#include "log/log_source.h"
+#include "log/log_stream.h"
+#include "stats/percentiles.h"
+#include "base/status.h"
+
+namespace fiohist {
+
+/// Which logs a result adds up.
+enum class ScopeKind : uint8_t { kCluster = 0, kHost = 1, kJob = 2 };
+
+/// "cluster", "host" or "job".
+const char* ScopeName(ScopeKind kind);
+
+/// What is known about a run before its first quantum.
+struct RunInfo {
+  BucketLayout layout;
+  PercentileList percentiles;
+  /// Stamps were Unix-epoch milliseconds in the logs themselves.
+  bool epoch_logs = false;
+  /// How relative stamps were placed on absolute time: "epoch" (the logs are epoch-stamped),
+  /// "start-time" (--start-time), "fio-json" (fio's JSON output) or "none" (times are
+  /// milliseconds since the jobs started).
+  std::string anchor = "none";
+  /// True when times are absolute (Unix-epoch milliseconds).
+  bool absolute = false;
+  /// Start of the first span of any log (absolute ms when `absolute`).
+  int64_t start_ms = 0;
+  /// Start of the first reported quantum; elapsed_s counts from here.
+  int64_t first_quantum_ms = 0;
+  int64_t quantum_ms = 1000;
+  /// log_hist_msec as given or inferred.
+  int64_t log_hist_msec = 0;
+  bool log_hist_msec_inferred = false;
+  std::vector<LogSource> logs;
+  std::vector<std::string> hosts;
+  /// fio versions named by the fio JSON files given, if any.
+  std::vector<std::string> fio_versions;
+};
+
+/// The statistics of one scope and direction over one quantum (or the whole run).
+struct ScopeResult {
+  int64_t start_ms = 0;
+  int64_t end_ms = 0;
+  /// Seconds from the run's first quantum to `start_ms`.
+  double elapsed_s = 0;
+  ScopeKind kind = ScopeKind::kCluster;
+  /// Host name (empty for the cluster scope).
+  std::string host;
+  /// Job name (empty unless job scope).
+  std::string job;
+  Direction direction = Direction::kAll;
+  /// Logs that had a span overlapping the quantum.
+  int logs = 0;
+  LatencyStats stats;
+  /// The summed histogram behind `stats` (valid during the sink call only).
+  const Histogram* histogram = nullptr;
+  /// What the sink's Prepare() made of this result on a worker thread (empty: nothing).
+  std::string prepared;
+};
+
+/// End-of-run facts: per-file counters and warnings.
+struct RunSummary {
+  int64_t end_ms = 0;
+  long long quanta = 0;
+  std::vector<LogReport> reports;  // parallel to RunInfo::logs
+  std::vector<std::string> warnings;
+  /// True when some input was skipped (--skip-bad-lines) so not everything went in.
+  bool incomplete = false;
+};
+
+/// Receives results in order: Begin, Quantum* (by time, then scope kind, host, job,
+/// direction), WholeRun* (same order without time), End. Any error stops the run.
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  virtual Status Begin(const RunInfo& info) = 0;
+  virtual Status Quantum(const ScopeResult& result) = 0;
+  virtual Status WholeRun(const ScopeResult& result) = 0;
+  virtual Status End(const RunSummary& summary) = 0;
+
+  /// True when Prepare() does part of Quantum()'s work: the pipeline then calls it for
+  /// every per-quantum result on its worker threads, so formatting rows or building
+  /// documents uses every core, and Quantum() only writes out what was prepared.
+  virtual bool prepares() const { return false; }
+  /// Turns `result` into bytes for Quantum() to find in result.prepared. Called after
+  /// Begin(), on any thread, several at once: it may only read the sink's state.
+  virtual void Prepare(const ScopeResult& /*result*/, std::string* /*prepared*/) const {}
+};
+
+}  // namespace fiohist
