@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "cli/pctiles_command.h"
+#include "cli/exit_code.h"
 
 namespace po = boost::program_options;
 

@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "cli/command_line.h"
-#include "cli/pctiles_command.h"  // the project-wide ExitCode
+#include "cli/exit_code.h"
 #include "es/es_admin.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/es_commands.h"
+#include "cli/exit_code.h"
 #include "cli/pctiles_command.h"
 #include "cli/push_command.h"
 

@@ -1,3 +1,4 @@
+#include "cli/exit_code.h"
 #include "cli/pctiles_command.h"
 
 #include <unistd.h>

@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "cli/es_commands.h"
-#include "cli/pctiles_command.h"
+#include "cli/exit_code.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
 #include "es/ndjson_dir.h"

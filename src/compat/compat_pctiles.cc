@@ -14,7 +14,7 @@
 #include <set>
 
 #include "histogram/bucket_layout.h"
-#include "cli/pctiles_command.h"
+#include "cli/exit_code.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
 #include "base/number_format.h"

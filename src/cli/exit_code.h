@@ -1,0 +1,17 @@
+// The process exit codes every fiohist command returns.
+#pragma once
+
+namespace fiohist {
+
+/// Exit codes of every fiohist command.
+enum ExitCode {
+  kExitOk = 0,
+  /// Stopped by an error; the message says which file and line.
+  kExitError = 1,
+  /// Bad command line.
+  kExitUsage = 2,
+  /// Finished, but some input was skipped (--skip-bad-lines) or some documents did not go in.
+  kExitIncomplete = 3,
+};
+
+}  // namespace fiohist
