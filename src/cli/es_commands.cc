@@ -40,7 +40,7 @@ std::unique_ptr<HttpClient> ClientOrComplain(const char* command, EsConnectionOp
 void PrintTemplateReport(const TemplateReport& report, const std::string& mappings_dir) {
   if (!report.histogram_supported) {
     std::cerr << "fiohist: this cluster has no `histogram` field type; installed "
-              << TemplateFileName(IndexKind::kBuckets, true) << " from "
+              << TemplateFileName(DocKind::kBuckets, true) << " from "
               << (mappings_dir.empty() ? DefaultMappingsDir() : mappings_dir)
               << " (bucket latency kept in _source only)\n";
   }
@@ -182,8 +182,8 @@ std::function<void(const BulkStats&)> MakeBulkProgress() {
 }
 
 std::string RewriteIndexPrefix(const std::string& index, const std::string& prefix) {
-  for (IndexKind kind : {IndexKind::kPctiles, IndexKind::kBuckets, IndexKind::kRuns}) {
-    std::string suffix = std::string("-") + IndexKindName(kind);
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
+    std::string suffix = std::string("-") + DocKindName(kind);
     if (index.size() > suffix.size() &&
         index.compare(index.size() - suffix.size(), suffix.size(), suffix) == 0) {
       return IndexName(prefix, kind);

@@ -99,13 +99,13 @@ std::string RunTermQuery(const std::string& run) {
 
 Status EsAdmin::InstallTemplates(const std::string& mappings_dir, TemplateReport* report) {
   *report = TemplateReport();
-  for (IndexKind kind : {IndexKind::kPctiles, IndexKind::kRuns, IndexKind::kBuckets}) {
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kRun, DocKind::kBuckets}) {
     std::string body;
     Status st = LoadIndexTemplate(mappings_dir, TemplateFileName(kind), prefix_, kind, &body);
     if (!st.ok()) return st;
     std::string name = IndexName(prefix_, kind);
     HttpResult r = client_->Request("PUT", "/_index_template/" + name, body);
-    if (kind == IndexKind::kBuckets && LacksHistogramType(r)) {
+    if (kind == DocKind::kBuckets && LacksHistogramType(r)) {
       // The cluster has no `histogram` field type (integ-test build, OpenSearch): the fallback
       // keeps `latency` in _source only.
       report->histogram_supported = false;
@@ -119,7 +119,7 @@ Status EsAdmin::InstallTemplates(const std::string& mappings_dir, TemplateReport
     }
     report->installed.push_back(name);
   }
-  for (IndexKind kind : {IndexKind::kPctiles, IndexKind::kBuckets, IndexKind::kRuns}) {
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
     std::string name = IndexName(prefix_, kind);
     HttpResult r = client_->Request("PUT", "/" + name, "{}");
     if (r.ok()) {
@@ -165,7 +165,7 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
   }
   // Hosts and duration come from the run documents.
   HttpResult rr = client_->Request(
-      "POST", "/" + IndexName(prefix_, IndexKind::kRuns) + "/_search?" + kMultiIndexOptions,
+      "POST", "/" + IndexName(prefix_, DocKind::kRun) + "/_search?" + kMultiIndexOptions,
       R"({"size":10000,"_source":["run","hosts","duration_s"]})");
   if (!rr.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(rr));
   rapidjson::Document runs_doc;

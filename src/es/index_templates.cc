@@ -28,18 +28,6 @@ std::string Dirname(const std::string& path) {
 
 }  // namespace
 
-const char* IndexKindName(IndexKind kind) {
-  switch (kind) {
-    case IndexKind::kPctiles:
-      return "pctiles";
-    case IndexKind::kBuckets:
-      return "buckets";
-    case IndexKind::kRuns:
-      return "runs";
-  }
-  return "unknown";
-}
-
 Status ValidateIndexPrefix(const std::string& prefix) {
   if (prefix.empty() || prefix.size() > 100) {
     return Status::Error("index prefix must be 1 to 100 characters");
@@ -58,17 +46,17 @@ Status ValidateIndexPrefix(const std::string& prefix) {
   return Status();
 }
 
-std::string IndexName(const std::string& prefix, IndexKind kind) {
-  return prefix + "-" + IndexKindName(kind);
+std::string IndexName(const std::string& prefix, DocKind kind) {
+  return prefix + "-" + DocKindName(kind);
 }
 
 std::string AllIndexNames(const std::string& prefix) {
-  return IndexName(prefix, IndexKind::kPctiles) + "," + IndexName(prefix, IndexKind::kBuckets) +
-         "," + IndexName(prefix, IndexKind::kRuns);
+  return IndexName(prefix, DocKind::kPercentiles) + "," + IndexName(prefix, DocKind::kBuckets) +
+         "," + IndexName(prefix, DocKind::kRun);
 }
 
-std::string TemplateFileName(IndexKind kind, bool without_histogram) {
-  std::string name = std::string("fiohist-") + IndexKindName(kind);
+std::string TemplateFileName(DocKind kind, bool without_histogram) {
+  std::string name = std::string("fiohist-") + DocKindName(kind);
   if (without_histogram) name += "-nohistogram";
   return name + ".json";
 }
@@ -87,7 +75,7 @@ std::string DefaultMappingsDir() {
 }
 
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
-                         IndexKind kind, std::string* body) {
+                         DocKind kind, std::string* body) {
   std::string path = (dir.empty() ? DefaultMappingsDir() : dir) + "/" + file;
   std::ifstream in(path);
   if (!in) {

@@ -15,14 +15,9 @@
 #include <string>
 
 #include "base/status.h"
+#include "output/doc_kind.h"
 
 namespace fiohist {
-
-/// The kinds of fiohist documents, one index each.
-enum class IndexKind { kPctiles, kBuckets, kRuns };
-
-/// "pctiles", "buckets" or "runs".
-const char* IndexKindName(IndexKind kind);
 
 /// The default index prefix.
 inline constexpr char kDefaultIndexPrefix[] = "fiohist";
@@ -32,7 +27,7 @@ inline constexpr char kDefaultIndexPrefix[] = "fiohist";
 Status ValidateIndexPrefix(const std::string& prefix);
 
 /// "<prefix>-<kind>", e.g. "fiohist-pctiles".
-std::string IndexName(const std::string& prefix, IndexKind kind);
+std::string IndexName(const std::string& prefix, DocKind kind);
 
 /// The three index names joined by commas (for multi-index requests).
 std::string AllIndexNames(const std::string& prefix);
@@ -43,10 +38,10 @@ std::string DefaultMappingsDir();
 /// Reads `<dir>/<file>` (`dir` empty: DefaultMappingsDir()), checks it is a JSON object, and
 /// rewrites its index_patterns to [IndexName(prefix, kind)] into `body`.
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
-                         IndexKind kind, std::string* body);
+                         DocKind kind, std::string* body);
 
 /// The template file of `kind` ("fiohist-<kind>.json"); with `without_histogram`, the buckets
 /// fallback "fiohist-buckets-nohistogram.json".
-std::string TemplateFileName(IndexKind kind, bool without_histogram = false);
+std::string TemplateFileName(DocKind kind, bool without_histogram = false);
 
 }  // namespace fiohist

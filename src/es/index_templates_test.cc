@@ -15,16 +15,16 @@ TEST(IndexPrefix, Validation) {
     EXPECT_FALSE(ValidateIndexPrefix(bad).ok()) << bad;
   }
   EXPECT_FALSE(ValidateIndexPrefix(std::string(101, 'a')).ok());
-  EXPECT_EQ(IndexName("fiohist", IndexKind::kPctiles), "fiohist-pctiles");
+  EXPECT_EQ(IndexName("fiohist", DocKind::kPercentiles), "fiohist-pctiles");
   EXPECT_EQ(AllIndexNames("p"), "p-pctiles,p-buckets,p-runs");
-  EXPECT_EQ(TemplateFileName(IndexKind::kBuckets, true), "fiohist-buckets-nohistogram.json");
+  EXPECT_EQ(TemplateFileName(DocKind::kBuckets, true), "fiohist-buckets-nohistogram.json");
 }
 
 TEST(IndexTemplates, LoadRewritesPatterns) {
   std::string dir = std::string(FIOHIST_SOURCE_DIR) + "/mappings";
-  for (IndexKind kind : {IndexKind::kPctiles, IndexKind::kBuckets, IndexKind::kRuns}) {
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
     for (bool fallback : {false, true}) {
-      if (fallback && kind != IndexKind::kBuckets) continue;
+      if (fallback && kind != DocKind::kBuckets) continue;
       std::string body;
       Status st = LoadIndexTemplate(dir, TemplateFileName(kind, fallback), "lab", kind, &body);
       ASSERT_TRUE(st.ok()) << st.message();
@@ -38,7 +38,7 @@ TEST(IndexTemplates, LoadRewritesPatterns) {
     }
   }
   std::string body;
-  Status st = LoadIndexTemplate(dir, "nope.json", "lab", IndexKind::kRuns, &body);
+  Status st = LoadIndexTemplate(dir, "nope.json", "lab", DocKind::kRun, &body);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("--mappings"), std::string::npos);
 }
@@ -46,7 +46,7 @@ TEST(IndexTemplates, LoadRewritesPatterns) {
 TEST(IndexTemplates, DefaultDirHasTheTemplates) {
   std::string body;
   EXPECT_TRUE(
-      LoadIndexTemplate("", TemplateFileName(IndexKind::kRuns), "fiohist", IndexKind::kRuns, &body)
+      LoadIndexTemplate("", TemplateFileName(DocKind::kRun), "fiohist", DocKind::kRun, &body)
           .ok())
       << DefaultMappingsDir();
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/number_format.h"
+#include "output/fields.h"
 #include "log/time_anchor.h"
 
 namespace fiohist {
@@ -28,10 +29,7 @@ CsvSink::CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows)
 
 Status CsvSink::Begin(const RunInfo& info) {
   info_ = info;
-  std::string header =
-      "start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,max";
-  for (const std::string& name : info.percentiles.names) header += "," + name;
-  header += ",top_bucket,lower_bound\n";
+  const std::string header = CsvHeader(info.percentiles.names);
   if (std::fputs(header.c_str(), out_) < 0) {
     return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
   }
@@ -59,21 +57,21 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
   l += std::to_string(r.logs);
   l += ',';
   const LatencyStats& s = r.stats;
-  AppendShortest(&l, s.samples);
+  AppendShortest(&l, StatValue(Stat::kSamples, r, unit_.ns_per_unit));
   l += ',';
-  const double seconds = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
-  AppendShortest(&l, seconds > 0 ? s.samples / seconds : 0.0);
+  AppendShortest(&l, StatValue(Stat::kIops, r, unit_.ns_per_unit));
+  // An empty quantum leaves its latency columns empty.
   const bool have = s.samples > 0;
-  auto latency = [&](double ns) {
+  for (Stat stat : {Stat::kMin, Stat::kMean, Stat::kMax}) {
     l += ',';
-    if (have) AppendShortest(&l, ns / unit_.ns_per_unit);
-  };
-  latency(s.min_ns);
-  latency(s.mean_ns);
-  latency(s.max_ns);
-  for (double v : s.percentile_ns) latency(v);
+    if (have) AppendShortest(&l, StatValue(stat, r, unit_.ns_per_unit));
+  }
+  for (double v : s.percentile_ns) {
+    l += ',';
+    if (have) AppendShortest(&l, v / unit_.ns_per_unit);
+  }
   l += ',';
-  AppendShortest(&l, s.top_bucket);
+  AppendShortest(&l, StatValue(Stat::kTopBucket, r, unit_.ns_per_unit));
   l += ',';
   bool first = true;
   for (size_t i = 0; i < s.lower_bound.size(); ++i) {

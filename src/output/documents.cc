@@ -7,9 +7,12 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "base/number_format.h"
+#include "output/fields.h"
 #include "log/time_anchor.h"
 
 namespace fiohist {
@@ -152,6 +155,35 @@ std::string StringText(const char* s, size_t n) {
 // `"name":`.
 std::string KeyText(const char* name) { return StringText(name, std::strlen(name)) + ":"; }
 
+// The row of ResultFields() named `name` (a percentile name matches the percentile row):
+// a document can only carry what the table defines, so a name missing there stops the
+// program at the first document, in every test.
+const Field& ResultField(const char* name) {
+  const bool percentile = name[0] == 'p' && name[1] >= '0' && name[1] <= '9';
+  for (const Field& f : ResultFields()) {
+    if ((f.places & (kInPctiles | kInBuckets)) && (percentile ? f.percentiles : !std::strcmp(f.name, name))) {
+      return f;
+    }
+  }
+  std::fprintf(stderr, "fiohist: internal error: document field '%s' is not in fields.cc\n", name);
+  std::abort();
+}
+FieldType ResultFieldType(const char* name) { return ResultField(name).type; }
+// `,"name":` for a field of ResultFields().
+std::string ResultKey(const char* name) {
+  ResultField(name);
+  return "," + KeyText(name);
+}
+
+// `name`, checked against RunFields() like ResultField().
+const char* RunKey(const char* name) {
+  for (const Field& f : RunFields()) {
+    if (!std::strcmp(f.name, name)) return name;
+  }
+  std::fprintf(stderr, "fiohist: internal error: run field '%s' is not in fields.cc\n", name);
+  std::abort();
+}
+
 // Bytes PutTime may write.
 constexpr size_t kMaxTime = 26;
 
@@ -208,12 +240,13 @@ void Meta(Writer& w, const RunMeta& meta) {
 
 // min, mean, max and the percentiles of `s` (when it has samples), each field name
 // prefixed with `prefix` ("" or "read_").
-void LatencyFields(Writer& w, const std::string& prefix, const LatencyStats& s,
+void LatencyFields(Writer& w, const std::string& prefix, const ScopeResult& r,
                    const PercentileList& percentiles, double ns_per_unit) {
+  const LatencyStats& s = r.stats;
   if (s.samples <= 0) return;
-  Num(w, (prefix + "min").c_str(), s.min_ns / ns_per_unit);
-  Num(w, (prefix + "mean").c_str(), s.mean_ns / ns_per_unit);
-  Num(w, (prefix + "max").c_str(), s.max_ns / ns_per_unit);
+  for (Stat stat : {Stat::kMin, Stat::kMean, Stat::kMax}) {
+    Num(w, (prefix + StatName(stat)).c_str(), StatValue(stat, r, ns_per_unit));
+  }
   for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
     Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
   }
@@ -318,24 +351,21 @@ class DocumentBuilder::Out {
     if (s_->size() < used_ + n) s_->resize(used_ + n);
     return s_->data() + used_;
   }
-  void Done(const char* p) { used_ = static_cast<size_t>(p - s_->data()); }
+  // A writer that went past the room it asked for has a wrong budget: stop before the
+  // corrupted text goes anywhere (budgets come from MaxValueBytes; fields_test.cc checks
+  // them on extreme values).
+  void Done(const char* p) {
+    if (p > s_->data() + s_->size()) {
+      std::fprintf(stderr, "fiohist: internal error: document byte budget exceeded\n");
+      std::abort();
+    }
+    used_ = static_cast<size_t>(p - s_->data());
+  }
 
  private:
   std::string* s_;
   size_t used_;
 };
-
-const char* DocKindName(DocKind kind) {
-  switch (kind) {
-    case DocKind::kPercentiles:
-      return "pctiles";
-    case DocKind::kBuckets:
-      return "buckets";
-    case DocKind::kRun:
-      return "runs";
-  }
-  return "?";
-}
 
 std::string HashHex128(const std::string& key) {
   IdHash h;
@@ -358,25 +388,44 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   }
   for (size_t i = 0; i < scope_json_.size(); ++i) {
     const char* name = ScopeName(static_cast<ScopeKind>(i));
-    scope_json_[i] = "," + KeyText("scope") + StringText(name, std::strlen(name));
+    scope_json_[i] = ResultKey("scope") + StringText(name, std::strlen(name));
   }
   for (size_t i = 0; i < direction_json_.size(); ++i) {
     const char* name = DirectionName(static_cast<Direction>(i));
-    direction_json_[i] = "," + KeyText("direction") + StringText(name, std::strlen(name));
+    direction_json_[i] = ResultKey("direction") + StringText(name, std::strlen(name));
   }
+  for (const char* name : {"@timestamp", "end", "elapsed_s", "quantum_s", "scope", "host", "job",
+                           "direction", "logs", "samples"}) {
+    common_keys_.push_back(ResultKey(name));
+    common_room_ += common_keys_.back().size() + MaxValueBytes(ResultFieldType(name));
+  }
+  common_keys_[0][0] = '{';  // the document's first field
   quantum_ms_ = info.quantum_ms;
   {
     char buf[kMaxDouble];
     quantum_s_.assign(buf, PutNum(buf, static_cast<double>(quantum_ms_) / 1000.0));
   }
   const std::string layout = info.layout.Name();
-  buckets_head_ = "," + KeyText("layout") + StringText(layout.data(), layout.size()) + "," +
-                  KeyText("bucket_index");
+  bucket_count_key_ = ResultKey("bucket_count");
+  latency_key_ = ResultKey("latency");
+  latency_scale_key_ = ResultKey("latency_scale");
+  buckets_head_ = ResultKey("layout") + StringText(layout.data(), layout.size()) +
+                  ResultKey("bucket_index");
+  for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
+    stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
+  }
+  clamped_key_ = ResultKey("clamped");
+  lower_bound_key_ = ResultKey("lower_bound");
 
-  // iops, min, mean, max, top_bucket, clamped, lower_bound with "max", "]}".
-  percentile_room_ = 5 * (16 + kMaxDouble) + 64;
+  // Everything after "samples": the statistics, clamped, the lower_bound list (every name
+  // and "max", with commas), "}".
+  percentile_room_ = clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
+                     lower_bound_key_.size() + 2 + 6 + 1;
+  for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
+    percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
+  }
   for (const std::string& name : info.percentiles.field_names) {
-    percentile_keys_.push_back("," + KeyText(name.c_str()));
+    percentile_keys_.push_back(ResultKey(name.c_str()));
     lower_bound_names_.push_back(StringText(name.c_str(), std::strlen(name.c_str())));
     percentile_room_ +=
         percentile_keys_.back().size() + kMaxDouble + lower_bound_names_.back().size() + 1;
@@ -438,19 +487,21 @@ std::string DocumentBuilder::RunId() const {
 }
 
 size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
-  return 2 * (16 + kMaxTime) + 2 * (16 + kMaxDouble) + meta_json_.size() + 32 +
-         StringRoom(r.host.size()) + 16 + StringRoom(r.job.size()) + 16 + 32 + 24 + 16 + kMaxDouble;
+  // Fixed keys and values, the run's meta, the longest scope and direction texts, and the
+  // two strings of this result.
+  return common_room_ + meta_json_.size() + 2 * 64 + StringRoom(r.host.size()) +
+         StringRoom(r.job.size());
 }
 
 void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {
   char* p = out.Room(CommonRoom(r));
-  p = Lit(p, "{\"@timestamp\":");
+  p = Put(p, common_keys_[kTimestampKey]);
   p = PutTime(p, r.start_ms, info_.absolute);
-  p = Lit(p, ",\"end\":");
+  p = Put(p, common_keys_[kEndKey]);
   p = PutTime(p, r.end_ms, info_.absolute);
-  p = Lit(p, ",\"elapsed_s\":");
+  p = Put(p, common_keys_[kElapsedKey]);
   p = PutNum(p, r.elapsed_s);
-  p = Lit(p, ",\"quantum_s\":");
+  p = Put(p, common_keys_[kQuantumKey]);
   if (r.end_ms - r.start_ms == quantum_ms_) {
     p = Put(p, quantum_s_);
   } else {
@@ -461,28 +512,28 @@ void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {
   if (scope < scope_json_.size()) {
     p = Put(p, scope_json_[scope]);
   } else {
-    p = Lit(p, ",\"scope\":");
+    p = Put(p, common_keys_[kScopeKey]);
     p = PutString(p, ScopeName(r.kind));
   }
   if (!r.host.empty()) {
-    p = Lit(p, ",\"host\":");
+    p = Put(p, common_keys_[kHostKey]);
     p = PutString(p, r.host);
   }
   if (!r.job.empty()) {
-    p = Lit(p, ",\"job\":");
+    p = Put(p, common_keys_[kJobKey]);
     p = PutString(p, r.job);
   }
   const size_t direction = static_cast<size_t>(r.direction);
   if (direction < direction_json_.size()) {
     p = Put(p, direction_json_[direction]);
   } else {
-    p = Lit(p, ",\"direction\":");
+    p = Put(p, common_keys_[kDirectionKey]);
     p = PutString(p, DirectionName(r.direction));
   }
-  p = Lit(p, ",\"logs\":");
+  p = Put(p, common_keys_[kLogsKey]);
   p = std::to_chars(p, p + 12, r.logs).ptr;
-  p = Lit(p, ",\"samples\":");
-  p = PutNum(p, r.stats.samples);
+  p = Put(p, common_keys_[kSamplesKey]);
+  p = PutNum(p, StatValue(Stat::kSamples, r, ns_per_unit_));
   out.Done(p);
 }
 
@@ -498,16 +549,15 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   AppendCommon(r, out);
   const LatencyStats& s = r.stats;
   char* p = out.Room(percentile_room_);
-  const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
-  p = Lit(p, ",\"iops\":");
-  p = PutNum(p, secs > 0 ? s.samples / secs : 0.0);
+  auto stat = [&](Stat which) {
+    p = Put(p, stat_keys_[static_cast<size_t>(which)]);
+    p = PutNum(p, StatValue(which, r, ns_per_unit_));
+  };
+  stat(Stat::kIops);
   if (s.samples > 0) {
-    p = Lit(p, ",\"min\":");
-    p = PutNum(p, s.min_ns / ns_per_unit_);
-    p = Lit(p, ",\"mean\":");
-    p = PutNum(p, s.mean_ns / ns_per_unit_);
-    p = Lit(p, ",\"max\":");
-    p = PutNum(p, s.max_ns / ns_per_unit_);
+    stat(Stat::kMin);
+    stat(Stat::kMean);
+    stat(Stat::kMax);
     // The stats come from info.percentiles: one value per field name.
     const size_t n = std::min(s.percentile_ns.size(), percentile_keys_.size());
     for (size_t i = 0; i < n; ++i) {
@@ -515,10 +565,11 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
       p = PutNum(p, s.percentile_ns[i] / ns_per_unit_);
     }
   }
-  p = Lit(p, ",\"top_bucket\":");
-  p = PutNum(p, s.top_bucket);
-  p = s.top_bucket > 0 ? Lit(p, ",\"clamped\":true,\"lower_bound\":[")
-                       : Lit(p, ",\"clamped\":false,\"lower_bound\":[");
+  stat(Stat::kTopBucket);
+  p = Put(p, clamped_key_);
+  p = s.top_bucket > 0 ? Lit(p, "true") : Lit(p, "false");
+  p = Put(p, lower_bound_key_);
+  *p++ = '[';
   bool first = true;
   const size_t n = std::min(s.lower_bound.size(), lower_bound_names_.size());
   for (size_t i = 0; i < n; ++i) {
@@ -573,17 +624,19 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, std::string* doc) cons
   // Kept across the documents a thread builds: job documents of one quantum share their
   // overlap weight, so their counts (whole numbers times that weight) repeat.
   thread_local CountTexts texts;
-  static const char kCountsKey[] = "],\"bucket_count\":";
-  p = out.Room(sizeof(kCountsKey) + 1 + n * (kMaxDouble + 1) + kSlack);
-  p = Lit(p, kCountsKey);
+  p = out.Room(1 + bucket_count_key_.size() + 1 + n * (kMaxDouble + 1) + kSlack);
+  *p++ = ']';
+  p = Put(p, bucket_count_key_);
   p = PutListBody(p, n, [&](size_t i) {
     const CountTexts::Text& t = texts.Get(counts[i]);
     return ListPiece{t.count.data(), t.count.size(), t.count_size};
   });
   out.Done(p);
 
-  static const char kValuesKey[] = "],\"latency\":{\"values\":";
-  p = out.Room(sizeof(kValuesKey) + 1 + mid_room + kSlack);
+  static const char kValuesKey[] = "{\"values\":";
+  p = out.Room(1 + latency_key_.size() + sizeof(kValuesKey) + 1 + mid_room + kSlack);
+  *p++ = ']';
+  p = Put(p, latency_key_);
   p = Lit(p, kValuesKey);
   p = PutListBody(p, n, [&](size_t i) {
     const auto& t = mid_text_[static_cast<size_t>(columns[i])];
@@ -592,14 +645,14 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, std::string* doc) cons
   out.Done(p);
 
   static const char kScaledKey[] = "],\"counts\":";
-  static const char kTail[] = "]},\"latency_scale\":";
-  p = out.Room(sizeof(kScaledKey) + 1 + n * 24 + kSlack + sizeof(kTail) + 16);
+  p = out.Room(sizeof(kScaledKey) + 1 + n * 24 + kSlack + 2 + latency_scale_key_.size() + 16);
   p = Lit(p, kScaledKey);
   p = PutListBody(p, n, [&](size_t i) {
     const CountTexts::Text& t = texts.Get(counts[i]);
     return ListPiece{t.scaled.data(), t.scaled.size(), t.scaled_size};
   });
-  p = Lit(p, kTail);
+  p = Lit(p, "]}");
+  p = Put(p, latency_scale_key_);
   p = std::to_chars(p, p + 12, static_cast<int>(kLatencyCountScale)).ptr;
   *p++ = '}';
   out.Done(p);
@@ -611,49 +664,48 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   Writer w(buf);
   w.StartObject();
   Meta(w, meta_);
-  TimeField(w, "@timestamp", info_.first_quantum_ms, info_.absolute);
-  TimeField(w, "start", info_.first_quantum_ms, info_.absolute);
-  TimeField(w, "end", summary.end_ms, info_.absolute);
-  Num(w, "duration_s", static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
-  Key(w, "hosts");
+  TimeField(w, RunKey("@timestamp"), info_.first_quantum_ms, info_.absolute);
+  TimeField(w, RunKey("start"), info_.first_quantum_ms, info_.absolute);
+  TimeField(w, RunKey("end"), summary.end_ms, info_.absolute);
+  Num(w, RunKey("duration_s"), static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
+  Key(w, RunKey("hosts"));
   w.StartArray();
   for (const std::string& h : info_.hosts) w.String(h.c_str());
   w.EndArray();
-  Key(w, "jobs");
+  Key(w, RunKey("jobs"));
   w.StartArray();
   for (const LogSource& l : info_.logs) w.String((l.host + "/" + l.job).c_str());
   w.EndArray();
-  Key(w, "files");
+  Key(w, RunKey("files"));
   w.Int(static_cast<int>(info_.logs.size()));
-  Num(w, "quantum_s", static_cast<double>(info_.quantum_ms) / 1000.0);
-  Str(w, "layout", info_.layout.Name());
-  Key(w, "fio_versions");
+  Num(w, RunKey("quantum_s"), static_cast<double>(info_.quantum_ms) / 1000.0);
+  Str(w, RunKey("layout"), info_.layout.Name());
+  Key(w, RunKey("fio_versions"));
   w.StartArray();
   for (const std::string& v : info_.fio_versions) w.String(v.c_str());
   w.EndArray();
-  Str(w, "anchor", info_.anchor);
-  Key(w, "log_hist_msec");
+  Str(w, RunKey("anchor"), info_.anchor);
+  Key(w, RunKey("log_hist_msec"));
   w.Int64(info_.log_hist_msec);
   for (const ScopeResult& r : whole_run) {
     if (r.kind != ScopeKind::kCluster) continue;
     const std::string prefix =
         r.direction == Direction::kAll ? "" : std::string(DirectionName(r.direction)) + "_";
-    const LatencyStats& s = r.stats;
-    const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
-    Num(w, (prefix + "samples").c_str(), s.samples);
-    Num(w, (prefix + "iops").c_str(), secs > 0 ? s.samples / secs : 0.0);
-    LatencyFields(w, prefix, s, info_.percentiles, ns_per_unit_);
+    Num(w, (prefix + StatName(Stat::kSamples)).c_str(), StatValue(Stat::kSamples, r, ns_per_unit_));
+    Num(w, (prefix + StatName(Stat::kIops)).c_str(), StatValue(Stat::kIops, r, ns_per_unit_));
+    LatencyFields(w, prefix, r, info_.percentiles, ns_per_unit_);
   }
-  Key(w, "summary");
+  Key(w, RunKey("summary"));
   w.StartArray();
   for (const ScopeResult& r : whole_run) {
     w.StartObject();
+    // Kept in _source only (`summary` is not indexed): no field of the mapping.
     Str(w, "scope", ScopeName(r.kind));
     if (!r.host.empty()) Str(w, "host", r.host);
     if (!r.job.empty()) Str(w, "job", r.job);
     Str(w, "direction", DirectionName(r.direction));
     Num(w, "samples", r.stats.samples);
-    LatencyFields(w, "", r.stats, info_.percentiles, ns_per_unit_);
+    LatencyFields(w, "", r, info_.percentiles, ns_per_unit_);
     w.EndObject();
   }
   w.EndArray();

@@ -7,14 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "output/doc_kind.h"
 #include "stats/result_sink.h"
 
 namespace fiohist {
-
-/// The three kinds of documents and their index suffixes ("pctiles", "buckets", "runs").
-enum class DocKind { kPercentiles, kBuckets, kRun };
-/// "pctiles", "buckets" or "runs".
-const char* DocKindName(DocKind kind);
 
 /// Who a push belongs to: the run name and the user's tags and labels.
 struct RunMeta {
@@ -76,6 +72,17 @@ class DocumentBuilder {
   int64_t quantum_ms_ = 0;    // info.quantum_ms, whose "quantum_s" text is quantum_s_
   std::string quantum_s_;
   std::string buckets_head_;  // ,"layout":"..","bucket_index": (the "[" comes later)
+  // Keys (`,"name":`) of ResultFields(), made once: AppendCommon's, in the order it writes
+  // them (the first with "{" for ","), then the statistics' (by Stat) and the rest.
+  enum CommonKey {
+    kTimestampKey, kEndKey, kElapsedKey, kQuantumKey, kScopeKey, kHostKey, kJobKey,
+    kDirectionKey, kLogsKey, kSamplesKey
+  };
+  std::vector<std::string> common_keys_;
+  size_t common_room_ = 0;  // bytes of those keys and their values at most
+  std::array<std::string, 6> stat_keys_;
+  std::string clamped_key_, lower_bound_key_, bucket_count_key_, latency_key_,
+      latency_scale_key_;
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"

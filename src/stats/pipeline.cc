@@ -515,18 +515,6 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-const char* ScopeName(ScopeKind kind) {
-  switch (kind) {
-    case ScopeKind::kCluster:
-      return "cluster";
-    case ScopeKind::kHost:
-      return "host";
-    case ScopeKind::kJob:
-      return "job";
-  }
-  return "?";
-}
-
 Status RunPipeline(const PipelineOptions& options, const std::vector<std::string>& paths,
                    ResultSink* sink, RunSummary* summary) {
   Pipeline p(options, sink, summary);

@@ -12,14 +12,9 @@
 #include "log/log_stream.h"
 #include "stats/percentiles.h"
 #include "base/status.h"
+#include "stats/scope_result.h"
 
 namespace fiohist {
-
-/// Which logs a result adds up.
-enum class ScopeKind : uint8_t { kCluster = 0, kHost = 1, kJob = 2 };
-
-/// "cluster", "host" or "job".
-const char* ScopeName(ScopeKind kind);
 
 /// What is known about a run before its first quantum.
 struct RunInfo {
@@ -45,27 +40,6 @@ struct RunInfo {
   std::vector<std::string> hosts;
   /// fio versions named by the fio JSON files given, if any.
   std::vector<std::string> fio_versions;
-};
-
-/// The statistics of one scope and direction over one quantum (or the whole run).
-struct ScopeResult {
-  int64_t start_ms = 0;
-  int64_t end_ms = 0;
-  /// Seconds from the run's first quantum to `start_ms`.
-  double elapsed_s = 0;
-  ScopeKind kind = ScopeKind::kCluster;
-  /// Host name (empty for the cluster scope).
-  std::string host;
-  /// Job name (empty unless job scope).
-  std::string job;
-  Direction direction = Direction::kAll;
-  /// Logs that had a span overlapping the quantum.
-  int logs = 0;
-  LatencyStats stats;
-  /// The summed histogram behind `stats` (valid during the sink call only).
-  const Histogram* histogram = nullptr;
-  /// What the sink's Prepare() made of this result on a worker thread (empty: nothing).
-  std::string prepared;
 };
 
 /// End-of-run facts: per-file counters and warnings.

@@ -137,10 +137,10 @@ BulkStats IndexRun(HttpClient* client, const std::string& prefix, const std::str
                    BulkOptions options = FastRetries()) {
   BulkIndexer bulk(client, options);
   for (int i = 0; i < n; ++i) {
-    bulk.Add(IndexAction(IndexName(prefix, IndexKind::kPctiles), run + "-" + std::to_string(i),
+    bulk.Add(IndexAction(IndexName(prefix, DocKind::kPercentiles), run + "-" + std::to_string(i),
                          PctileDoc(run, i)));
   }
-  bulk.Add(IndexAction(IndexName(prefix, IndexKind::kRuns), run, RunDoc(run, n)));
+  bulk.Add(IndexAction(IndexName(prefix, DocKind::kRun), run, RunDoc(run, n)));
   Status st = bulk.Finish();
   EXPECT_TRUE(st.ok()) << st.message();
   return bulk.stats();
@@ -162,7 +162,7 @@ class EsTest : public ::testing::Test {
   void TearDown() override {
     if (!client_) return;
     client_->Request("DELETE", "/" + AllIndexNames(prefix_) + "?ignore_unavailable=true");
-    for (IndexKind k : {IndexKind::kPctiles, IndexKind::kBuckets, IndexKind::kRuns}) {
+    for (DocKind k : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
       client_->Request("DELETE", "/_index_template/" + IndexName(prefix_, k));
     }
   }
@@ -277,8 +277,8 @@ TEST_F(Bulk, IndexAndCount) {
   EXPECT_EQ(stats.failed, 0u);
   EXPECT_EQ(stats.retried, 0u);
   EXPECT_GE(stats.requests, 4u);
-  EXPECT_EQ(Count(client_.get(), IndexName(prefix_, IndexKind::kPctiles)), 1000u);
-  EXPECT_EQ(Count(client_.get(), IndexName(prefix_, IndexKind::kRuns)), 1u);
+  EXPECT_EQ(Count(client_.get(), IndexName(prefix_, DocKind::kPercentiles)), 1000u);
+  EXPECT_EQ(Count(client_.get(), IndexName(prefix_, DocKind::kRun)), 1u);
 }
 
 TEST_F(Bulk, ReindexSameIdsIsIdempotent) {
@@ -291,7 +291,7 @@ TEST_F(Bulk, ReindexSameIdsIsIdempotent) {
 
 TEST_F(Bulk, MappingErrorIsReportedPerItem) {
   BulkIndexer bulk(client_.get(), FastRetries());
-  std::string index = IndexName(prefix_, IndexKind::kPctiles);
+  std::string index = IndexName(prefix_, DocKind::kPercentiles);
   bulk.Add(IndexAction(index, "good-1", PctileDoc("run-a", 1)));
   bulk.Add(IndexAction(index, "bad-1",
                        R"({"@timestamp":1700000000000,"run":"run-a","samples":"not-a-number"})"));
@@ -330,7 +330,7 @@ TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
   EXPECT_EQ(templates_.installed.size(), 3u);
   EXPECT_EQ(templates_.created.size(), 3u);
   HttpResult r =
-      client_->Request("GET", "/" + IndexName(prefix_, IndexKind::kBuckets) + "/_mapping");
+      client_->Request("GET", "/" + IndexName(prefix_, DocKind::kBuckets) + "/_mapping");
   ASSERT_TRUE(r.ok()) << DescribeHttpFailure(r);
   EXPECT_NE(r.body.find(R"("latency":{"type":"object","enabled":false})"), std::string::npos)
       << r.body.substr(0, 500);
@@ -364,7 +364,7 @@ TEST_F(Admin, DeleteOneRunLeavesAnother) {
   BulkIndexer bulk(client_.get(), FastRetries());
   for (const char* run : {"run-a", "run-b"}) {
     for (int i = 0; i < 5; ++i) {
-      bulk.Add(IndexAction(IndexName(prefix_, IndexKind::kBuckets),
+      bulk.Add(IndexAction(IndexName(prefix_, DocKind::kBuckets),
                            std::string(run) + "-b" + std::to_string(i),
                            std::string(R"({"run":")") + run +
                                R"(","bucket_index":[1,2],"bucket_count":[1.5,2.5],)"
@@ -525,7 +525,7 @@ TEST_F(Faults, OneDocumentTooLargeFailsAlone) {
   proxy.Arm(R"({"mode":"too_large","max_bytes":2000})");
   std::unique_ptr<HttpClient> via = Client(proxy.url());
   BulkIndexer bulk(via.get(), FastRetries());
-  std::string index = IndexName(prefix_, IndexKind::kPctiles);
+  std::string index = IndexName(prefix_, DocKind::kPercentiles);
   bulk.Add(IndexAction(index, "small", PctileDoc("r", 1)));
   bulk.Add(IndexAction(index, "huge", R"({"run":"r","note":")" + std::string(5000, 'x') + R"("})"));
   bulk.Add(IndexAction(index, "small2", PctileDoc("r", 2)));
@@ -594,7 +594,7 @@ TEST_F(Faults, PersistentFailureGivesUpWithinBounds) {
   BulkIndexer bulk(via.get(), options);
   for (int i = 0; i < 50; ++i) {
     bulk.Add(
-        IndexAction(IndexName(prefix_, IndexKind::kPctiles), std::to_string(i), PctileDoc("r", i)));
+        IndexAction(IndexName(prefix_, DocKind::kPercentiles), std::to_string(i), PctileDoc("r", i)));
   }
   bulk.Finish();
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -611,7 +611,7 @@ TEST_F(Faults, PersistentFailureGivesUpWithinBounds) {
   options.max_retry_time_s = 1.5;
   start = std::chrono::steady_clock::now();
   BulkIndexer timed(via.get(), options);
-  timed.Add(IndexAction(IndexName(prefix_, IndexKind::kPctiles), "t", PctileDoc("r", 1)));
+  timed.Add(IndexAction(IndexName(prefix_, DocKind::kPercentiles), "t", PctileDoc("r", 1)));
   timed.Finish();
   took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(timed.stats().failed, 1u);
@@ -753,7 +753,7 @@ TEST_F(Security, RightPasswordAndApiKeysWork) {
   BulkStats stats = IndexRun(client.get(), prefix, "run-k", 50);
   EXPECT_EQ(stats.indexed, 51u);
   client->Request("DELETE", "/" + AllIndexNames(prefix) + "?ignore_unavailable=true");
-  for (IndexKind k : {IndexKind::kPctiles, IndexKind::kBuckets, IndexKind::kRuns}) {
+  for (DocKind k : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
     client->Request("DELETE", "/_index_template/" + IndexName(prefix, k));
   }
 }

@@ -1,0 +1,169 @@
+#include "output/fields.h"
+
+namespace fiohist {
+
+const char* FieldTypeName(FieldType type) {
+  switch (type) {
+    case FieldType::kDate:
+      return "date";
+    case FieldType::kDouble:
+      return "double";
+    case FieldType::kInteger:
+      return "integer";
+    case FieldType::kKeyword:
+      return "keyword";
+    case FieldType::kBoolean:
+      return "boolean";
+    case FieldType::kObject:
+      return "object";
+    case FieldType::kHistogram:
+      return "histogram";
+  }
+  return "?";
+}
+
+const std::vector<Field>& ResultFields() {
+  constexpr unsigned kDocs = kInPctiles | kInBuckets;
+  static const std::vector<Field> fields = {
+      {"start", FieldType::kDate, kInCsv},  // ISO 8601; empty for relative time
+      {"start_ms", FieldType::kInteger, kInCsv},
+      {"end_ms", FieldType::kInteger, kInCsv},
+      {"@timestamp", FieldType::kDate, kDocs},
+      {"end", FieldType::kDate, kDocs},
+      {"elapsed_s", FieldType::kDouble, kDocs | kInCsv},
+      {"quantum_s", FieldType::kDouble, kDocs},
+      {"run", FieldType::kKeyword, kDocs},
+      {"tags", FieldType::kKeyword, kDocs},
+      {"labels", FieldType::kObject, kDocs},
+      {"scope", FieldType::kKeyword, kDocs | kInCsv},
+      {"host", FieldType::kKeyword, kDocs | kInCsv},
+      {"job", FieldType::kKeyword, kDocs | kInCsv},
+      {"direction", FieldType::kKeyword, kDocs | kInCsv},
+      {"logs", FieldType::kInteger, kDocs | kInCsv},
+      {"samples", FieldType::kDouble, kDocs | kInCsv},
+      {"iops", FieldType::kDouble, kInPctiles | kInCsv},
+      {"min", FieldType::kDouble, kInPctiles | kInCsv},
+      {"mean", FieldType::kDouble, kInPctiles | kInCsv},
+      {"max", FieldType::kDouble, kInPctiles | kInCsv},
+      {"p*", FieldType::kDouble, kInPctiles | kInCsv, true},
+      {"top_bucket", FieldType::kDouble, kInPctiles | kInCsv},
+      {"clamped", FieldType::kBoolean, kInPctiles},
+      {"lower_bound", FieldType::kKeyword, kInPctiles | kInCsv},
+      {"layout", FieldType::kKeyword, kInBuckets},
+      {"bucket_index", FieldType::kInteger, kInBuckets},
+      {"bucket_count", FieldType::kDouble, kInBuckets},
+      // A `histogram` where the cluster has the type, else an object kept in _source only.
+      {"latency", FieldType::kHistogram, kInBuckets},
+      {"latency_scale", FieldType::kInteger, kInBuckets},
+  };
+  return fields;
+}
+
+const std::vector<Field>& RunFields() {
+  static const std::vector<Field> fields = {
+      {"run", FieldType::kKeyword, kInRuns},
+      {"tags", FieldType::kKeyword, kInRuns},
+      {"labels", FieldType::kObject, kInRuns},
+      {"@timestamp", FieldType::kDate, kInRuns},
+      {"start", FieldType::kDate, kInRuns},
+      {"end", FieldType::kDate, kInRuns},
+      {"duration_s", FieldType::kDouble, kInRuns},
+      {"hosts", FieldType::kKeyword, kInRuns},
+      {"jobs", FieldType::kKeyword, kInRuns},
+      {"files", FieldType::kInteger, kInRuns},
+      {"quantum_s", FieldType::kDouble, kInRuns},
+      {"layout", FieldType::kKeyword, kInRuns},
+      {"fio_versions", FieldType::kKeyword, kInRuns},
+      {"anchor", FieldType::kKeyword, kInRuns},
+      {"log_hist_msec", FieldType::kInteger, kInRuns},
+      // The whole-run cluster statistics of all directions (RunStats()) stand here.
+      {"samples", FieldType::kDouble, kInRuns},
+      {"iops", FieldType::kDouble, kInRuns},
+      {"min", FieldType::kDouble, kInRuns},
+      {"mean", FieldType::kDouble, kInRuns},
+      {"max", FieldType::kDouble, kInRuns},
+      {"p*", FieldType::kDouble, kInRuns, true},
+      // Every scope x direction, kept in _source only (`enabled: false`).
+      {"summary", FieldType::kObject, kInRuns},
+  };
+  return fields;
+}
+
+const std::vector<Stat>& RunStats() {
+  static const std::vector<Stat> stats = {Stat::kSamples, Stat::kIops, Stat::kMin, Stat::kMean,
+                                          Stat::kMax};
+  return stats;
+}
+
+const char* StatName(Stat stat) {
+  switch (stat) {
+    case Stat::kSamples:
+      return "samples";
+    case Stat::kIops:
+      return "iops";
+    case Stat::kMin:
+      return "min";
+    case Stat::kMean:
+      return "mean";
+    case Stat::kMax:
+      return "max";
+    case Stat::kTopBucket:
+      return "top_bucket";
+  }
+  return "?";
+}
+
+double StatValue(Stat stat, const ScopeResult& r, double ns_per_unit) {
+  const LatencyStats& s = r.stats;
+  switch (stat) {
+    case Stat::kSamples:
+      return s.samples;
+    case Stat::kIops: {
+      const double seconds = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
+      return seconds > 0 ? s.samples / seconds : 0.0;
+    }
+    case Stat::kMin:
+      return s.min_ns / ns_per_unit;
+    case Stat::kMean:
+      return s.mean_ns / ns_per_unit;
+    case Stat::kMax:
+      return s.max_ns / ns_per_unit;
+    case Stat::kTopBucket:
+      return s.top_bucket;
+  }
+  return 0;
+}
+
+std::string CsvHeader(const std::vector<std::string>& percentiles) {
+  std::string header;
+  for (const Field& f : ResultFields()) {
+    if (!(f.places & kInCsv)) continue;
+    if (f.percentiles) {
+      for (const std::string& name : percentiles) header += name + ",";
+    } else {
+      header += std::string(f.name) + ",";
+    }
+  }
+  header.back() = '\n';
+  return header;
+}
+
+size_t MaxValueBytes(FieldType type) {
+  switch (type) {
+    case FieldType::kDate:
+      return 26;  // "2026-11-22T10:00:00.000Z" quoted, or up to 20 digits of epoch ms
+    case FieldType::kDouble:
+      return 32;  // the shortest exact text of any double, ".0" and sign included
+    case FieldType::kInteger:
+      return 20;
+    case FieldType::kBoolean:
+      return 5;
+    case FieldType::kKeyword:
+    case FieldType::kObject:
+    case FieldType::kHistogram:
+      return 0;
+  }
+  return 0;
+}
+
+}  // namespace fiohist

@@ -1,0 +1,77 @@
+// Every field of fiohist's documents and every column of its CSV, defined once.
+//
+// The CSV header, the documents' field names and byte budgets, and the checks against the
+// index templates (fields_test.cc: a field without a mapping, or a mapping without a
+// field, fails) all come from the tables here. Adding a field: a row here, its value in
+// the writer that the row names (csv_sink.cc, documents.cc), its mapping in mappings/.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "output/doc_kind.h"
+#include "stats/scope_result.h"
+
+namespace fiohist {
+
+/// How a field is mapped in Elasticsearch (the `type` of its mapping).
+enum class FieldType { kDate, kDouble, kInteger, kKeyword, kBoolean, kObject, kHistogram };
+
+/// "date", "double", "integer", "keyword", "boolean", "object" or "histogram".
+const char* FieldTypeName(FieldType type);
+
+/// Where a field appears: a bit per document kind, one for the CSV.
+enum FieldPlace : unsigned {
+  kInPctiles = 1u << static_cast<unsigned>(DocKind::kPercentiles),
+  kInBuckets = 1u << static_cast<unsigned>(DocKind::kBuckets),
+  kInRuns = 1u << static_cast<unsigned>(DocKind::kRun),
+  kInCsv = 1u << 3,
+};
+
+/// The bit of `kind` in FieldPlace.
+constexpr unsigned PlaceOf(DocKind kind) { return 1u << static_cast<unsigned>(kind); }
+
+/// The statistics of a result that CSV rows, percentile and run documents all carry; their
+/// values come from StatValue(), so the three agree by construction.
+enum class Stat { kSamples, kIops, kMin, kMean, kMax, kTopBucket };
+
+/// One field (or CSV column). `name` is the JSON key or the CSV header text.
+struct Field {
+  const char* name;
+  FieldType type;
+  unsigned places;  ///< FieldPlace bits
+  /// The percentile fields (p50 ... as the run asks for) stand at this row: one row of
+  /// the table expands to one field per percentile.
+  bool percentiles = false;
+};
+
+/// The fields of percentile and bucket documents and of the CSV, in the order they are
+/// written.
+const std::vector<Field>& ResultFields();
+
+/// The fixed fields of run documents, in the order they are written. The whole-run
+/// statistics follow, as `<direction>_<stat>` for read, write and trim (matched by a
+/// dynamic template) and as the plain names of RunStatFields() for all directions.
+const std::vector<Field>& RunFields();
+
+/// The whole-run statistics a run document carries per direction, in order (the
+/// percentiles between max and the end).
+const std::vector<Stat>& RunStats();
+
+/// The field name of `stat` ("samples", "iops", ...).
+const char* StatName(Stat stat);
+
+/// The value of `stat` for `r` in latency unit `ns_per_unit` (counts are not scaled).
+double StatValue(Stat stat, const ScopeResult& r, double ns_per_unit);
+
+/// The CSV header line (with its newline) for the percentile column names `percentiles`.
+std::string CsvHeader(const std::vector<std::string>& percentiles);
+
+/// Most bytes a value of `type` takes in a document (dates: quoted ISO text or epoch ms;
+/// numbers: the shortest exact double text). Strings, arrays and objects have no fixed
+/// bound: 0.
+size_t MaxValueBytes(FieldType type);
+
+}  // namespace fiohist

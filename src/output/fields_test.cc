@@ -1,0 +1,218 @@
+#include "output/fields.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "output/csv_sink.h"
+#include "output/documents.h"
+#include "stats/pipeline.h"
+
+namespace fiohist {
+namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The `properties` of a mappings/ template, name -> type ("object" where none is given).
+std::map<std::string, std::string> MappedFields(const std::string& file) {
+  rapidjson::Document d;
+  d.Parse(ReadText(std::string(FIOHIST_SOURCE_DIR) + "/mappings/" + file).c_str());
+  EXPECT_TRUE(d.IsObject()) << file;
+  std::map<std::string, std::string> out;
+  if (!d.IsObject()) return out;
+  for (const auto& m : d["template"]["mappings"]["properties"].GetObject()) {
+    out[m.name.GetString()] = m.value.HasMember("type") ? m.value["type"].GetString() : "object";
+  }
+  return out;
+}
+
+bool IsPercentileName(const std::string& name) {
+  return std::regex_match(name, std::regex("p[0-9]+(_[0-9]+)?"));
+}
+
+// The table's fields at `place`, name -> mapping type. A percentile row stands for the
+// default percentiles (mapped explicitly; a dynamic template maps any other).
+std::map<std::string, std::string> TableFields(const std::vector<Field>& table, unsigned place) {
+  std::map<std::string, std::string> out;
+  for (const Field& f : table) {
+    if (!(f.places & place)) continue;
+    if (!f.percentiles) {
+      out[f.name] = FieldTypeName(f.type);
+      continue;
+    }
+    for (const std::string& name : DefaultPercentiles().field_names) {
+      out[name] = FieldTypeName(f.type);
+    }
+  }
+  return out;
+}
+
+void ExpectSameFields(const std::map<std::string, std::string>& table,
+                      const std::map<std::string, std::string>& mapping, const std::string& file,
+                      const std::map<std::string, std::string>& type_exceptions = {}) {
+  for (const auto& [name, type] : table) {
+    auto it = mapping.find(name);
+    if (it == mapping.end()) {
+      ADD_FAILURE() << "field '" << name << "' (fields.cc) has no mapping in " << file;
+      continue;
+    }
+    auto exception = type_exceptions.find(name);
+    EXPECT_EQ(it->second, exception != type_exceptions.end() ? exception->second : type)
+        << "type of '" << name << "' in " << file;
+  }
+  for (const auto& [name, type] : mapping) {
+    EXPECT_TRUE(table.count(name)) << "mapping of '" << name << "' in " << file
+                                   << " has no field in fields.cc";
+  }
+}
+
+TEST(Fields, TableMatchesTheIndexTemplates) {
+  ExpectSameFields(TableFields(ResultFields(), kInPctiles), MappedFields("fiohist-pctiles.json"),
+                   "fiohist-pctiles.json");
+  ExpectSameFields(TableFields(ResultFields(), kInBuckets), MappedFields("fiohist-buckets.json"),
+                   "fiohist-buckets.json");
+  // Without the histogram type `latency` is an object kept in _source only.
+  ExpectSameFields(TableFields(ResultFields(), kInBuckets),
+                   MappedFields("fiohist-buckets-nohistogram.json"),
+                   "fiohist-buckets-nohistogram.json", {{"latency", "object"}});
+  ExpectSameFields(TableFields(RunFields(), kInRuns), MappedFields("fiohist-runs.json"),
+                   "fiohist-runs.json");
+}
+
+TEST(Fields, CsvHeaderComesFromTheTable) {
+  EXPECT_EQ(CsvHeader({"p50", "p99.9"}),
+            "start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,"
+            "max,p50,p99.9,top_bucket,lower_bound\n");
+}
+
+// Every field and column of the table is named in the documentation users read.
+TEST(Fields, DocumentedInReadmeAndDocs) {
+  const std::string readme = ReadText(std::string(FIOHIST_SOURCE_DIR) + "/README.md");
+  const std::string docs = ReadText(std::string(FIOHIST_SOURCE_DIR) + "/docs/documents.md");
+  for (const Field& f : ResultFields()) {
+    if (f.percentiles) continue;
+    const std::string quoted = std::string("`") + f.name + "`";
+    if (f.places & kInCsv) {
+      EXPECT_NE(readme.find(quoted), std::string::npos) << f.name << ": README";
+    }
+    if (f.places & (kInPctiles | kInBuckets)) {
+      EXPECT_NE(docs.find(quoted), std::string::npos) << f.name << ": docs/documents.md";
+    }
+  }
+  for (const Field& f : RunFields()) {
+    if (f.percentiles) continue;
+    EXPECT_NE(docs.find(std::string("`") + f.name + "`"), std::string::npos)
+        << f.name << ": docs/documents.md (run documents)";
+  }
+}
+
+// Collects the documents of the shared logs and checks that every key they carry is a
+// field of the table, and every field of the table occurs.
+class KeyCollector : public ResultSink {
+ public:
+  Status Begin(const RunInfo& info) override {
+    info_ = info;
+    builder_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}});
+    return Status();
+  }
+  Status Quantum(const ScopeResult& r) override {
+    Collect(builder_->Percentiles(r), &pctiles);
+    Collect(builder_->Buckets(r), &buckets);
+    return Status();
+  }
+  Status WholeRun(const ScopeResult& r) override {
+    whole_.push_back(r);
+    whole_.back().histogram = nullptr;
+    return Status();
+  }
+  Status End(const RunSummary& summary) override {
+    Collect(builder_->Run(summary, whole_), &runs);
+    return Status();
+  }
+  std::set<std::string> pctiles, buckets, runs;
+
+ private:
+  static void Collect(const std::string& json, std::set<std::string>* keys) {
+    rapidjson::Document d;
+    d.Parse(json.c_str());
+    ASSERT_TRUE(d.IsObject()) << json;
+    for (const auto& m : d.GetObject()) keys->insert(m.name.GetString());
+  }
+  RunInfo info_;
+  std::unique_ptr<DocumentBuilder> builder_;
+  std::vector<ScopeResult> whole_;
+};
+
+void ExpectKeysAreFields(const std::set<std::string>& keys, const std::vector<Field>& table,
+                         unsigned place, bool direction_stats, const char* what) {
+  const std::regex direction_stat("(read|write|trim)_(samples|iops|min|mean|max|p[0-9_]+)");
+  const auto fields = TableFields(table, place);
+  for (const std::string& key : keys) {
+    const bool known = fields.count(key) || IsPercentileName(key) ||
+                       (direction_stats && std::regex_match(key, direction_stat));
+    EXPECT_TRUE(known) << what << " document key '" << key << "' is not in fields.cc";
+  }
+  for (const auto& [name, type] : fields) {
+    EXPECT_TRUE(keys.count(name)) << what << " field '" << name << "' never written";
+  }
+}
+
+TEST(Fields, DocumentsCarryExactlyTheTableFields) {
+  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/epoch2/";
+  PipelineOptions options;
+  options.scopes = {true, true, true};
+  KeyCollector sink;
+  RunSummary summary;
+  const std::vector<std::string> logs = {dir + "epoch2_clat_hist.1.log.hostX",
+                                         dir + "epoch2_clat_hist.2.log.hostY"};
+  ASSERT_TRUE(RunPipeline(options, logs, &sink, &summary).ok());
+  ExpectKeysAreFields(sink.pctiles, ResultFields(), kInPctiles, false, "percentile");
+  ExpectKeysAreFields(sink.buckets, ResultFields(), kInBuckets, false, "bucket");
+  ExpectKeysAreFields(sink.runs, RunFields(), kInRuns, true, "run");
+}
+
+// The byte budgets hold for the longest texts every value can have.
+TEST(Fields, BudgetsHoldForExtremeValues) {
+  RunInfo info;
+  info.absolute = true;
+  info.percentiles = DefaultPercentiles();
+  Histogram h;
+  for (int c = 0; c < info.layout.top_column(); c += 7) h.Add(c, 1.2345678901234567e-300);
+  ScopeResult r;
+  r.start_ms = 253402300799000;  // 9999-12-31T23:59:59Z
+  r.end_ms = r.start_ms + 1;
+  r.elapsed_s = -2.2250738585072014e-308;
+  r.kind = ScopeKind::kJob;
+  r.host = std::string(300, '\x01');
+  r.job = std::string(300, '"');
+  r.logs = std::numeric_limits<int>::min();
+  r.histogram = &h;
+  r.stats.samples = -1.7976931348623157e+308;
+  r.stats.min_ns = r.stats.mean_ns = r.stats.max_ns = -2.2250738585072014e-308;
+  r.stats.percentile_ns.assign(info.percentiles.values.size(), -1.2345678901234567e-300);
+  r.stats.lower_bound.assign(info.percentiles.values.size(), true);
+  r.stats.max_lower_bound = true;
+  r.stats.top_bucket = -1.7976931348623157e+308;
+  DocumentBuilder b(info, RunMeta{std::string(100, '\\'), {"t"}, {{"k", "v"}}}, 1e-300);
+  // Done() stops the process when a budget was too small; the parse proves the text whole.
+  rapidjson::Document d;
+  d.Parse(b.Percentiles(r).c_str());
+  EXPECT_TRUE(d.IsObject());
+  d.Parse(b.Buckets(r).c_str());
+  EXPECT_TRUE(d.IsObject());
+}
+
+}  // namespace
+}  // namespace fiohist
