@@ -1,5 +1,5 @@
 #include "cli/exit_code.h"
-#include "cli/pctiles_command.h"
+#include "cli/commands.h"
 
 #include <unistd.h>
 
@@ -16,6 +16,7 @@
 #include "cli/command_line.h"
 #include "cli/pipeline_flags.h"
 #include "output/row_json_sink.h"
+#include "output/fanout_sink.h"
 #include "output/summary_sink.h"
 
 namespace po = boost::program_options;
@@ -50,7 +51,7 @@ const char kUsage[] =
 
 }  // namespace
 
-int RunPctilesCommand(int argc, const char* const* argv) {
+int RunPctilesCommand(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--compat" || a.rfind("--compat=", 0) == 0) {

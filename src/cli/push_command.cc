@@ -1,4 +1,4 @@
-#include "cli/push_command.h"
+#include "cli/commands.h"
 
 #include <rapidjson/document.h>
 
@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <iostream>
 
-#include "cli/es_commands.h"
+#include "cli/bulk_report.h"
+#include "cli/es_flags.h"
+#include "es/es_sender.h"
 #include "cli/exit_code.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
@@ -14,6 +16,7 @@
 #include "cli/command_line.h"
 #include "cli/pipeline_flags.h"
 #include "es/queued_indexer.h"
+#include "output/fanout_sink.h"
 #include "output/summary_sink.h"
 
 namespace po = boost::program_options;
@@ -128,7 +131,7 @@ int RunPushCommand(int argc, char** argv) {
       std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
       return kExitError;
     }
-    s = EsSender::Create(client.get(), bulk, &sender);
+    s = EsSender::Create(client.get(), bulk, MakeBulkProgress(), &sender);
     if (!s.ok()) {
       std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
       return kExitError;

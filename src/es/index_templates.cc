@@ -61,6 +61,17 @@ std::string TemplateFileName(DocKind kind, bool without_histogram) {
   return name + ".json";
 }
 
+std::string RewriteIndexPrefix(const std::string& index, const std::string& prefix) {
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
+    std::string suffix = std::string("-") + DocKindName(kind);
+    if (index.size() > suffix.size() &&
+        index.compare(index.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return IndexName(prefix, kind);
+    }
+  }
+  return index;
+}
+
 std::string DefaultMappingsDir() {
   const char* env = std::getenv("FIOHIST_MAPPINGS_DIR");
   if (env != nullptr && env[0] != '\0') return env;

@@ -32,6 +32,10 @@ std::string IndexName(const std::string& prefix, DocKind kind);
 /// The three index names joined by commas (for multi-index requests).
 std::string AllIndexNames(const std::string& prefix);
 
+/// Maps an index name of a bulk file ("<any prefix>-pctiles") to `prefix`'s index of the same
+/// kind; other names are returned unchanged.
+std::string RewriteIndexPrefix(const std::string& index, const std::string& prefix);
+
 /// The mappings folder to use when none is given (see the file comment); may not exist.
 std::string DefaultMappingsDir();
 

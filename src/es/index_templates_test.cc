@@ -51,5 +51,12 @@ TEST(IndexTemplates, DefaultDirHasTheTemplates) {
       << DefaultMappingsDir();
 }
 
+TEST(IndexTemplates, RewriteIndexPrefix) {
+  EXPECT_EQ(RewriteIndexPrefix("fiohist-pctiles", "lab"), "lab-pctiles");
+  EXPECT_EQ(RewriteIndexPrefix("other-x-runs", "lab"), "lab-runs");
+  EXPECT_EQ(RewriteIndexPrefix("fiohist-buckets", "fiohist"), "fiohist-buckets");
+  EXPECT_EQ(RewriteIndexPrefix("unrelated", "lab"), "unrelated");
+}
+
 }  // namespace
 }  // namespace fiohist

@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "output/csv_sink.h"
+#include "output/latency_unit.h"
+#include "output/table_sink.h"
 #include "output/documents.h"
 #include "stats/result_sink.h"
 

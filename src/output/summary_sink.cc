@@ -63,48 +63,4 @@ Status SummarySink::End(const RunSummary& summary) {
   return Status();
 }
 
-Status FanoutSink::Begin(const RunInfo& info) {
-  for (ResultSink* s : sinks_) {
-    Status st = s->Begin(info);
-    if (!st.ok()) return st;
-  }
-  return Status();
-}
-
-Status FanoutSink::Quantum(const ScopeResult& r) {
-  for (ResultSink* s : sinks_) {
-    Status st = s->Quantum(r);
-    if (!st.ok()) return st;
-  }
-  return Status();
-}
-
-Status FanoutSink::WholeRun(const ScopeResult& r) {
-  for (ResultSink* s : sinks_) {
-    Status st = s->WholeRun(r);
-    if (!st.ok()) return st;
-  }
-  return Status();
-}
-
-bool FanoutSink::prepares() const {
-  int n = 0;
-  for (const ResultSink* s : sinks_) n += s->prepares() ? 1 : 0;
-  return n == 1;
-}
-
-void FanoutSink::Prepare(const ScopeResult& r, std::string* prepared) const {
-  for (const ResultSink* s : sinks_) {
-    if (s->prepares()) s->Prepare(r, prepared);
-  }
-}
-
-Status FanoutSink::End(const RunSummary& summary) {
-  for (ResultSink* s : sinks_) {
-    Status st = s->End(summary);
-    if (!st.ok()) return st;
-  }
-  return Status();
-}
-
 }  // namespace fiohist

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "output/csv_sink.h"
+#include "output/latency_unit.h"
 #include "stats/result_sink.h"
 
 namespace fiohist {
@@ -24,23 +24,6 @@ class SummarySink : public ResultSink {
   LatencyUnit unit_;
   RunInfo info_;
   std::vector<ScopeResult> cluster_;
-};
-
-/// Forwards every call to several sinks in order; stops at the first error.
-class FanoutSink : public ResultSink {
- public:
-  explicit FanoutSink(std::vector<ResultSink*> sinks) : sinks_(std::move(sinks)) {}
-  Status Begin(const RunInfo& info) override;
-  Status Quantum(const ScopeResult& r) override;
-  Status WholeRun(const ScopeResult& r) override;
-  Status End(const RunSummary& summary) override;
-  /// True when exactly one of the sinks prepares (the others then never see prepared
-  /// bytes they would not understand: they ignore `prepared`).
-  bool prepares() const override;
-  void Prepare(const ScopeResult& r, std::string* prepared) const override;
-
- private:
-  std::vector<ResultSink*> sinks_;
 };
 
 }  // namespace fiohist

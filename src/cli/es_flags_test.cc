@@ -1,5 +1,5 @@
-// Unit tests of the ES commands' offline helpers: option plumbing, secrets, summaries.
-#include "cli/es_commands.h"
+#include "cli/es_flags.h"
+#include "es/es_sender.h"
 
 #include <gtest/gtest.h>
 
@@ -8,22 +8,7 @@
 namespace fiohist {
 namespace {
 
-TEST(CmdEs, RewriteIndexPrefix) {
-  EXPECT_EQ(RewriteIndexPrefix("fiohist-pctiles", "lab"), "lab-pctiles");
-  EXPECT_EQ(RewriteIndexPrefix("other-x-runs", "lab"), "lab-runs");
-  EXPECT_EQ(RewriteIndexPrefix("fiohist-buckets", "fiohist"), "fiohist-buckets");
-  EXPECT_EQ(RewriteIndexPrefix("unrelated", "lab"), "unrelated");
-}
-
-TEST(CmdEs, Summary) {
-  BulkStats s;
-  s.indexed = 10;
-  s.retried = 2;
-  s.failed = 1;
-  EXPECT_EQ(FormatBulkSummary(s), "indexed 10, retried 2, failed 1");
-}
-
-TEST(CmdEs, OptionsParseIntoTheStruct) {
+TEST(EsFlags, OptionsParseIntoTheStruct) {
   namespace po = boost::program_options;
   EsConnectionOptions opts;
   po::options_description desc;
@@ -41,7 +26,7 @@ TEST(CmdEs, OptionsParseIntoTheStruct) {
   EXPECT_DOUBLE_EQ(opts.timeout_s, 7.5);
 }
 
-TEST(CmdEs, ConcurrencyIsABulkOption) {
+TEST(EsFlags, ConcurrencyIsABulkOption) {
   namespace po = boost::program_options;
   BulkOptions bulk;
   EXPECT_EQ(bulk.concurrent_requests, 2);
@@ -59,25 +44,7 @@ TEST(CmdEs, ConcurrencyIsABulkOption) {
   EXPECT_FALSE(CheckBulkOptions(bulk).ok());
 }
 
-// One lane per request in flight, each on a connection of its own; nothing is sent before
-// an action is added (the server here does not exist).
-TEST(CmdEs, SenderOpensOneLanePerRequestInFlight) {
-  std::unique_ptr<HttpClient> client;
-  HttpOptions http;
-  http.base_url = "http://127.0.0.1:9";
-  ASSERT_TRUE(HttpClient::Create(http, &client).ok());
-  BulkOptions bulk;
-  bulk.concurrent_requests = 3;
-  bulk.refresh = false;
-  std::unique_ptr<EsSender> sender;
-  ASSERT_TRUE(EsSender::Create(client.get(), bulk, &sender).ok());
-  EXPECT_TRUE(sender->queue().Finish().ok());
-  EXPECT_EQ(sender->queue().stats().requests, 0u);
-  bulk.concurrent_requests = 0;
-  EXPECT_FALSE(EsSender::Create(client.get(), bulk, &sender).ok());
-}
-
-TEST(CmdEs, MakeClientChecksSecretsWithoutShowingThem) {
+TEST(EsFlags, MakeClientChecksSecretsWithoutShowingThem) {
   EsConnectionOptions opts;
   opts.url = "http://127.0.0.1:9";
   opts.user = "u";

@@ -1,0 +1,57 @@
+#include "cli/commands.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "cli/exit_code.h"
+
+namespace fiohist {
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"pctiles", "percentiles per time quantum (cluster, host, job) as CSV or NDJSON",
+       RunPctilesCommand},
+      {"push", "compute everything and index it into Elasticsearch (or write bulk NDJSON)",
+       RunPushCommand},
+      {"load", "index a directory of bulk NDJSON written by push --out", RunLoadCommand},
+      {"setup", "install the index templates", RunSetupCommand},
+      {"runs", "list the runs stored in Elasticsearch", RunRunsCommand},
+      {"delete", "delete one run's documents", RunDeleteCommand},
+  };
+  return commands;
+}
+
+namespace {
+
+void PrintUsage() {
+  std::printf(
+      "fiohist %s: fio latency histogram logs -> cluster-wide latency percentiles\n"
+      "\n"
+      "Usage: fiohist COMMAND [options] ...\n"
+      "\n"
+      "Commands:\n",
+      FIOHIST_VERSION);
+  for (const Command& c : Commands()) std::printf("  %-10s%s\n", c.name, c.help);
+  std::printf("\nRun 'fiohist COMMAND --help' for the options of a command.\n");
+}
+
+}  // namespace
+
+int RunFiohist(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    PrintUsage();
+    return argc < 2 ? kExitUsage : kExitOk;
+  }
+  const char* name = argv[1];
+  if (std::strcmp(name, "--version") == 0 || std::strcmp(name, "version") == 0) {
+    std::printf("fiohist %s\n", FIOHIST_VERSION);
+    return kExitOk;
+  }
+  for (const Command& c : Commands()) {
+    if (std::strcmp(name, c.name) == 0) return c.run(argc - 1, argv + 1);
+  }
+  std::fprintf(stderr, "fiohist: unknown command '%s' (see fiohist --help)\n", name);
+  return kExitUsage;
+}
+
+}  // namespace fiohist

@@ -1,0 +1,54 @@
+// The command-line options of every command that talks to Elasticsearch: connection,
+// credentials, bulk tuning.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "es/bulk_indexer.h"
+#include "es/es_admin.h"
+#include "es/http_client.h"
+
+namespace fiohist {
+
+/// Connection settings common to every command that talks to Elasticsearch.
+struct EsConnectionOptions {
+  std::string url;   ///< --es-url, default env FIOHIST_ES_URL
+  std::string user;  ///< --user; password from FIOHIST_ES_PASSWORD or --password-file
+  std::string password_file;
+  std::string api_key_file;  ///< --api-key-file, else env FIOHIST_ES_API_KEY
+  std::string ca_file;
+  bool insecure = false;
+  std::string index_prefix = "fiohist";
+  bool gzip = false;
+  double timeout_s = 120;
+};
+
+/// Adds --es-url, --user, --password-file, --api-key-file, --ca-file, --insecure,
+/// --index-prefix, --gzip, --timeout to `desc`, stored into `*opts` (which must outlive the
+/// parse). There is deliberately no option carrying a secret itself.
+void AddEsConnectionOptions(boost::program_options::options_description* desc,
+                            EsConnectionOptions* opts);
+
+/// Fills the URL from FIOHIST_ES_URL if empty; false when there is still none.
+bool ResolveEsUrl(EsConnectionOptions* opts);
+
+/// Builds a client from `opts`: checks the prefix, reads the password / API key from the file
+/// or the environment. Errors never contain a secret.
+Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>* client);
+
+/// Bulk tuning options (--batch-bytes, --batch-docs, --concurrency, --max-attempts,
+/// --max-retry-time) for commands that index; stored into `*opts`.
+void AddBulkOptions(boost::program_options::options_description* desc, BulkOptions* opts);
+
+/// Resolves the URL and builds the client of `command`, printing what is wrong on stderr;
+/// nullptr on failure.
+std::unique_ptr<HttpClient> ConnectOrComplain(const char* command, EsConnectionOptions* conn);
+
+/// Says on stderr what InstallTemplates() decided when it matters to the user (a cluster
+/// without the `histogram` field type).
+void PrintTemplateReport(const TemplateReport& report, const std::string& mappings_dir);
+
+}  // namespace fiohist

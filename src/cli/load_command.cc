@@ -1,0 +1,86 @@
+// `fiohist load`.
+#include "cli/commands.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/bulk_report.h"
+#include "cli/command_line.h"
+#include "cli/es_flags.h"
+#include "cli/exit_code.h"
+#include "es/es_admin.h"
+#include "es/es_sender.h"
+#include "es/index_templates.h"
+#include "es/ndjson_dir.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+
+int RunLoadCommand(int argc, char** argv) {
+  EsConnectionOptions conn;
+  BulkOptions bulk;
+  std::string dir, mappings;
+  bool no_setup = false;
+  po::options_description desc("load options");
+  AddEsConnectionOptions(&desc, &conn);
+  AddBulkOptions(&desc, &bulk);
+  desc.add_options()("dir", po::value(&dir)->required(), "directory of bulk-*.ndjson files")(
+      "mappings", po::value(&mappings), "folder of the index templates")(
+      "no-setup", po::bool_switch(&no_setup), "do not install the index templates first");
+  po::positional_options_description positional;
+  positional.add("dir", 1);
+  po::variables_map vm;
+  int rc = ParseCommandLine(argc, argv,
+                     "usage: fiohist load DIR [--es-url URL]\n"
+                     "Documents go to PREFIX-pctiles/-buckets/-runs whatever prefix the files "
+                     "name.",
+                     desc, &positional, &vm);
+  if (rc >= 0) return rc;
+  if (Status checked = CheckBulkOptions(bulk); !checked.ok()) {
+    std::cerr << "fiohist load: " << checked.message() << "\n";
+    return kExitUsage;
+  }
+  std::unique_ptr<HttpClient> client = ConnectOrComplain("load", &conn);
+  if (!client) return kExitError;
+  if (!no_setup) {
+    EsAdmin admin(client.get(), conn.index_prefix);
+    TemplateReport report;
+    Status st = admin.InstallTemplates(mappings, &report);
+    if (!st.ok()) {
+      std::cerr << "fiohist load: " << st.message() << "\n";
+      return kExitError;
+    }
+    PrintTemplateReport(report, mappings);
+  }
+  std::unique_ptr<EsSender> sender;
+  Status st = EsSender::Create(client.get(), bulk, MakeBulkProgress(), &sender);
+  if (!st.ok()) {
+    std::cerr << "fiohist load: " << st.message() << "\n";
+    return kExitError;
+  }
+  // The next files are read while earlier batches are on the wire.
+  st = ReadNdjsonDir(dir, [&](BulkAction action) {
+    action.index = RewriteIndexPrefix(action.index, conn.index_prefix);
+    return sender->queue().Add(std::move(action));
+  });
+  Status finished = sender->queue().Finish();
+  if (isatty(STDERR_FILENO)) std::fputc('\n', stderr);  // ends the progress line
+  const BulkStats stats = sender->queue().stats();
+  PrintBulkErrors(stats);
+  std::cout << FormatBulkSummary(stats) << "\n";
+  if (!st.ok()) {
+    std::cerr << "fiohist load: " << st.message() << "\n";
+    return kExitError;
+  }
+  if (!finished.ok()) {
+    std::cerr << "fiohist load: " << finished.message() << "\n";
+    return kExitError;
+  }
+  return stats.failed == 0 ? kExitOk : kExitIncomplete;
+}
+
+}  // namespace fiohist

@@ -1,0 +1,46 @@
+// `fiohist setup`.
+#include "cli/commands.h"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "cli/command_line.h"
+#include "cli/es_flags.h"
+#include "cli/exit_code.h"
+#include "es/es_admin.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+
+int RunSetupCommand(int argc, char** argv) {
+  EsConnectionOptions conn;
+  std::string mappings;
+  po::options_description desc("setup options");
+  AddEsConnectionOptions(&desc, &conn);
+  desc.add_options()("mappings", po::value(&mappings),
+                     "folder of the index templates (default: the installed/source mappings/)");
+  po::variables_map vm;
+  int rc = ParseCommandLine(argc, argv, "usage: fiohist setup [--es-url URL] [--mappings DIR]",
+                            desc, nullptr, &vm);
+  if (rc >= 0) return rc;
+  std::unique_ptr<HttpClient> client = ConnectOrComplain("setup", &conn);
+  if (!client) return kExitError;
+  EsAdmin admin(client.get(), conn.index_prefix);
+  TemplateReport report;
+  Status st = admin.InstallTemplates(mappings, &report);
+  if (!st.ok()) {
+    std::cerr << "fiohist setup: " << st.message() << "\n";
+    return kExitError;
+  }
+  PrintTemplateReport(report, mappings);
+  std::cout << "installed templates:";
+  for (const std::string& name : report.installed) std::cout << " " << name;
+  std::cout << "\ncreated indices:";
+  if (report.created.empty()) std::cout << " none (all existed)";
+  for (const std::string& name : report.created) std::cout << " " << name;
+  std::cout << "\nhistogram field type: " << (report.histogram_supported ? "yes" : "no") << "\n";
+  return kExitOk;
+}
+
+}  // namespace fiohist
