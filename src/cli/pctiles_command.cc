@@ -49,27 +49,42 @@ const char kUsage[] =
     "Exit status: 0 all input used; 1 error (file:line: what was expected); 2 bad usage;\n"
     "3 finished but bad lines were skipped (--skip-bad-lines).\n";
 
-}  // namespace
-
-int RunPctilesCommand(int argc, char** argv) {
+// `--compat fio-histo-log-pctiles` hands the rest of the command line to the compat
+// mode. Returns -1 when the switch is absent, else the exit code.
+int RunCompatIfAsked(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--compat" || a.rfind("--compat=", 0) == 0) {
-      std::string mode = a == "--compat" ? (i + 1 < argc ? argv[i + 1] : "") : a.substr(9);
-      if (mode != "fio-histo-log-pctiles") {
-        std::fprintf(stderr, "fiohist pctiles: --compat: the only mode is "
-                             "fio-histo-log-pctiles, got '%s'\n", mode.c_str());
-        return kExitUsage;
-      }
-      std::vector<const char*> rest;
-      for (int j = 0; j < argc; ++j) {
-        if (j == i || (a == "--compat" && j == i + 1)) continue;
-        rest.push_back(argv[j]);
-      }
-      return RunCompatPctiles(static_cast<int>(rest.size()), rest.data());
+    if (a != "--compat" && a.rfind("--compat=", 0) != 0) continue;
+    std::string mode = a == "--compat" ? (i + 1 < argc ? argv[i + 1] : "") : a.substr(9);
+    if (mode != "fio-histo-log-pctiles") {
+      std::fprintf(stderr, "fiohist pctiles: --compat: the only mode is "
+                           "fio-histo-log-pctiles, got '%s'\n", mode.c_str());
+      return kExitUsage;
     }
+    std::vector<const char*> rest;
+    for (int j = 0; j < argc; ++j) {
+      if (j == i || (a == "--compat" && j == i + 1)) continue;
+      rest.push_back(argv[j]);
+    }
+    return RunCompatPctiles(static_cast<int>(rest.size()), rest.data());
   }
+  return -1;
+}
 
+// What the command line of `pctiles` asks for.
+struct PctilesArgs {
+  PipelineOptions options;
+  std::vector<std::string> logs;
+  LatencyUnit unit;
+  std::string format;
+  std::string output;  // empty: stdout
+  RowSelection rows = RowSelection::kQuanta;
+  bool quiet = false;
+};
+
+// Parses the command line. Returns -1 to go on, else the exit code (--help, --version,
+// bad usage).
+int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   po::options_description desc("Options");
   po::positional_options_description positional;
   desc.add_options()
@@ -88,49 +103,56 @@ int RunPctilesCommand(int argc, char** argv) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
     return kExitOk;
   }
-  PipelineOptions options;
-  std::vector<std::string> logs;
-  Status s = PipelineOptionsFromVariables(vm, "cluster", &options, &logs);
-  LatencyUnit unit;
-  if (s.ok()) s = ParseLatencyUnit(vm["unit"].as<std::string>(), &unit);
-  const std::string format = vm["format"].as<std::string>();
-  if (s.ok() && format != "csv" && format != "ndjson" && format != "json") {
-    s = Status::Error("--format: expected csv, ndjson or json, got '" + format + "'");
+  Status s = PipelineOptionsFromVariables(vm, "cluster", &args->options, &args->logs);
+  if (s.ok()) s = ParseLatencyUnit(vm["unit"].as<std::string>(), &args->unit);
+  args->format = vm["format"].as<std::string>();
+  if (s.ok() && args->format != "csv" && args->format != "ndjson" && args->format != "json") {
+    s = Status::Error("--format: expected csv, ndjson or json, got '" + args->format + "'");
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: %s\n", s.message().c_str());
     return kExitUsage;
   }
+  if (vm.count("output")) args->output = vm["output"].as<std::string>();
+  args->rows = vm["whole-run"].as<bool>() ? RowSelection::kWholeRun : RowSelection::kQuanta;
+  args->quiet = vm["quiet"].as<bool>();
+  return -1;
+}
+
+// The CSV, NDJSON or JSON sink the arguments ask for, writing to `out`.
+std::unique_ptr<ResultSink> MakeTableSink(const PctilesArgs& args, std::FILE* out) {
+  if (args.format == "csv") return std::make_unique<CsvSink>(out, args.unit, args.rows);
+  return std::make_unique<RowJsonSink>(out, args.unit, args.rows, args.format == "json");
+}
+
+}  // namespace
+
+int RunPctilesCommand(int argc, char** argv) {
+  if (int rc = RunCompatIfAsked(argc, argv); rc >= 0) return rc;
+  PctilesArgs args;
+  if (int rc = ParsePctilesArgs(argc, argv, &args); rc >= 0) return rc;
 
   std::FILE* out = stdout;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
-  if (vm.count("output")) {
-    file.reset(std::fopen(vm["output"].as<std::string>().c_str(), "w"));
+  if (!args.output.empty()) {
+    file.reset(std::fopen(args.output.c_str(), "w"));
     if (!file) {
-      std::fprintf(stderr, "fiohist pctiles: cannot write %s: %s\n",
-                   vm["output"].as<std::string>().c_str(), std::strerror(errno));
+      std::fprintf(stderr, "fiohist pctiles: cannot write %s: %s\n", args.output.c_str(),
+                   std::strerror(errno));
       return kExitError;
     }
     out = file.get();
   }
-  const RowSelection rows = vm["whole-run"].as<bool>() ? RowSelection::kWholeRun
-                                                        : RowSelection::kQuanta;
-  std::unique_ptr<ResultSink> table;
-  if (format == "csv") {
-    table = std::make_unique<CsvSink>(out, unit, rows);
-  } else {
-    table = std::make_unique<RowJsonSink>(out, unit, rows, format == "json");
-  }
-  SummarySink summary_sink(stderr, unit);
+  std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
+  SummarySink summary_sink(stderr, args.unit);
   std::vector<ResultSink*> sinks = {table.get()};
-  const bool quiet = vm["quiet"].as<bool>();
-  if (!quiet) sinks.push_back(&summary_sink);
+  if (!args.quiet) sinks.push_back(&summary_sink);
   FanoutSink sink(sinks);
   RunSummary summary;
-  s = RunPipeline(options, logs, &sink, &summary);
+  Status s = RunPipeline(args.options, args.logs, &sink, &summary);
   // The summary sink prints warnings at the end of a good run; after an error, or when
   // quiet, print them here so nothing goes unsaid.
-  if (quiet || !s.ok()) {
+  if (args.quiet || !s.ok()) {
     for (const std::string& w : summary.warnings) {
       std::fprintf(stderr, "fiohist: warning: %s\n", w.c_str());
     }

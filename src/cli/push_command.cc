@@ -60,129 +60,155 @@ const char kUsage[] =
     "Exit status: 0 everything indexed; 1 error; 2 bad usage; 3 finished but some input\n"
     "was skipped or some documents were rejected.\n";
 
-}  // namespace
-
-int RunPushCommand(int argc, char** argv) {
+// What the command line of `push` asks for.
+struct PushArgs {
   EsConnectionOptions conn;
   BulkOptions bulk;
-  std::string run, out_dir, mappings;
-  std::vector<std::string> tags, labels;
+  RunMeta meta;
+  std::string out_dir, mappings;
+  bool quiet = false;
+  PipelineOptions options;
+  std::vector<std::string> logs;
+};
+
+// Parses the command line. Returns -1 to go on, else the exit code.
+int ParsePushArgs(int argc, char** argv, PushArgs* args) {
+  std::vector<std::string> labels;
   po::options_description desc("Options");
   po::positional_options_description positional;
   desc.add_options()
-      ("run", po::value(&run), "run name (required): the key of every document")
-      ("tag", po::value(&tags)->composing(), "a tag for the run (repeatable)")
+      ("run", po::value(&args->meta.run), "run name (required): the key of every document")
+      ("tag", po::value(&args->meta.tags)->composing(), "a tag for the run (repeatable)")
       ("label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")
-      ("out", po::value(&out_dir), "write bulk NDJSON here instead of indexing")
-      ("mappings", po::value(&mappings), "folder of the index templates (default: built in)")
-      ("quiet", po::bool_switch(), "no summary on stderr");
-  AddEsConnectionOptions(&desc, &conn);
-  AddBulkOptions(&desc, &bulk);
+      ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
+      ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
+      ("quiet", po::bool_switch(&args->quiet), "no summary on stderr");
+  AddEsConnectionOptions(&desc, &args->conn);
+  AddBulkOptions(&desc, &args->bulk);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
-  PipelineOptions options;
-  std::vector<std::string> logs;
-  Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &options, &logs);
-  if (s.ok() && run.empty()) s = Status::Error("--run NAME is required");
-  if (s.ok()) s = CheckBulkOptions(bulk);
-  RunMeta meta;
-  meta.run = run;
-  meta.tags = tags;
+  Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->logs);
+  if (s.ok() && args->meta.run.empty()) s = Status::Error("--run NAME is required");
+  if (s.ok()) s = CheckBulkOptions(args->bulk);
   for (const std::string& l : labels) {
     const size_t eq = l.find('=');
     if (s.ok() && (eq == std::string::npos || eq == 0)) {
       s = Status::Error("--label: expected KEY=VALUE, got '" + l + "'");
     } else if (s.ok()) {
-      meta.labels.emplace_back(l.substr(0, eq), l.substr(eq + 1));
+      args->meta.labels.emplace_back(l.substr(0, eq), l.substr(eq + 1));
     }
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
     return kExitUsage;
   }
+  return -1;
+}
 
-  const bool to_es = out_dir.empty() && ResolveEsUrl(&conn);
+// Where the documents go: an Elasticsearch cluster (client + sender) or a directory.
+struct Destination {
   std::unique_ptr<HttpClient> client;
-  std::unique_ptr<NdjsonDirWriter> writer;
   std::unique_ptr<EsSender> sender;
+  std::unique_ptr<NdjsonDirWriter> writer;
   ActionConsumer consume;
-  if (to_es) {
-    s = MakeEsClient(conn, &client);
-    if (s.ok() && !vm["quiet"].as<bool>()) {
-      const std::string cluster = DescribeCluster(client.get());
-      if (!cluster.empty()) {
-        std::fprintf(stderr, "fiohist: pushing to %s at %s\n", cluster.c_str(),
-                     client->base_url().c_str());
-      }
+  /// Sends what is queued, or closes the last file.
+  Status Finish() { return sender ? sender->queue().Finish() : writer->Close(); }
+};
+
+// Connects, installs the templates and starts the sender.
+Status OpenCluster(PushArgs* args, Destination* dest) {
+  Status s = MakeEsClient(args->conn, &dest->client);
+  if (s.ok() && !args->quiet) {
+    const std::string cluster = DescribeCluster(dest->client.get());
+    if (!cluster.empty()) {
+      std::fprintf(stderr, "fiohist: pushing to %s at %s\n", cluster.c_str(),
+                   dest->client->base_url().c_str());
     }
-    if (s.ok()) {
-      EsAdmin admin(client.get(), conn.index_prefix);
-      TemplateReport report;
-      s = admin.InstallTemplates(mappings, &report);
-      if (s.ok() && !report.histogram_supported) {
-        std::fprintf(stderr, "fiohist: this cluster has no `histogram` field type (OpenSearch or "
-                             "a minimal build): bucket documents keep their histogram in "
-                             "_source only\n");
-      }
+  }
+  if (s.ok()) {
+    EsAdmin admin(dest->client.get(), args->conn.index_prefix);
+    TemplateReport report;
+    s = admin.InstallTemplates(args->mappings, &report);
+    if (s.ok() && !report.histogram_supported) {
+      std::fprintf(stderr, "fiohist: this cluster has no `histogram` field type (OpenSearch or "
+                           "a minimal build): bucket documents keep their histogram in "
+                           "_source only\n");
     }
-    if (!s.ok()) {
-      std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
-      return kExitError;
-    }
-    s = EsSender::Create(client.get(), bulk, MakeBulkProgress(), &sender);
-    if (!s.ok()) {
-      std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
-      return kExitError;
-    }
-    // Documents are computed while earlier batches are on the wire.
-    consume = [&](BulkAction a) { return sender->queue().Add(std::move(a)); };
+  }
+  if (s.ok()) s = EsSender::Create(dest->client.get(), args->bulk, MakeBulkProgress(), &dest->sender);
+  if (!s.ok()) return s;
+  // Documents are computed while earlier batches are on the wire.
+  EsSender* sender = dest->sender.get();
+  dest->consume = [sender](BulkAction a) { return sender->queue().Add(std::move(a)); };
+  return Status();
+}
+
+// Opens the bulk NDJSON directory (default ./fiohist-out/RUN).
+Status OpenDirectory(PushArgs* args, Destination* dest) {
+  if (args->out_dir.empty()) args->out_dir = "fiohist-out/" + args->meta.run;
+  dest->writer = std::make_unique<NdjsonDirWriter>(args->out_dir);
+  Status s = dest->writer->Open();
+  if (!s.ok()) return s;
+  NdjsonDirWriter* writer = dest->writer.get();
+  dest->consume = [writer](BulkAction a) { return writer->Add(a); };
+  return Status();
+}
+
+// The closing line: what went where.
+void PrintPushSummary(const PushArgs& args, const DocumentSink& documents,
+                      const Destination& dest, const BulkStats& stats) {
+  const unsigned long long docs = documents.percentile_docs() + documents.bucket_docs() + 1;
+  const auto pct = static_cast<unsigned long long>(documents.percentile_docs());
+  const auto bkt = static_cast<unsigned long long>(documents.bucket_docs());
+  if (dest.sender) {
+    std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
+                         "1 run); %s\n",
+                 args.meta.run.c_str(), docs, pct, bkt, FormatBulkSummary(stats).c_str());
   } else {
-    if (out_dir.empty()) out_dir = "fiohist-out/" + run;
-    writer = std::make_unique<NdjsonDirWriter>(out_dir);
-    s = writer->Open();
-    if (!s.ok()) {
-      std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
-      return kExitError;
-    }
-    consume = [&](BulkAction a) { return writer->Add(a); };
+    std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
+                         "1 run) written to %s/ (index them with: fiohist load %s --es-url URL)\n",
+                 args.meta.run.c_str(), docs, pct, bkt, args.out_dir.c_str(),
+                 args.out_dir.c_str());
+  }
+}
+
+}  // namespace
+
+int RunPushCommand(int argc, char** argv) {
+  PushArgs args;
+  if (int rc = ParsePushArgs(argc, argv, &args); rc >= 0) return rc;
+
+  Destination dest;
+  const bool to_es = args.out_dir.empty() && ResolveEsUrl(&args.conn);
+  Status s = to_es ? OpenCluster(&args, &dest) : OpenDirectory(&args, &dest);
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
+    return kExitError;
   }
 
-  DocumentSink documents(conn.index_prefix, meta, consume);
+  DocumentSink documents(args.conn.index_prefix, args.meta, dest.consume);
   SummarySink summary_sink(stderr, LatencyUnit());
   std::vector<ResultSink*> sinks = {&documents};
-  if (!vm["quiet"].as<bool>()) sinks.push_back(&summary_sink);
+  if (!args.quiet) sinks.push_back(&summary_sink);
   FanoutSink sink(sinks);
   RunSummary summary;
-  s = RunPipeline(options, logs, &sink, &summary);
-  Status finished = sender ? sender->queue().Finish() : writer->Close();
-  const BulkStats stats = sender ? sender->queue().stats() : BulkStats();
+  s = RunPipeline(args.options, args.logs, &sink, &summary);
+  Status finished = dest.Finish();
+  const BulkStats stats = dest.sender ? dest.sender->queue().stats() : BulkStats();
+
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
     return kExitError;
   }
+  if (dest.sender) PrintBulkErrors(stats);
   if (!finished.ok()) {
-    if (sender) PrintBulkErrors(stats);
     std::fprintf(stderr, "fiohist push: %s\n", finished.message().c_str());
     return kExitError;
   }
-  const unsigned long long docs = documents.percentile_docs() + documents.bucket_docs() + 1;
-  if (sender) {
-    PrintBulkErrors(stats);
-    std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
-                         "1 run); %s\n",
-                 run.c_str(), docs, static_cast<unsigned long long>(documents.percentile_docs()),
-                 static_cast<unsigned long long>(documents.bucket_docs()),
-                 FormatBulkSummary(stats).c_str());
-    if (stats.failed > 0) return kExitIncomplete;
-  } else {
-    std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
-                         "1 run) written to %s/ (index them with: fiohist load %s --es-url URL)\n",
-                 run.c_str(), docs, static_cast<unsigned long long>(documents.percentile_docs()),
-                 static_cast<unsigned long long>(documents.bucket_docs()), out_dir.c_str(),
-                 out_dir.c_str());
-  }
+  PrintPushSummary(args, documents, dest, stats);
+  if (stats.failed > 0) return kExitIncomplete;
   return summary.incomplete ? kExitIncomplete : kExitOk;
 }
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "stats/test_util.h"
+#include "base/test_util.h"
 
 namespace fiohist {
 namespace {

@@ -9,7 +9,8 @@
 #include <map>
 #include <sstream>
 
-#include "stats/test_util.h"
+#include "base/test_util.h"
+#include "stats/collecting_sink.h"
 
 namespace fiohist {
 namespace {

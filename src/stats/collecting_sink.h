@@ -1,7 +1,6 @@
-// Helpers shared by the unit tests.
+// A sink for unit tests that keeps every result.
 #pragma once
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -48,14 +47,5 @@ class CollectingSink : public ResultSink {
   std::vector<ScopeResult> whole;
   std::vector<Histogram> whole_histograms;  // parallel to `whole`
 };
-
-/// Writes `text` to a fresh file under the test's temp dir and returns its path.
-inline std::string WriteTempFile(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
-  return path;
-}
 
 }  // namespace fiohist
