@@ -11,8 +11,7 @@ namespace fiohist {
 
 int ParseCommandLine(int argc, const char* const* argv, const char* usage,
                      po::options_description& desc,
-                     const po::positional_options_description* positional,
-                     po::variables_map* vm) {
+                     const po::positional_options_description* positional, po::variables_map* vm) {
   desc.add_options()("help,h", "show this help");
   try {
     po::command_line_parser parser(argc, argv);

@@ -1,11 +1,10 @@
 // `fiohist delete`.
-#include "cli/commands.h"
-
 #include <boost/program_options.hpp>
 #include <iostream>
 
 #include "cli/bulk_report.h"
 #include "cli/command_line.h"
+#include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "es/es_admin.h"

@@ -1,9 +1,10 @@
 #include "cli/es_flags.h"
-#include "es/es_sender.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+
+#include "es/es_sender.h"
 
 namespace fiohist {
 namespace {

@@ -1,6 +1,4 @@
 // `fiohist load`.
-#include "cli/commands.h"
-
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -9,6 +7,7 @@
 
 #include "cli/bulk_report.h"
 #include "cli/command_line.h"
+#include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "es/es_admin.h"
@@ -34,11 +33,12 @@ int RunLoadCommand(int argc, char** argv) {
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;
-  int rc = ParseCommandLine(argc, argv,
-                     "usage: fiohist load DIR [--es-url URL]\n"
-                     "Documents go to PREFIX-pctiles/-buckets/-runs whatever prefix the files "
-                     "name.",
-                     desc, &positional, &vm);
+  int rc =
+      ParseCommandLine(argc, argv,
+                       "usage: fiohist load DIR [--es-url URL]\n"
+                       "Documents go to PREFIX-pctiles/-buckets/-runs whatever prefix the files "
+                       "name.",
+                       desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (Status checked = CheckBulkOptions(bulk); !checked.ok()) {
     std::cerr << "fiohist load: " << checked.message() << "\n";

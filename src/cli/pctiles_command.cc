@@ -1,6 +1,3 @@
-#include "cli/exit_code.h"
-#include "cli/commands.h"
-
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -11,12 +8,14 @@
 #include <memory>
 #include <string>
 
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "cli/exit_code.h"
+#include "cli/pipeline_flags.h"
 #include "compat/compat_pctiles.h"
 #include "output/csv_sink.h"
-#include "cli/command_line.h"
-#include "cli/pipeline_flags.h"
-#include "output/row_json_sink.h"
 #include "output/fanout_sink.h"
+#include "output/row_json_sink.h"
 #include "output/summary_sink.h"
 
 namespace po = boost::program_options;
@@ -57,8 +56,10 @@ int RunCompatIfAsked(int argc, char** argv) {
     if (a != "--compat" && a.rfind("--compat=", 0) != 0) continue;
     std::string mode = a == "--compat" ? (i + 1 < argc ? argv[i + 1] : "") : a.substr(9);
     if (mode != "fio-histo-log-pctiles") {
-      std::fprintf(stderr, "fiohist pctiles: --compat: the only mode is "
-                           "fio-histo-log-pctiles, got '%s'\n", mode.c_str());
+      std::fprintf(stderr,
+                   "fiohist pctiles: --compat: the only mode is "
+                   "fio-histo-log-pctiles, got '%s'\n",
+                   mode.c_str());
       return kExitUsage;
     }
     std::vector<const char*> rest;
@@ -87,14 +88,13 @@ struct PctilesArgs {
 int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   po::options_description desc("Options");
   po::positional_options_description positional;
-  desc.add_options()
-      ("version", "print the version")
-      ("format,f", po::value<std::string>()->default_value("csv"),
-       "csv, ndjson (one JSON object per line) or json (one array)")
-      ("output,o", po::value<std::string>(), "write to FILE instead of stdout")
-      ("unit,u", po::value<std::string>()->default_value("us"), "latency unit: ns, us, ms, s")
-      ("whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")
-      ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
+  desc.add_options()("version", "print the version")(
+      "format,f", po::value<std::string>()->default_value("csv"),
+      "csv, ndjson (one JSON object per line) or json (one array)")(
+      "output,o", po::value<std::string>(), "write to FILE instead of stdout")(
+      "unit,u", po::value<std::string>()->default_value("us"), "latency unit: ns, us, ms, s")(
+      "whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")(
+      "quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);

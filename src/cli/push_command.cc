@@ -1,5 +1,3 @@
-#include "cli/commands.h"
-
 #include <rapidjson/document.h>
 
 #include <boost/program_options.hpp>
@@ -7,14 +5,15 @@
 #include <iostream>
 
 #include "cli/bulk_report.h"
+#include "cli/command_line.h"
+#include "cli/commands.h"
 #include "cli/es_flags.h"
-#include "es/es_sender.h"
 #include "cli/exit_code.h"
+#include "cli/pipeline_flags.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
+#include "es/es_sender.h"
 #include "es/ndjson_dir.h"
-#include "cli/command_line.h"
-#include "cli/pipeline_flags.h"
 #include "es/queued_indexer.h"
 #include "output/fanout_sink.h"
 #include "output/summary_sink.h"
@@ -76,13 +75,13 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   std::vector<std::string> labels;
   po::options_description desc("Options");
   po::positional_options_description positional;
-  desc.add_options()
-      ("run", po::value(&args->meta.run), "run name (required): the key of every document")
-      ("tag", po::value(&args->meta.tags)->composing(), "a tag for the run (repeatable)")
-      ("label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")
-      ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
-      ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
-      ("quiet", po::bool_switch(&args->quiet), "no summary on stderr");
+  desc.add_options()("run", po::value(&args->meta.run),
+                     "run name (required): the key of every document")(
+      "tag", po::value(&args->meta.tags)->composing(), "a tag for the run (repeatable)")(
+      "label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")(
+      "out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")(
+      "mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")(
+      "quiet", po::bool_switch(&args->quiet), "no summary on stderr");
   AddEsConnectionOptions(&desc, &args->conn);
   AddBulkOptions(&desc, &args->bulk);
   AddPipelineOptions(&desc, &positional);
@@ -132,12 +131,14 @@ Status OpenCluster(PushArgs* args, Destination* dest) {
     TemplateReport report;
     s = admin.InstallTemplates(args->mappings, &report);
     if (s.ok() && !report.histogram_supported) {
-      std::fprintf(stderr, "fiohist: this cluster has no `histogram` field type (OpenSearch or "
-                           "a minimal build): bucket documents keep their histogram in "
-                           "_source only\n");
+      std::fprintf(stderr,
+                   "fiohist: this cluster has no `histogram` field type (OpenSearch or "
+                   "a minimal build): bucket documents keep their histogram in "
+                   "_source only\n");
     }
   }
-  if (s.ok()) s = EsSender::Create(dest->client.get(), args->bulk, MakeBulkProgress(), &dest->sender);
+  if (s.ok())
+    s = EsSender::Create(dest->client.get(), args->bulk, MakeBulkProgress(), &dest->sender);
   if (!s.ok()) return s;
   // Documents are computed while earlier batches are on the wire.
   EsSender* sender = dest->sender.get();
@@ -157,20 +158,21 @@ Status OpenDirectory(PushArgs* args, Destination* dest) {
 }
 
 // The closing line: what went where.
-void PrintPushSummary(const PushArgs& args, const DocumentSink& documents,
-                      const Destination& dest, const BulkStats& stats) {
+void PrintPushSummary(const PushArgs& args, const DocumentSink& documents, const Destination& dest,
+                      const BulkStats& stats) {
   const unsigned long long docs = documents.percentile_docs() + documents.bucket_docs() + 1;
   const auto pct = static_cast<unsigned long long>(documents.percentile_docs());
   const auto bkt = static_cast<unsigned long long>(documents.bucket_docs());
   if (dest.sender) {
-    std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
-                         "1 run); %s\n",
+    std::fprintf(stderr,
+                 "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
+                 "1 run); %s\n",
                  args.meta.run.c_str(), docs, pct, bkt, FormatBulkSummary(stats).c_str());
   } else {
-    std::fprintf(stderr, "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
-                         "1 run) written to %s/ (index them with: fiohist load %s --es-url URL)\n",
-                 args.meta.run.c_str(), docs, pct, bkt, args.out_dir.c_str(),
-                 args.out_dir.c_str());
+    std::fprintf(stderr,
+                 "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
+                 "1 run) written to %s/ (index them with: fiohist load %s --es-url URL)\n",
+                 args.meta.run.c_str(), docs, pct, bkt, args.out_dir.c_str(), args.out_dir.c_str());
   }
 }
 

@@ -1,6 +1,4 @@
 // `fiohist runs`.
-#include "cli/commands.h"
-
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -9,6 +7,7 @@
 #include <iostream>
 
 #include "cli/command_line.h"
+#include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "es/es_admin.h"

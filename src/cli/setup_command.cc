@@ -1,10 +1,9 @@
 // `fiohist setup`.
-#include "cli/commands.h"
-
 #include <boost/program_options.hpp>
 #include <iostream>
 
 #include "cli/command_line.h"
+#include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "es/es_admin.h"

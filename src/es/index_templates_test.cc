@@ -46,8 +46,7 @@ TEST(IndexTemplates, LoadRewritesPatterns) {
 TEST(IndexTemplates, DefaultDirHasTheTemplates) {
   std::string body;
   EXPECT_TRUE(
-      LoadIndexTemplate("", TemplateFileName(DocKind::kRun), "fiohist", DocKind::kRun, &body)
-          .ok())
+      LoadIndexTemplate("", TemplateFileName(DocKind::kRun), "fiohist", DocKind::kRun, &body).ok())
       << DefaultMappingsDir();
 }
 

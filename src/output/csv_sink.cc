@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "base/number_format.h"
-#include "output/fields.h"
 #include "log/time_anchor.h"
+#include "output/fields.h"
 
 namespace fiohist {
 

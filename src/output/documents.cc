@@ -12,8 +12,8 @@
 #include <cstring>
 
 #include "base/number_format.h"
-#include "output/fields.h"
 #include "log/time_anchor.h"
+#include "output/fields.h"
 
 namespace fiohist {
 namespace {
@@ -161,7 +161,8 @@ std::string KeyText(const char* name) { return StringText(name, std::strlen(name
 const Field& ResultField(const char* name) {
   const bool percentile = name[0] == 'p' && name[1] >= '0' && name[1] <= '9';
   for (const Field& f : ResultFields()) {
-    if ((f.places & (kInPctiles | kInBuckets)) && (percentile ? f.percentiles : !std::strcmp(f.name, name))) {
+    if ((f.places & (kInPctiles | kInBuckets)) &&
+        (percentile ? f.percentiles : !std::strcmp(f.name, name))) {
       return f;
     }
   }
@@ -409,8 +410,8 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   bucket_count_key_ = ResultKey("bucket_count");
   latency_key_ = ResultKey("latency");
   latency_scale_key_ = ResultKey("latency_scale");
-  buckets_head_ = ResultKey("layout") + StringText(layout.data(), layout.size()) +
-                  ResultKey("bucket_index");
+  buckets_head_ =
+      ResultKey("layout") + StringText(layout.data(), layout.size()) + ResultKey("bucket_index");
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
   }
@@ -667,7 +668,8 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   TimeField(w, RunKey("@timestamp"), info_.first_quantum_ms, info_.absolute);
   TimeField(w, RunKey("start"), info_.first_quantum_ms, info_.absolute);
   TimeField(w, RunKey("end"), summary.end_ms, info_.absolute);
-  Num(w, RunKey("duration_s"), static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
+  Num(w, RunKey("duration_s"),
+      static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
   Key(w, RunKey("hosts"));
   w.StartArray();
   for (const std::string& h : info_.hosts) w.String(h.c_str());

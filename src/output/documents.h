@@ -66,23 +66,30 @@ class DocumentBuilder {
   double ns_per_unit_;
 
   // JSON fragments fixed for the run.
-  std::string meta_json_;     // ,"run":"..","tags":[..],"labels":{..} (parts may be absent)
+  std::string meta_json_;  // ,"run":"..","tags":[..],"labels":{..} (parts may be absent)
   std::array<std::string, 3> scope_json_;      // ,"scope":"cluster" by ScopeKind
   std::array<std::string, 4> direction_json_;  // ,"direction":"read" by Direction
-  int64_t quantum_ms_ = 0;    // info.quantum_ms, whose "quantum_s" text is quantum_s_
+  int64_t quantum_ms_ = 0;  // info.quantum_ms, whose "quantum_s" text is quantum_s_
   std::string quantum_s_;
   std::string buckets_head_;  // ,"layout":"..","bucket_index": (the "[" comes later)
   // Keys (`,"name":`) of ResultFields(), made once: AppendCommon's, in the order it writes
   // them (the first with "{" for ","), then the statistics' (by Stat) and the rest.
   enum CommonKey {
-    kTimestampKey, kEndKey, kElapsedKey, kQuantumKey, kScopeKey, kHostKey, kJobKey,
-    kDirectionKey, kLogsKey, kSamplesKey
+    kTimestampKey,
+    kEndKey,
+    kElapsedKey,
+    kQuantumKey,
+    kScopeKey,
+    kHostKey,
+    kJobKey,
+    kDirectionKey,
+    kLogsKey,
+    kSamplesKey
   };
   std::vector<std::string> common_keys_;
   size_t common_room_ = 0;  // bytes of those keys and their values at most
   std::array<std::string, 6> stat_keys_;
-  std::string clamped_key_, lower_bound_key_, bucket_count_key_, latency_key_,
-      latency_scale_key_;
+  std::string clamped_key_, lower_bound_key_, bucket_count_key_, latency_key_, latency_scale_key_;
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"

@@ -73,8 +73,8 @@ void ExpectSameFields(const std::map<std::string, std::string>& table,
         << "type of '" << name << "' in " << file;
   }
   for (const auto& [name, type] : mapping) {
-    EXPECT_TRUE(table.count(name)) << "mapping of '" << name << "' in " << file
-                                   << " has no field in fields.cc";
+    EXPECT_TRUE(table.count(name))
+        << "mapping of '" << name << "' in " << file << " has no field in fields.cc";
   }
 }
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "output/documents.h"
 #include "output/latency_unit.h"
 #include "output/table_sink.h"
-#include "output/documents.h"
 #include "stats/result_sink.h"
 
 namespace fiohist {

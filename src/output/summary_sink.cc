@@ -23,8 +23,9 @@ Status SummarySink::End(const RunSummary& summary) {
     records += r.records;
     duplicates += r.duplicates;
   }
-  std::fprintf(out_, "fiohist: %zu log(s) on %zu host(s), %lld record(s), %lld quanta of %g s, "
-                     "layout %s, log_hist_msec %lld (%s)\n",
+  std::fprintf(out_,
+               "fiohist: %zu log(s) on %zu host(s), %lld record(s), %lld quanta of %g s, "
+               "layout %s, log_hist_msec %lld (%s)\n",
                info_.logs.size(), info_.hosts.size(), records, summary.quanta,
                static_cast<double>(info_.quantum_ms) / 1000.0, info_.layout.Name().c_str(),
                static_cast<long long>(info_.log_hist_msec),
@@ -34,10 +35,12 @@ Status SummarySink::End(const RunSummary& summary) {
                  FormatIsoTime(info_.first_quantum_ms).c_str(), info_.anchor.c_str(),
                  FormatIsoTime(summary.end_ms).c_str());
   } else {
-    std::fprintf(out_, "fiohist: times are ms since the jobs started (no --start-time or "
-                       "--fio-json given)\n");
+    std::fprintf(out_,
+                 "fiohist: times are ms since the jobs started (no --start-time or "
+                 "--fio-json given)\n");
   }
-  for (const std::string& w : summary.warnings) std::fprintf(out_, "fiohist: warning: %s\n", w.c_str());
+  for (const std::string& w : summary.warnings)
+    std::fprintf(out_, "fiohist: warning: %s\n", w.c_str());
   if (cluster_.empty()) return Status();
   std::fprintf(out_, "%-6s %12s %10s %10s %10s", "dir", "ios", "iops", "min", "mean");
   for (const std::string& n : info_.percentiles.names) std::fprintf(out_, " %10s", n.c_str());
@@ -57,8 +60,9 @@ Status SummarySink::End(const RunSummary& summary) {
   bool clamped = false;
   for (const ScopeResult& r : cluster_) clamped = clamped || r.stats.top_bucket > 0;
   if (clamped) {
-    std::fprintf(out_, "fiohist: '+' marks values in fio's last bucket (latencies beyond it "
-                       "are clamped): only lower bounds\n");
+    std::fprintf(out_,
+                 "fiohist: '+' marks values in fio's last bucket (latencies beyond it "
+                 "are clamped): only lower bounds\n");
   }
   return Status();
 }

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
 #include "log/log_line.h"
 #include "log/log_source.h"
 #include "log/log_stream.h"
 #include "stats/percentiles.h"
-#include "base/status.h"
 #include "stats/scope_result.h"
 
 namespace fiohist {
