@@ -7,6 +7,11 @@
 
 namespace fiohist {
 
+/// The longest span one record may cover. A real stall (no I/O completing) lasts seconds
+/// to hours; a longer jump is a damaged stamp, and would spread one record over millions of
+/// quanta of output. The probe and the stream both judge stamps by it.
+constexpr int64_t kMaxSpanMs = 30LL * 24 * 3600 * 1000;
+
 /// A time span (start, end] in milliseconds on the run's absolute time line.
 struct TimeSpan {
   int64_t start_ms = 0;

@@ -6,69 +6,9 @@
 namespace fiohist {
 namespace {
 
-constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps are relative
 constexpr size_t kMaxSkippedExamples = 5;
-// The longest span one record may cover. A real stall (no I/O completing) lasts seconds to
-// hours; a longer jump is a damaged stamp, and would spread one record over millions of
-// quanta of output.
-constexpr int64_t kMaxSpanMs = 30LL * 24 * 3600 * 1000;
 
 }  // namespace
-
-Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
-  *probe = LogProbe();
-  std::unique_ptr<LogReader> reader;
-  Status s = LogReader::Open(path, &reader);
-  if (!s.ok()) return s;
-  LogRecord record;
-  std::string what;
-  int64_t last[kLogDirections] = {-1, -1, -1};
-  std::vector<int64_t> gaps;
-  std::string_view line;
-  int seen = 0;
-  while (seen < max_lines && reader->NextLine(&line)) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    bool good = ParseRecord(line, &record, &what);
-    if (good && probe->empty && reader->last_line_unterminated()) {
-      // A cut line can still parse (with fewer columns, which may even match a coarse
-      // layout); with no complete line before it nothing tells, so it is not used.
-      good = false;
-      what = "a single line of " + std::to_string(record.columns) +
-             " bucket counts cannot be told from a cut one";
-    } else if (good && !probe->empty && record.columns != probe->columns) {
-      good = false;
-      what = "expected " + std::to_string(probe->columns) +
-             " bucket counts (as on the first line), found " + std::to_string(record.columns);
-    }
-    if (!good) {
-      if (reader->last_line_unterminated()) {
-        what = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
-      }
-      if (skip_bad_lines) continue;
-      return Status::InputError(path, reader->line_number(), what);
-    }
-    if (probe->empty) {
-      probe->empty = false;
-      probe->columns = record.columns;
-      probe->first_time_ms = record.time_ms;
-      probe->epoch = record.time_ms >= kEpochThresholdMs;
-    }
-    int64_t& l = last[static_cast<int>(record.direction)];
-    // A jump beyond kMaxSpanMs is a bad line for the stream; it says nothing of the interval.
-    if (l >= 0 && record.time_ms > l && record.time_ms - l <= kMaxSpanMs) {
-      gaps.push_back(record.time_ms - l);
-    }
-    l = record.time_ms;
-    ++seen;
-  }
-  // With --skip-bad-lines the stream reports the damage (and uses what came before it).
-  if (!reader->status().ok() && !skip_bad_lines) return reader->status();
-  if (!gaps.empty()) {
-    std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
-    probe->typical_gap_ms = gaps[gaps.size() / 2];
-  }
-  return Status();
-}
 
 LogStream::LogStream(const LogSource& source, const StreamSetup& setup)
     : source_(source), setup_(setup), model_(setup.first_interval_ms, setup.floor_ms) {}
@@ -83,8 +23,8 @@ Status LogStream::BadLine(const std::string& what) {
   }
   ++report_.skipped_lines;
   if (report_.skipped_examples.size() < kMaxSkippedExamples) {
-    report_.skipped_examples.push_back(source_.path + ":" +
-                                       std::to_string(reader_->line_number()) + ": " + message);
+    report_.skipped_examples.push_back(source_.path + ":" + std::to_string(reader_->line_number()) +
+                                       ": " + message);
   }
   return Status();
 }
@@ -135,8 +75,8 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   if (span.start_ms < qs) {
     // The look-ahead makes this unreachable for well-formed logs; should a span still
     // start in a finished quantum, keep every I/O, placed from the first one still open.
-    const double late = std::min(1.0, static_cast<double>(qs - span.start_ms) /
-                                          static_cast<double>(span.length()));
+    const double late =
+        std::min(1.0, static_cast<double>(qs - span.start_ms) / static_cast<double>(span.length()));
     report_.late_ios += static_cast<double>(record.total) * late;
     span.start_ms = qs;
     if (span.end_ms <= qs) span.end_ms = qs + 1;
@@ -270,8 +210,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
         Status s = BadLine("time stamp out of order: " + std::to_string(record_.time_ms) +
                            " ms between " + DirectionName(peek_direction_) + " records at " +
                            std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
-                           std::to_string(model_.last(peek_direction_) - setup_.offset_ms) +
-                           " ms");
+                           std::to_string(model_.last(peek_direction_) - setup_.offset_ms) + " ms");
         if (!s.ok()) return s;
       }
       Status s = ReadPeek(&have_peek_);
@@ -302,11 +241,10 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
           ++report_.duplicates;
           break;
         case IntervalModel::Verdict::kBackwards: {
-          Status s = BadLine("time goes backwards: " + std::to_string(record_.time_ms) +
-                             " ms is before the previous " + DirectionName(record_.direction) +
-                             " record at " +
-                             std::to_string(model_.last(record_.direction) - setup_.offset_ms) +
-                             " ms");
+          Status s = BadLine(
+              "time goes backwards: " + std::to_string(record_.time_ms) +
+              " ms is before the previous " + DirectionName(record_.direction) + " record at " +
+              std::to_string(model_.last(record_.direction) - setup_.offset_ms) + " ms");
           if (!s.ok()) return s;
           break;
         }

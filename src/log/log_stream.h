@@ -7,55 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "histogram/histogram.h"
 #include "log/interval_model.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
+#include "log/log_report.h"
 #include "log/log_source.h"
 #include "log/quantum_grid.h"
-#include "base/status.h"
 
 namespace fiohist {
-
-/// What the first lines of a log say about it, read before the run is laid out.
-struct LogProbe {
-  /// Count columns of the first well-formed line.
-  int columns = 0;
-  /// Stamps are Unix-epoch milliseconds (log_unix_epoch=1).
-  bool epoch = false;
-  /// Stamp of the first record.
-  int64_t first_time_ms = 0;
-  /// Median gap between two stamps of one direction (0: unknown), the estimate of
-  /// log_hist_msec: fio keeps its lines on the log_hist_msec grid, so a late line (514 ms
-  /// after the last) is followed by an early one (486 ms); the median is the interval.
-  int64_t typical_gap_ms = 0;
-  /// True when the file holds no record at all.
-  bool empty = true;
-};
-
-/// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
-/// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
-Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
-
-/// Per-file counters for the end-of-run report: nothing is dropped silently.
-struct LogReport {
-  long long records = 0;
-  long long duplicates = 0;
-  long long skipped_lines = 0;
-  long long blank_lines = 0;
-  /// I/Os of records whose span began in a quantum already finished (a direction that
-  /// stalled longer than the streaming window): they were placed from the first open one.
-  double late_ios = 0;
-  /// Sum of all counts: 0 means fio ran with clat_percentiles=0 (all buckets zero).
-  double total_ios = 0;
-  /// The last line had no newline but was complete and went into the results (a cut one
-  /// is a skipped line instead).
-  bool unterminated_last_line = false;
-  /// First few skipped-line messages, for the report.
-  std::vector<std::string> skipped_examples;
-  /// Directions this log has records for.
-  std::array<bool, kLogDirections> has_direction{};
-};
 
 /// How a log's stamps map to the run's time line and what its lines must look like.
 struct StreamSetup {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "log/log_probe.h"
 #include "log/log_stream.h"
 #include "stats/merge.h"
 #include "log/quantum_grid.h"

@@ -1,14 +1,23 @@
-#include "log/log_stream.h"
+#include "log/log_probe.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cstdio>
 #include <string>
-
-#include "stats/test_util.h"
 
 namespace fiohist {
 namespace {
+
+// Writes `text` to a fresh file under the test's temp dir and returns its path (the log/
+// tests keep to log/ and base/, so not the stats/ test helpers).
+std::string WriteTempFile(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return path;
+}
 
 std::string Record(int64_t t, int d, int count) {
   return std::to_string(t) + ", " + std::to_string(d) + ", 4096, 0, " + std::to_string(count) +
@@ -17,7 +26,7 @@ std::string Record(int64_t t, int d, int count) {
 
 // One cut line (fio killed in its first interval) parses with fewer columns, which can
 // match a coarse layout: with nothing complete before it, it must not be taken as a log.
-TEST(LogStreamTest, SingleCutLineIsNotALayout) {
+TEST(LogProbeTest, SingleCutLineIsNotALayout) {
   const std::string path = WriteTempFile("cut_clat_hist.1.log", "1001, 0, 4096, 0, 0");
   LogProbe probe;
   Status s = ProbeLog(path, 64, false, &probe);
@@ -27,7 +36,7 @@ TEST(LogStreamTest, SingleCutLineIsNotALayout) {
   EXPECT_TRUE(probe.empty);
 }
 
-TEST(LogStreamTest, CutLastLineWithFewerColumnsSaysIncomplete) {
+TEST(LogProbeTest, CutLastLineWithFewerColumnsSaysIncomplete) {
   const std::string path = WriteTempFile(
       "cut2_clat_hist.1.log", Record(1001, 0, 1) + Record(2001, 0, 1) + "3001, 0, 4096, 0");
   LogProbe probe;
@@ -37,7 +46,7 @@ TEST(LogStreamTest, CutLastLineWithFewerColumnsSaysIncomplete) {
 }
 
 // A damaged stamp years ahead says nothing about log_hist_msec.
-TEST(LogStreamTest, HugeGapsDoNotMakeTheInterval) {
+TEST(LogProbeTest, HugeGapsDoNotMakeTheInterval) {
   const std::string path = WriteTempFile(
       "gap_clat_hist.1.log",
       Record(1795306121001, 0, 1) + Record(1895306122001, 0, 1) + Record(1895306123001, 0, 1));
@@ -47,7 +56,7 @@ TEST(LogStreamTest, HugeGapsDoNotMakeTheInterval) {
 }
 
 // With --skip-bad-lines a damaged gzip is left to the stream to report, not a probe error.
-TEST(LogStreamTest, TruncatedGzipIsSkippableWhileProbing) {
+TEST(LogProbeTest, TruncatedGzipIsSkippableWhileProbing) {
   std::string text;
   for (int i = 1; i <= 2000; ++i) text += Record(1000 * i + 1, i % 2, i);
   const std::string path = ::testing::TempDir() + "/trunc_clat_hist.1.log.gz";
