@@ -4,23 +4,19 @@
 #include <cstdio>
 #include <memory>
 
+#include "base/path.h"
+#include "base/worker_pool.h"
 #include "log/log_probe.h"
 #include "log/log_stream.h"
-#include "stats/merge.h"
 #include "log/quantum_grid.h"
 #include "log/time_anchor.h"
-#include "base/worker_pool.h"
+#include "stats/merge.h"
 
 namespace fiohist {
 namespace {
 
 // Enough lines to see several records of each direction.
 constexpr int kProbeLines = 64;
-
-std::string DirectoryOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
 
 // One log's state across the run: its stream, its share of the quanta being computed and
 // emitted (two buffers: quantum q is computed while q - 1 is written out) and its
@@ -29,7 +25,7 @@ struct LogSlot {
   std::unique_ptr<LogStream> stream;
   std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
   std::array<std::vector<ScopeResult>, 2> results;
-  ScopeResult base;  // this log's key fields (kind, host, job) for its results
+  ScopeResult base;              // this log's key fields (kind, host, job) for its results
   std::array<Histogram, 2> all;  // scratch: sum over directions
   ScopeHistograms whole;         // this log over the whole run
   Status status;
@@ -55,8 +51,7 @@ struct QuantumState {
 // touched). Reuses the storage of the results already there: a quantum has as many
 // results as the one before, so strings and vectors are overwritten, not reallocated.
 void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
-                const ScopeResult& base, Histogram* all_scratch,
-                std::vector<ScopeResult>* out) {
+                const ScopeResult& base, Histogram* all_scratch, std::vector<ScopeResult>* out) {
   size_t n = 0;
   // `same_as`: the index of a result already made from the same histogram, whose
   // statistics are copied rather than computed again; -1 for none.
@@ -187,11 +182,11 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
                                     std::to_string(first_probe.columns) +
                                     ": logs of different layouts cannot be added up");
     } else if (probe.epoch != first_probe.epoch) {
-      return Status::InputError(
-          src.path, 1,
-          std::string("has ") + (probe.epoch ? "Unix-epoch" : "relative") + " time stamps but " +
-              first->path + " has " + (first_probe.epoch ? "Unix-epoch" : "relative") +
-              " ones: mixing them cannot be placed on one time line");
+      return Status::InputError(src.path, 1,
+                                std::string("has ") + (probe.epoch ? "Unix-epoch" : "relative") +
+                                    " time stamps but " + first->path + " has " +
+                                    (first_probe.epoch ? "Unix-epoch" : "relative") +
+                                    " ones: mixing them cannot be placed on one time line");
     }
     probes.push_back(probe);
     kept.push_back(src);
@@ -226,10 +221,9 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
     FioJsonAnchor a;
     s = ReadFioJsonAnchor(path, &a);
     if (!s.ok()) return s;
-    json_by_dir[DirectoryOf(path)] = a;
-    if (!a.fio_version.empty() &&
-        std::find(info_.fio_versions.begin(), info_.fio_versions.end(), a.fio_version) ==
-            info_.fio_versions.end()) {
+    json_by_dir[ParentPath(path, ".")] = a;
+    if (!a.fio_version.empty() && std::find(info_.fio_versions.begin(), info_.fio_versions.end(),
+                                            a.fio_version) == info_.fio_versions.end()) {
       info_.fio_versions.push_back(a.fio_version);
     }
   }
@@ -255,7 +249,7 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
       if (o_.has_start_time) {
         offset = o_.start_time_ms;
       } else if (!json_by_dir.empty()) {
-        auto it = json_by_dir.find(DirectoryOf(kept[i].path));
+        auto it = json_by_dir.find(ParentPath(kept[i].path, "."));
         if (it == json_by_dir.end()) {
           if (json_by_dir.size() != 1) {
             return Status::InputError(kept[i].path, 0,
@@ -506,8 +500,9 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
                                    "out were placed from the first open one");
     }
     if (r.unterminated_last_line) {
-      summary_->warnings.push_back(path + ": last line has no newline (fio stopped while "
-                                          "writing?); it was complete and was used");
+      summary_->warnings.push_back(path +
+                                   ": last line has no newline (fio stopped while "
+                                   "writing?); it was complete and was used");
     }
   }
   if (s.ok()) s = sink_->End(*summary_);
