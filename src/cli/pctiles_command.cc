@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "compat/compat_pctiles.h"
+#include "cli/compat_command.h"
 #include "output/csv_sink.h"
 #include "cli/command_line.h"
 #include "cli/pipeline_flags.h"

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <string>
 #include <utility>
@@ -17,11 +18,6 @@
 #include "base/status.h"
 
 namespace fiohist {
-
-/// Runs `fiohist pctiles --compat fio-histo-log-pctiles ARGS...`: accepts the reference
-/// tool's options in its own syntax and prints its CSV. `argv` holds the arguments after
-/// the compat switch (argv[0] is the command name). Returns the process exit code.
-int RunCompatPctiles(int argc, const char* const* argv);
 
 namespace compat {
 
@@ -120,6 +116,30 @@ std::string HeaderLine(const std::vector<double>& wanted);
 std::string RowLine(int64_t msec_since_start, const SparseRow& row,
                     const std::vector<double>& wanted,
                     const std::vector<std::pair<double, double>>& edges, double divisor);
+
+/// What the reference's two passes make of a run's logs, ready to be printed.
+struct PctilesResult {
+  /// Start of the window where all logs have data (Unix-epoch ms, or 0 for relative logs).
+  int64_t window_start_ms = 0;
+  /// The quanta laid over that window.
+  GridSpec grid;
+  /// Summed counts per quantum of `grid`.
+  std::vector<SparseRow> totals;
+  /// Records dropped for covering no time (a repeated stamp): worth a warning.
+  long long zero_length = 0;
+  /// Records with no record of their direction within 3 lines, run to the end of the last
+  /// quantum (where the reference asserts): worth a warning.
+  long long no_successor = 0;
+};
+
+/// Pass 1 checks every log of `options.files` and finds the window where all of them have
+/// data; pass 2 reads them again and spreads their records over its grid. Bad input,
+/// logs that never overlap and windows too long to hold are errors.
+Status ComputePctiles(const PctilesOptions& options, PctilesResult* result);
+
+/// Writes the reference's text of `result` to `out`: parameter lines, header, one CSV row
+/// per quantum. Fails when `out` cannot be written.
+Status WritePctiles(const PctilesOptions& options, const PctilesResult& result, std::FILE* out);
 
 /// time.ctime(seconds) in the local time zone: "Sun Nov 22 00:08:42 2026".
 std::string CTime(int64_t seconds);
