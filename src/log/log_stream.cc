@@ -65,9 +65,8 @@ void LogStream::Close() {
 }
 
 void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated,
-                       const QuantumGrid& grid, int64_t q,
-                       std::array<Histogram, kLogDirections>* out,
-                       std::array<bool, kLogDirections>* touched) {
+                       const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                       DirectionFlags* touched) {
   const int64_t qs = grid.Start(q);
   const int64_t qe = grid.End(q);
   // (t, t] would carry no time: give it the millisecond before its stamp.
@@ -99,9 +98,8 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   }
 }
 
-Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
-                            std::array<Histogram, kLogDirections>* out,
-                            std::array<bool, kLogDirections>* touched) {
+Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
   const size_t i = static_cast<size_t>(d);
   std::unique_ptr<LogReader>& r = ahead_[i];
   if (!r) {
@@ -165,16 +163,9 @@ void LogStream::UpdateNextStart() {
   next_start_ms_ = next;
 }
 
-Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
-                       std::array<Histogram, kLogDirections>* out,
-                       std::array<bool, kLogDirections>* touched) {
-  if (!opened_) {
-    Status s = Prime();
-    if (!s.ok()) return s;
-  }
+void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
   const int64_t qe = grid.End(q);
-
-  // Spans read earlier that reach into this quantum.
   size_t keep = 0;
   for (size_t i = 0; i < pending_used_; ++i) {
     Pending& p = pending_[i];
@@ -190,83 +181,107 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
     }
   }
   pending_used_ = keep;
+}
 
-  std::string what;
+Status LogStream::FeedLines(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
+  const int64_t qe = grid.End(q);
   while (have_peek_) {
     const int64_t stamp = peek_time_ + setup_.offset_ms;
     const size_t pd = static_cast<size_t>(peek_direction_);
     const long long line = reader_->line_number();
+    Status s;
     if (ahead_line_[pd] != 0 && line <= ahead_line_[pd]) {
-      // The look-ahead reader has been here: this is the line it placed, or a line it
-      // passed over (a duplicate, or one that --skip-bad-lines drops).
-      if (line == ahead_line_[pd]) {
-        ahead_line_[pd] = 0;
-      } else if (!ParseRecord(peek_line_, &record_, &what)) {
-        Status s = BadLine(what);
-        if (!s.ok()) return s;
-      } else if (stamp == ahead_prev_[pd]) {
-        ++report_.duplicates;
-      } else {
-        Status s = BadLine("time stamp out of order: " + std::to_string(record_.time_ms) +
-                           " ms between " + DirectionName(peek_direction_) + " records at " +
-                           std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
-                           std::to_string(model_.last(peek_direction_) - setup_.offset_ms) + " ms");
-        if (!s.ok()) return s;
-      }
-      Status s = ReadPeek(&have_peek_);
-      if (!s.ok()) return s;
-      continue;
-    }
-    if (model_.StartOf(stamp, peek_direction_) >= qe) break;
-    if (!ParseRecord(peek_line_, &record_, &what)) {
-      Status s = BadLine(what);
-      if (!s.ok()) return s;
-    } else if (record_.columns != setup_.columns) {
-      Status s = BadLine("expected " + std::to_string(setup_.columns) +
-                         " bucket counts (the layout of this run), found " +
-                         std::to_string(record_.columns));
-      if (!s.ok()) return s;
-    } else if (model_.last(record_.direction) != IntervalModel::kNone &&
-               stamp - model_.last(record_.direction) > kMaxSpanMs) {
-      Status s = BadLine("time jumps forward by " +
-                         std::to_string(stamp - model_.last(record_.direction)) +
-                         " ms (more than 30 days: a damaged time stamp?) from the previous " +
-                         DirectionName(record_.direction) + " record at " +
-                         std::to_string(model_.last(record_.direction) - setup_.offset_ms) + " ms");
-      if (!s.ok()) return s;
+      s = SettleLookedAhead(stamp, line);
+    } else if (model_.StartOf(stamp, peek_direction_) >= qe) {
+      break;
     } else {
-      TimeSpan span;
-      switch (model_.Place(stamp, record_.direction, &span)) {
-        case IntervalModel::Verdict::kDuplicate:
-          ++report_.duplicates;
-          break;
-        case IntervalModel::Verdict::kBackwards: {
-          Status s = BadLine(
-              "time goes backwards: " + std::to_string(record_.time_ms) +
-              " ms is before the previous " + DirectionName(record_.direction) + " record at " +
-              std::to_string(model_.last(record_.direction) - setup_.offset_ms) + " ms");
-          if (!s.ok()) return s;
-          break;
-        }
-        case IntervalModel::Verdict::kSpan:
-          Accept(record_, span, reader_->last_line_unterminated(), grid, q, out, touched);
-          break;
-      }
+      s = PlaceLine(stamp, grid, q, out, touched);
     }
-    Status s = ReadPeek(&have_peek_);
+    if (!s.ok()) return s;
+    s = ReadPeek(&have_peek_);
     if (!s.ok()) return s;
   }
-  // Directions whose next span starts inside this quantum: find that line now.
-  if (have_peek_) {
-    for (int d = 0; d < kLogDirections; ++d) {
-      const size_t i = static_cast<size_t>(d);
-      const int64_t last = model_.last(static_cast<Direction>(d));
-      if (last == IntervalModel::kNone || last >= qe || ahead_done_[i] || ahead_line_[i] != 0) {
-        continue;
-      }
-      Status s = LookAhead(static_cast<Direction>(d), grid, q, out, touched);
-      if (!s.ok()) return s;
+  return Status();
+}
+
+Status LogStream::SettleLookedAhead(int64_t stamp, long long line) {
+  const size_t pd = static_cast<size_t>(peek_direction_);
+  if (line == ahead_line_[pd]) {
+    ahead_line_[pd] = 0;  // placed already
+    return Status();
+  }
+  std::string what;
+  if (!ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
+  if (stamp == ahead_prev_[pd]) {
+    ++report_.duplicates;
+    return Status();
+  }
+  return BadLine("time stamp out of order: " + std::to_string(record_.time_ms) + " ms between " +
+                 DirectionName(peek_direction_) + " records at " +
+                 std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
+                 std::to_string(model_.last(peek_direction_) - setup_.offset_ms) + " ms");
+}
+
+Status LogStream::PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
+  std::string what;
+  if (!ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
+  if (record_.columns != setup_.columns) {
+    return BadLine("expected " + std::to_string(setup_.columns) +
+                   " bucket counts (the layout of this run), found " +
+                   std::to_string(record_.columns));
+  }
+  const Direction d = record_.direction;
+  if (model_.last(d) != IntervalModel::kNone && stamp - model_.last(d) > kMaxSpanMs) {
+    return BadLine("time jumps forward by " + std::to_string(stamp - model_.last(d)) +
+                   " ms (more than 30 days: a damaged time stamp?) from the previous " +
+                   DirectionName(d) + " record at " +
+                   std::to_string(model_.last(d) - setup_.offset_ms) + " ms");
+  }
+  TimeSpan span;
+  switch (model_.Place(stamp, d, &span)) {
+    case IntervalModel::Verdict::kDuplicate:
+      ++report_.duplicates;
+      break;
+    case IntervalModel::Verdict::kBackwards:
+      return BadLine("time goes backwards: " + std::to_string(record_.time_ms) +
+                     " ms is before the previous " + DirectionName(d) + " record at " +
+                     std::to_string(model_.last(d) - setup_.offset_ms) + " ms");
+    case IntervalModel::Verdict::kSpan:
+      Accept(record_, span, reader_->last_line_unterminated(), grid, q, out, touched);
+      break;
+  }
+  return Status();
+}
+
+Status LogStream::LookAheadStalled(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                                   DirectionFlags* touched) {
+  const int64_t qe = grid.End(q);
+  for (int d = 0; d < kLogDirections; ++d) {
+    const size_t i = static_cast<size_t>(d);
+    const int64_t last = model_.last(static_cast<Direction>(d));
+    if (last == IntervalModel::kNone || last >= qe || ahead_done_[i] || ahead_line_[i] != 0) {
+      continue;
     }
+    Status s = LookAhead(static_cast<Direction>(d), grid, q, out, touched);
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+Status LogStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                       DirectionFlags* touched) {
+  if (!opened_) {
+    Status s = Prime();
+    if (!s.ok()) return s;
+  }
+  FeedPending(grid, q, out, touched);
+  Status s = FeedLines(grid, q, out, touched);
+  if (!s.ok()) return s;
+  if (have_peek_) {
+    s = LookAheadStalled(grid, q, out, touched);
+    if (!s.ok()) return s;
   }
   if (!have_peek_ && !eof_) {
     eof_ = true;
@@ -274,6 +289,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
   }
   UpdateNextStart();
   // Pending spans continue right after this quantum.
+  const int64_t qe = grid.End(q);
   if (pending_used_ > 0 && next_start_ms_ < qe) next_start_ms_ = qe;
   return Status();
 }
