@@ -23,17 +23,23 @@ namespace compat {
 
 /// The reference tool's options, with its defaults.
 struct PctilesOptions {
+  /// fio that wrote the logs: 3 (nanosecond buckets) or 2 (microseconds, 19 groups).
   int fio_version = 3;
+  /// Bucket groups of the histogram (fio's FIO_IO_U_PLAT_NR / 2^bits).
   int bucket_groups = 29;
+  /// log2 of the buckets per group.
   int bucket_bits = 6;
   /// Wanted percentiles in the order given (the header follows this order).
   std::vector<double> percentiles = {0.0, 50.0, 95.0, 99.0, 100.0};
+  /// Quantum length in whole seconds.
   int64_t time_quantum_s = 1;
   /// -1: not given (then epoch logs start one record interval before their first stamp).
   int64_t log_hist_msec = -1;
+  /// Unit of the printed latencies: "usec" or "msec".
   std::string output_unit = "usec";
   /// Log files in command-line order (a name given twice counts once, as in the reference).
   std::vector<std::string> files;
+  /// -h/--help was given: print the usage and nothing else.
   bool help = false;
 };
 
@@ -56,11 +62,15 @@ using SparseRow = std::vector<std::pair<uint32_t, double>>;
 
 /// The time grid of one run: `count` quanta of `quantum_ms` from `start_ms`.
 struct GridSpec {
+  /// Start of the first quantum: the start of the window where all logs have data.
   int64_t start_ms = 0;
+  /// Quantum length.
   int64_t quantum_ms = 1000;
+  /// Number of quanta.
   int64_t count = 0;
   /// End of the last quantum as the reference computes it (whole seconds, in ms).
   int64_t end_ms = 0;
+  /// Buckets per record (bucket groups * 2^bits).
   int buckets = 1856;
 };
 
@@ -71,6 +81,7 @@ struct GridSpec {
 /// sparse, so a record spread over a long gap costs little per quantum.
 class LogAligner {
  public:
+  /// Adds into `totals` (one row per quantum of `grid`, not owned), which outlives it.
   LogAligner(const GridSpec& grid, std::vector<SparseRow>* totals);
 
   /// Adds a record stamped `time_ms` that ends at `end_ms`: each quantum it overlaps gets
