@@ -199,8 +199,10 @@ Status ScanLog(const std::string& path, const PctilesOptions& options, int colum
 
 }  // namespace
 
-Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* options) {
-  *options = PctilesOptions();
+namespace {
+
+// Parses argv with the reference's options and syntax into `vm`.
+Status StoreArgs(int argc, const char* const* argv, po::variables_map* vm) {
   po::options_description desc;
   desc.add_options()("help,h", "")("fio-version", po::value<std::string>(), "")(
       "bucket-groups", po::value<std::string>(), "")("bucket-bits", po::value<std::string>(), "")(
@@ -210,7 +212,6 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
                                                    po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
   positional.add("file_list", -1);
-  po::variables_map vm;
   try {
     // Like main()'s argv, argv[0] (the command name) is skipped by the parser.
     po::store(po::command_line_parser(argc, argv)
@@ -218,14 +219,15 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
                   .positional(positional)
                   .style(po::command_line_style::unix_style)
                   .run(),
-              vm);
+              *vm);
   } catch (const po::error& e) {
     return Status::Error(e.what());
   }
-  if (vm.count("help")) {
-    options->help = true;
-    return Status();
-  }
+  return Status();
+}
+
+// --fio-version, --bucket-groups, --bucket-bits: the layout of the logs' buckets.
+Status ReadLayoutOptions(const po::variables_map& vm, PctilesOptions* options) {
   int64_t v = 0;
   if (vm.count("fio-version")) {
     const std::string text = vm["fio-version"].as<std::string>();
@@ -245,6 +247,12 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
   s = IntOption(vm, "bucket-bits", 0, 12, &v);
   if (!s.ok()) return s;
   options->bucket_bits = static_cast<int>(v);
+  return Status();
+}
+
+// --time-quantum and --log-hist-msec.
+Status ReadTimeOptions(const po::variables_map& vm, PctilesOptions* options) {
+  int64_t v = 0;
   if (vm.count("time-quantum")) {
     const std::string text = vm["time-quantum"].as<std::string>();
     if (!ParsePythonInt(text, &v)) {
@@ -255,8 +263,11 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
     }
     options->time_quantum_s = v;
   }
-  s = IntOption(vm, "log-hist-msec", 0, int64_t{1} << 40, &options->log_hist_msec);
-  if (!s.ok()) return s;
+  return IntOption(vm, "log-hist-msec", 0, int64_t{1} << 40, &options->log_hist_msec);
+}
+
+// --output-unit and --percentiles: what is printed.
+Status ReadOutputOptions(const po::variables_map& vm, PctilesOptions* options) {
   if (vm.count("output-unit")) {
     options->output_unit = vm["output-unit"].as<std::string>();
     if (options->output_unit != "usec" && options->output_unit != "msec") {
@@ -280,6 +291,11 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
       options->percentiles.push_back(p);
     }
   }
+  return Status();
+}
+
+// The log files, each once, in the order first given.
+Status ReadFiles(const po::variables_map& vm, PctilesOptions* options) {
   if (!vm.count("file_list")) {
     return Status::Error("the following arguments are required: file_list (the log files)");
   }
@@ -288,6 +304,24 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
     if (seen.insert(f).second) options->files.push_back(f);
   }
   return Status();
+}
+
+}  // namespace
+
+Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* options) {
+  *options = PctilesOptions();
+  po::variables_map vm;
+  Status s = StoreArgs(argc, argv, &vm);
+  if (!s.ok()) return s;
+  if (vm.count("help")) {
+    options->help = true;
+    return Status();
+  }
+  s = ReadLayoutOptions(vm, options);
+  if (s.ok()) s = ReadTimeOptions(vm, options);
+  if (s.ok()) s = ReadOutputOptions(vm, options);
+  if (s.ok()) s = ReadFiles(vm, options);
+  return s;
 }
 
 int64_t QuantumCount(int64_t quantum_s, int64_t start_ms, int64_t end_ms) {
