@@ -12,7 +12,7 @@
 #include "cli/commands.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
-#include "compat/compat_pctiles.h"
+#include "cli/compat_command.h"
 #include "output/csv_sink.h"
 #include "output/fanout_sink.h"
 #include "output/row_json_sink.h"

@@ -13,41 +13,16 @@
 #include <memory>
 #include <set>
 
+#include "base/number_format.h"
 #include "histogram/bucket_layout.h"
-#include "cli/exit_code.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
-#include "base/number_format.h"
 
 namespace po = boost::program_options;
 
 namespace fiohist {
 namespace compat {
 namespace {
-
-const char kUsage[] =
-    "Usage: fiohist pctiles --compat fio-histo-log-pctiles [options] [--] LOGS...\n"
-    "\n"
-    "Reproduces fio's tools/hist/fio-histo-log-pctiles.py: the same options, parameter\n"
-    "lines and CSV (msec-since-start, samples, percentiles...), with the same numbers.\n"
-    "Read and write lines are summed; trim lines and coarsened logs are rejected, as the\n"
-    "reference does. Unlike the reference, records of hosts that started before the common\n"
-    "window are skipped (not added to the last quanta), and bad options are clear errors.\n"
-    "\n"
-    "Options (the reference's syntax; --percentiles takes several values, so put '--'\n"
-    "before the logs when it comes last):\n"
-    "  --fio-version 2|3        fio that wrote the logs (default 3; 2 forces 19 groups)\n"
-    "  --bucket-groups N        histogram bucket groups (default 29)\n"
-    "  --bucket-bits N          log2 of buckets per group (default 6)\n"
-    "  --percentiles P...       percentiles, 0..100 (default 0 50 95 99 100)\n"
-    "  --time-quantum N         quantum in whole seconds (default 1)\n"
-    "  --log-hist-msec N        log_hist_msec of the job (epoch logs start N ms before\n"
-    "                           their first stamp; else one record interval before)\n"
-    "  --output-unit usec|msec  unit of the printed latencies (default usec)\n"
-    "  -h, --help               this help\n"
-    "\n"
-    "Errors go to stderr, naming the file and line (the reference prints 'ERROR: ...' on\n"
-    "stdout); exit status 1 for bad input, 2 for bad usage.\n";
 
 // Python's int(): optional sign and digits (surrounding blanks allowed).
 bool ParsePythonInt(const std::string& text, int64_t* value) {
@@ -224,8 +199,10 @@ Status ScanLog(const std::string& path, const PctilesOptions& options, int colum
 
 }  // namespace
 
-Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* options) {
-  *options = PctilesOptions();
+namespace {
+
+// Parses argv with the reference's options and syntax into `vm`.
+Status StoreArgs(int argc, const char* const* argv, po::variables_map* vm) {
   po::options_description desc;
   desc.add_options()("help,h", "")("fio-version", po::value<std::string>(), "")(
       "bucket-groups", po::value<std::string>(), "")("bucket-bits", po::value<std::string>(), "")(
@@ -235,7 +212,6 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
                                                    po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
   positional.add("file_list", -1);
-  po::variables_map vm;
   try {
     // Like main()'s argv, argv[0] (the command name) is skipped by the parser.
     po::store(po::command_line_parser(argc, argv)
@@ -243,14 +219,15 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
                   .positional(positional)
                   .style(po::command_line_style::unix_style)
                   .run(),
-              vm);
+              *vm);
   } catch (const po::error& e) {
     return Status::Error(e.what());
   }
-  if (vm.count("help")) {
-    options->help = true;
-    return Status();
-  }
+  return Status();
+}
+
+// --fio-version, --bucket-groups, --bucket-bits: the layout of the logs' buckets.
+Status ReadLayoutOptions(const po::variables_map& vm, PctilesOptions* options) {
   int64_t v = 0;
   if (vm.count("fio-version")) {
     const std::string text = vm["fio-version"].as<std::string>();
@@ -270,6 +247,12 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
   s = IntOption(vm, "bucket-bits", 0, 12, &v);
   if (!s.ok()) return s;
   options->bucket_bits = static_cast<int>(v);
+  return Status();
+}
+
+// --time-quantum and --log-hist-msec.
+Status ReadTimeOptions(const po::variables_map& vm, PctilesOptions* options) {
+  int64_t v = 0;
   if (vm.count("time-quantum")) {
     const std::string text = vm["time-quantum"].as<std::string>();
     if (!ParsePythonInt(text, &v)) {
@@ -280,8 +263,11 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
     }
     options->time_quantum_s = v;
   }
-  s = IntOption(vm, "log-hist-msec", 0, int64_t{1} << 40, &options->log_hist_msec);
-  if (!s.ok()) return s;
+  return IntOption(vm, "log-hist-msec", 0, int64_t{1} << 40, &options->log_hist_msec);
+}
+
+// --output-unit and --percentiles: what is printed.
+Status ReadOutputOptions(const po::variables_map& vm, PctilesOptions* options) {
   if (vm.count("output-unit")) {
     options->output_unit = vm["output-unit"].as<std::string>();
     if (options->output_unit != "usec" && options->output_unit != "msec") {
@@ -305,6 +291,11 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
       options->percentiles.push_back(p);
     }
   }
+  return Status();
+}
+
+// The log files, each once, in the order first given.
+Status ReadFiles(const po::variables_map& vm, PctilesOptions* options) {
   if (!vm.count("file_list")) {
     return Status::Error("the following arguments are required: file_list (the log files)");
   }
@@ -313,6 +304,24 @@ Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* optio
     if (seen.insert(f).second) options->files.push_back(f);
   }
   return Status();
+}
+
+}  // namespace
+
+Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* options) {
+  *options = PctilesOptions();
+  po::variables_map vm;
+  Status s = StoreArgs(argc, argv, &vm);
+  if (!s.ok()) return s;
+  if (vm.count("help")) {
+    options->help = true;
+    return Status();
+  }
+  s = ReadLayoutOptions(vm, options);
+  if (s.ok()) s = ReadTimeOptions(vm, options);
+  if (s.ok()) s = ReadOutputOptions(vm, options);
+  if (s.ok()) s = ReadFiles(vm, options);
+  return s;
 }
 
 int64_t QuantumCount(int64_t quantum_s, int64_t start_ms, int64_t end_ms) {
@@ -503,111 +512,88 @@ std::string CTime(int64_t seconds) {
 
 namespace {
 
-// The whole command: pass 1 checks the logs and finds the common window, pass 2 reads them
-// again and spreads their records over the grid, then the reference's text is printed.
-int Run(int argc, const char* const* argv) {
-  const char* const prog = "fiohist pctiles --compat fio-histo-log-pctiles";
-  PctilesOptions options;
-  Status s = ParsePctilesArgs(argc, argv, &options);
-  if (!s.ok()) {
-    std::fprintf(stderr, "%s: %s (see --help)\n", prog, s.message().c_str());
-    return kExitUsage;
-  }
-  if (options.help) {
-    std::fputs(kUsage, stdout);
-    return kExitOk;
-  }
-  const int buckets_per_group = 1 << options.bucket_bits;
-  const int buckets = buckets_per_group * options.bucket_groups;
+// A damaged stamp can stretch the window over years; the reference would try to allocate
+// it all. 2*10^6 quanta is 23 days of 1 s quanta.
+constexpr int64_t kMaxQuanta = 2000000;
 
-  // Pass 1: check every log and find the window where all of them have data.
-  std::vector<LogScan> scans(options.files.size());
-  int64_t window_start = 0;
-  int64_t window_end = std::numeric_limits<int64_t>::max();
+// Pass 1: checks every log (the reference's checks, so errors come before any output) and
+// finds the window [*start, *end) where all of them have data.
+Status ScanAll(const PctilesOptions& options, int buckets, std::vector<LogScan>* scans,
+               int64_t* start, int64_t* end) {
+  scans->assign(options.files.size(), LogScan());
+  *start = 0;
+  *end = std::numeric_limits<int64_t>::max();
   for (size_t i = 0; i < options.files.size(); ++i) {
-    s = ScanLog(options.files[i], options, buckets, &scans[i]);
-    if (!s.ok()) {
-      std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
-      return kExitError;
-    }
-    window_start = std::max(window_start, scans[i].start_ms);
-    window_end = std::min(window_end, scans[i].end_ms);
+    Status s = ScanLog(options.files[i], options, buckets, &(*scans)[i]);
+    if (!s.ok()) return s;
+    *start = std::max(*start, (*scans)[i].start_ms);
+    *end = std::min(*end, (*scans)[i].end_ms);
   }
-  if (window_start >= window_end) {
-    std::fprintf(stderr,
-                 "fiohist: error: no time interval when all logs overlapped (latest start %lld "
-                 "ms, earliest end %lld ms)\n",
-                 static_cast<long long>(window_start), static_cast<long long>(window_end));
-    return kExitError;
+  if (*start >= *end) {
+    return Status::Error("no time interval when all logs overlapped (latest start " +
+                         std::to_string(*start) + " ms, earliest end " + std::to_string(*end) +
+                         " ms)");
   }
+  return Status();
+}
 
-  GridSpec grid;
-  grid.start_ms = window_start;
-  grid.quantum_ms = options.time_quantum_s * 1000;
-  grid.count = QuantumCount(options.time_quantum_s, window_start, window_end);
-  grid.end_ms = (FloorDiv(window_start, 1000) + grid.count * options.time_quantum_s) * 1000;
-  grid.buckets = buckets;
-  // A damaged stamp can stretch the window over years; the reference would try to allocate
-  // it all. 2*10^6 quanta is 23 days of 1 s quanta.
-  const int64_t kMaxQuanta = 2000000;
-  if (grid.count > kMaxQuanta) {
-    std::fprintf(stderr,
-                 "fiohist: error: the common window [%lld, %lld] ms spans %lld quanta (more than "
-                 "%lld): a damaged time stamp? (else use a larger --time-quantum)\n",
-                 static_cast<long long>(window_start), static_cast<long long>(window_end),
-                 static_cast<long long>(grid.count), static_cast<long long>(kMaxQuanta));
-    return kExitError;
+// Lays the reference's quantum grid over the common window, refusing one too long to hold.
+Status MakeGrid(const PctilesOptions& options, int buckets, int64_t start, int64_t end,
+                GridSpec* grid) {
+  grid->start_ms = start;
+  grid->quantum_ms = options.time_quantum_s * 1000;
+  grid->count = QuantumCount(options.time_quantum_s, start, end);
+  grid->end_ms = (FloorDiv(start, 1000) + grid->count * options.time_quantum_s) * 1000;
+  grid->buckets = buckets;
+  if (grid->count > kMaxQuanta) {
+    return Status::Error("the common window [" + std::to_string(start) + ", " +
+                         std::to_string(end) + "] ms spans " + std::to_string(grid->count) +
+                         " quanta (more than " + std::to_string(kMaxQuanta) +
+                         "): a damaged time stamp? (else use a larger --time-quantum)");
   }
-  std::vector<SparseRow> totals(static_cast<size_t>(grid.count));
+  return Status();
+}
 
-  // Pass 2: read the logs again and spread their records over the grid.
-  long long zero_length = 0, no_successor = 0;
-  for (size_t i = 0; i < options.files.size(); ++i) {
-    const LogScan& scan = scans[i];
-    std::vector<int64_t> later_min(scan.times.size() + 1, std::numeric_limits<int64_t>::max());
-    for (size_t k = scan.times.size(); k-- > 0;) {
-      later_min[k] = std::min(later_min[k + 1], scan.times[k]);
-    }
-    LogAligner aligner(grid, &totals);
-    size_t k = 0;
-    s = ReadRecords(options.files[i], buckets, [&](const LogRecord& r) {
-      if (k >= scan.times.size() || scan.times[k] != r.time_ms) {
-        ++k;
-        return;  // the file changed since pass 1; reported below
-      }
-      // Three other-direction records in a row: the reference asserts; the record runs
-      // to the end of the last quantum instead.
-      if (k + 3 < scan.times.size() && scan.directions[k + 1] != scan.directions[k] &&
-          scan.directions[k + 2] != scan.directions[k] &&
-          scan.directions[k + 3] != scan.directions[k]) {
-        ++no_successor;
-      }
-      const int64_t end = RecordEnd(scan.times, scan.directions, k, grid.end_ms);
-      if (!aligner.Add(r.time_ms, end, r.counts)) ++zero_length;
+// Pass 2 for one log: reads it again and spreads each record over the grid up to the next
+// record of its direction, as the reference does. The records' ends come from pass 1's
+// scan, so one read suffices.
+Status SpreadLog(const std::string& path, const LogScan& scan, int buckets, PctilesResult* result) {
+  const GridSpec& grid = result->grid;
+  // later_min[k]: the smallest stamp from record k on; quanta before it are complete.
+  std::vector<int64_t> later_min(scan.times.size() + 1, std::numeric_limits<int64_t>::max());
+  for (size_t k = scan.times.size(); k-- > 0;) {
+    later_min[k] = std::min(later_min[k + 1], scan.times[k]);
+  }
+  LogAligner aligner(grid, &result->totals);
+  size_t k = 0;
+  Status s = ReadRecords(path, buckets, [&](const LogRecord& r) {
+    if (k >= scan.times.size() || scan.times[k] != r.time_ms) {
       ++k;
-      aligner.FlushBefore(later_min[k]);
-    });
-    if (s.ok() && k != scan.times.size()) {
-      s = Status::InputError(options.files[i], 0, "the file changed while it was read");
+      return;  // the file changed since pass 1; reported below
     }
-    if (!s.ok()) {
-      std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
-      return kExitError;
+    // Three other-direction records in a row: the reference asserts; the record runs
+    // to the end of the last quantum instead.
+    if (k + 3 < scan.times.size() && scan.directions[k + 1] != scan.directions[k] &&
+        scan.directions[k + 2] != scan.directions[k] &&
+        scan.directions[k + 3] != scan.directions[k]) {
+      ++result->no_successor;
     }
-    aligner.FlushAll();
+    const int64_t end = RecordEnd(scan.times, scan.directions, k, grid.end_ms);
+    if (!aligner.Add(r.time_ms, end, r.counts)) ++result->zero_length;
+    ++k;
+    aligner.FlushBefore(later_min[k]);
+  });
+  if (s.ok() && k != scan.times.size()) {
+    s = Status::InputError(path, 0, "the file changed while it was read");
   }
-  if (zero_length > 0) {
-    std::fprintf(stderr, "fiohist: warning: %lld zero-length records (a repeated stamp) dropped\n",
-                 zero_length);
-  }
-  if (no_successor > 0) {
-    std::fprintf(stderr,
-                 "fiohist: warning: %lld records had no record of their direction within 3 "
-                 "lines; they run to the end of the last quantum\n",
-                 no_successor);
-  }
+  if (!s.ok()) return s;
+  aligner.FlushAll();
+  return Status();
+}
 
-  // The reference's output: parameter lines, header, one row per quantum.
+// The reference's lines before its CSV: the parameters, the window's start and the header.
+std::string ParameterLines(const PctilesOptions& options, int64_t window_start_ms) {
+  const int buckets_per_group = 1 << options.bucket_bits;
   std::string out;
   out += "fio version = " + std::to_string(options.fio_version) + "\n";
   out += "bucket groups = " + std::to_string(options.bucket_groups) + "\n";
@@ -620,13 +606,14 @@ int Run(int argc, const char* const* argv) {
   }
   out += "\n";
   out += "buckets per group = " + std::to_string(buckets_per_group) + "\n";
-  out += "buckets per interval = " + std::to_string(buckets) + " \n";
+  out +=
+      "buckets per interval = " + std::to_string(buckets_per_group * options.bucket_groups) + " \n";
   if (options.log_hist_msec >= 0) {
     out += "log_hist_msec = " + std::to_string(options.log_hist_msec) + "\n";
   }
   out += "output unit = " + options.output_unit + "\n";
-  if (window_start > 0) {
-    const double seconds = static_cast<double>(window_start) / 1000.0;
+  if (window_start_ms > 0) {
+    const double seconds = static_cast<double>(window_start_ms) / 1000.0;
     out += "all threads running as of unix epoch time " +
            std::to_string(static_cast<long long>(seconds)) + " = " +
            CTime(static_cast<int64_t>(std::floor(seconds))) + "\n";
@@ -634,29 +621,49 @@ int Run(int argc, const char* const* argv) {
   out += "time (millisec), percentiles in increasing order with values in " + options.output_unit +
          "\n";
   out += HeaderLine(options.percentiles) + "\n";
-  const std::vector<std::pair<double, double>> edges =
-      BucketEdges(options.fio_version, options.bucket_groups, options.bucket_bits);
-  const double divisor = options.output_unit == "msec" ? 1000.0 : 1.0;
-  for (int64_t q = 0; q < grid.count; ++q) {
-    out += RowLine(q * grid.quantum_ms, totals[static_cast<size_t>(q)], options.percentiles, edges,
-                   divisor);
-    out += "\n";
-    if (out.size() > (1 << 16)) {
-      std::fwrite(out.data(), 1, out.size(), stdout);
-      out.clear();
-    }
-  }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
-    return kExitError;
-  }
-  return kExitOk;
+  return out;
 }
 
 }  // namespace
+
+Status ComputePctiles(const PctilesOptions& options, PctilesResult* result) {
+  *result = PctilesResult();
+  const int buckets = (1 << options.bucket_bits) * options.bucket_groups;
+  std::vector<LogScan> scans;
+  int64_t window_end = 0;
+  Status s = ScanAll(options, buckets, &scans, &result->window_start_ms, &window_end);
+  if (!s.ok()) return s;
+  s = MakeGrid(options, buckets, result->window_start_ms, window_end, &result->grid);
+  if (!s.ok()) return s;
+  result->totals.resize(static_cast<size_t>(result->grid.count));
+  for (size_t i = 0; i < options.files.size(); ++i) {
+    s = SpreadLog(options.files[i], scans[i], buckets, result);
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+Status WritePctiles(const PctilesOptions& options, const PctilesResult& result, std::FILE* out) {
+  std::string text = ParameterLines(options, result.window_start_ms);
+  const std::vector<std::pair<double, double>> edges =
+      BucketEdges(options.fio_version, options.bucket_groups, options.bucket_bits);
+  const double divisor = options.output_unit == "msec" ? 1000.0 : 1.0;
+  for (int64_t q = 0; q < result.grid.count; ++q) {
+    text += RowLine(q * result.grid.quantum_ms, result.totals[static_cast<size_t>(q)],
+                    options.percentiles, edges, divisor);
+    text += "\n";
+    // Written out in chunks: a long run's text need not be held whole.
+    if (text.size() > (1 << 16)) {
+      std::fwrite(text.data(), 1, text.size(), out);
+      text.clear();
+    }
+  }
+  std::fwrite(text.data(), 1, text.size(), out);
+  if (std::fflush(out) != 0 || std::ferror(out)) {
+    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  }
+  return Status();
+}
+
 }  // namespace compat
-
-int RunCompatPctiles(int argc, const char* const* argv) { return compat::Run(argc, argv); }
-
 }  // namespace fiohist

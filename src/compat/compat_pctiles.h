@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <string>
 #include <utility>
@@ -18,26 +19,27 @@
 
 namespace fiohist {
 
-/// Runs `fiohist pctiles --compat fio-histo-log-pctiles ARGS...`: accepts the reference
-/// tool's options in its own syntax and prints its CSV. `argv` holds the arguments after
-/// the compat switch (argv[0] is the command name). Returns the process exit code.
-int RunCompatPctiles(int argc, const char* const* argv);
-
 namespace compat {
 
 /// The reference tool's options, with its defaults.
 struct PctilesOptions {
+  /// fio that wrote the logs: 3 (nanosecond buckets) or 2 (microseconds, 19 groups).
   int fio_version = 3;
+  /// Bucket groups of the histogram (fio's FIO_IO_U_PLAT_NR / 2^bits).
   int bucket_groups = 29;
+  /// log2 of the buckets per group.
   int bucket_bits = 6;
   /// Wanted percentiles in the order given (the header follows this order).
   std::vector<double> percentiles = {0.0, 50.0, 95.0, 99.0, 100.0};
+  /// Quantum length in whole seconds.
   int64_t time_quantum_s = 1;
   /// -1: not given (then epoch logs start one record interval before their first stamp).
   int64_t log_hist_msec = -1;
+  /// Unit of the printed latencies: "usec" or "msec".
   std::string output_unit = "usec";
   /// Log files in command-line order (a name given twice counts once, as in the reference).
   std::vector<std::string> files;
+  /// -h/--help was given: print the usage and nothing else.
   bool help = false;
 };
 
@@ -60,11 +62,15 @@ using SparseRow = std::vector<std::pair<uint32_t, double>>;
 
 /// The time grid of one run: `count` quanta of `quantum_ms` from `start_ms`.
 struct GridSpec {
+  /// Start of the first quantum: the start of the window where all logs have data.
   int64_t start_ms = 0;
+  /// Quantum length.
   int64_t quantum_ms = 1000;
+  /// Number of quanta.
   int64_t count = 0;
   /// End of the last quantum as the reference computes it (whole seconds, in ms).
   int64_t end_ms = 0;
+  /// Buckets per record (bucket groups * 2^bits).
   int buckets = 1856;
 };
 
@@ -75,6 +81,7 @@ struct GridSpec {
 /// sparse, so a record spread over a long gap costs little per quantum.
 class LogAligner {
  public:
+  /// Adds into `totals` (one row per quantum of `grid`, not owned), which outlives it.
   LogAligner(const GridSpec& grid, std::vector<SparseRow>* totals);
 
   /// Adds a record stamped `time_ms` that ends at `end_ms`: each quantum it overlaps gets
@@ -120,6 +127,30 @@ std::string HeaderLine(const std::vector<double>& wanted);
 std::string RowLine(int64_t msec_since_start, const SparseRow& row,
                     const std::vector<double>& wanted,
                     const std::vector<std::pair<double, double>>& edges, double divisor);
+
+/// What the reference's two passes make of a run's logs, ready to be printed.
+struct PctilesResult {
+  /// Start of the window where all logs have data (Unix-epoch ms, or 0 for relative logs).
+  int64_t window_start_ms = 0;
+  /// The quanta laid over that window.
+  GridSpec grid;
+  /// Summed counts per quantum of `grid`.
+  std::vector<SparseRow> totals;
+  /// Records dropped for covering no time (a repeated stamp): worth a warning.
+  long long zero_length = 0;
+  /// Records with no record of their direction within 3 lines, run to the end of the last
+  /// quantum (where the reference asserts): worth a warning.
+  long long no_successor = 0;
+};
+
+/// Pass 1 checks every log of `options.files` and finds the window where all of them have
+/// data; pass 2 reads them again and spreads their records over its grid. Bad input,
+/// logs that never overlap and windows too long to hold are errors.
+Status ComputePctiles(const PctilesOptions& options, PctilesResult* result);
+
+/// Writes the reference's text of `result` to `out`: parameter lines, header, one CSV row
+/// per quantum. Fails when `out` cannot be written.
+Status WritePctiles(const PctilesOptions& options, const PctilesResult& result, std::FILE* out);
 
 /// time.ctime(seconds) in the local time zone: "Sun Nov 22 00:08:42 2026".
 std::string CTime(int64_t seconds);

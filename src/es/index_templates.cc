@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/path.h"
+
 namespace fiohist {
 
 namespace {
@@ -17,13 +19,6 @@ namespace {
 bool IsDirectory(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::string Dirname(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
 }
 
 }  // namespace
@@ -79,7 +74,7 @@ std::string DefaultMappingsDir() {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   if (n > 0) {
     exe[n] = '\0';
-    std::string installed = Dirname(Dirname(exe)) + "/share/fiohist/mappings";
+    std::string installed = DirName(DirName(exe)) + "/share/fiohist/mappings";
     if (IsDirectory(installed)) return installed;
   }
   return FIOHIST_SOURCE_MAPPINGS_DIR;

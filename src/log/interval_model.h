@@ -7,10 +7,18 @@
 
 namespace fiohist {
 
+/// The longest span one record may cover. A real stall (no I/O completing) lasts seconds
+/// to hours; a longer jump is a damaged stamp, and would spread one record over millions of
+/// quanta of output. The probe and the stream both judge stamps by it.
+constexpr int64_t kMaxSpanMs = 30LL * 24 * 3600 * 1000;
+
 /// A time span (start, end] in milliseconds on the run's absolute time line.
 struct TimeSpan {
+  /// Exclusive start.
   int64_t start_ms = 0;
+  /// Inclusive end: the record's stamp.
   int64_t end_ms = 0;
+  /// Milliseconds covered (0 or less for an empty span).
   int64_t length() const { return end_ms - start_ms; }
 };
 
@@ -53,6 +61,7 @@ class IntervalModel {
   /// The last accepted stamp of direction `d`, or kNone.
   int64_t last(Direction d) const { return last_[static_cast<int>(d)]; }
 
+  /// last() of a direction with no record yet.
   static constexpr int64_t kNone = INT64_MIN;
 
  private:

@@ -4,19 +4,15 @@
 #include <fstream>
 #include <set>
 
+#include "base/path.h"
+
 namespace fiohist {
 namespace {
 
-std::string BaseName(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
+// The name of the directory holding `path` ("" when it has none, or it is "." or ".."):
+// the host of logs that come from several directories.
 std::string ParentName(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return "";
-  const std::string dir = path.substr(0, slash);
-  const std::string name = BaseName(dir);
+  const std::string name = BaseName(ParentPath(path));
   return (name == "." || name == "..") ? "" : name;
 }
 
@@ -60,7 +56,7 @@ Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& ma
     if (!seen_paths.insert(p).second) {
       return Status::InputError(p, 0, "given twice; each log may be counted only once");
     }
-    parents.insert(p.substr(0, p.find_last_of('/') == std::string::npos ? 0 : p.find_last_of('/')));
+    parents.insert(ParentPath(p));
   }
   const bool several_dirs = parents.size() > 1;
   sources->clear();
@@ -96,8 +92,8 @@ Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& ma
   for (const auto& s : *sources) host_set.insert(s.host);
   hosts->assign(host_set.begin(), host_set.end());
   for (auto& s : *sources) {
-    s.host_index = static_cast<int>(
-        std::lower_bound(hosts->begin(), hosts->end(), s.host) - hosts->begin());
+    s.host_index =
+        static_cast<int>(std::lower_bound(hosts->begin(), hosts->end(), s.host) - hosts->begin());
   }
   return Status();
 }

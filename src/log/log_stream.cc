@@ -6,69 +6,9 @@
 namespace fiohist {
 namespace {
 
-constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps are relative
 constexpr size_t kMaxSkippedExamples = 5;
-// The longest span one record may cover. A real stall (no I/O completing) lasts seconds to
-// hours; a longer jump is a damaged stamp, and would spread one record over millions of
-// quanta of output.
-constexpr int64_t kMaxSpanMs = 30LL * 24 * 3600 * 1000;
 
 }  // namespace
-
-Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
-  *probe = LogProbe();
-  std::unique_ptr<LogReader> reader;
-  Status s = LogReader::Open(path, &reader);
-  if (!s.ok()) return s;
-  LogRecord record;
-  std::string what;
-  int64_t last[kLogDirections] = {-1, -1, -1};
-  std::vector<int64_t> gaps;
-  std::string_view line;
-  int seen = 0;
-  while (seen < max_lines && reader->NextLine(&line)) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    bool good = ParseRecord(line, &record, &what);
-    if (good && probe->empty && reader->last_line_unterminated()) {
-      // A cut line can still parse (with fewer columns, which may even match a coarse
-      // layout); with no complete line before it nothing tells, so it is not used.
-      good = false;
-      what = "a single line of " + std::to_string(record.columns) +
-             " bucket counts cannot be told from a cut one";
-    } else if (good && !probe->empty && record.columns != probe->columns) {
-      good = false;
-      what = "expected " + std::to_string(probe->columns) +
-             " bucket counts (as on the first line), found " + std::to_string(record.columns);
-    }
-    if (!good) {
-      if (reader->last_line_unterminated()) {
-        what = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
-      }
-      if (skip_bad_lines) continue;
-      return Status::InputError(path, reader->line_number(), what);
-    }
-    if (probe->empty) {
-      probe->empty = false;
-      probe->columns = record.columns;
-      probe->first_time_ms = record.time_ms;
-      probe->epoch = record.time_ms >= kEpochThresholdMs;
-    }
-    int64_t& l = last[static_cast<int>(record.direction)];
-    // A jump beyond kMaxSpanMs is a bad line for the stream; it says nothing of the interval.
-    if (l >= 0 && record.time_ms > l && record.time_ms - l <= kMaxSpanMs) {
-      gaps.push_back(record.time_ms - l);
-    }
-    l = record.time_ms;
-    ++seen;
-  }
-  // With --skip-bad-lines the stream reports the damage (and uses what came before it).
-  if (!reader->status().ok() && !skip_bad_lines) return reader->status();
-  if (!gaps.empty()) {
-    std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
-    probe->typical_gap_ms = gaps[gaps.size() / 2];
-  }
-  return Status();
-}
 
 LogStream::LogStream(const LogSource& source, const StreamSetup& setup)
     : source_(source), setup_(setup), model_(setup.first_interval_ms, setup.floor_ms) {}
@@ -83,8 +23,8 @@ Status LogStream::BadLine(const std::string& what) {
   }
   ++report_.skipped_lines;
   if (report_.skipped_examples.size() < kMaxSkippedExamples) {
-    report_.skipped_examples.push_back(source_.path + ":" +
-                                       std::to_string(reader_->line_number()) + ": " + message);
+    report_.skipped_examples.push_back(source_.path + ":" + std::to_string(reader_->line_number()) +
+                                       ": " + message);
   }
   return Status();
 }
@@ -125,9 +65,8 @@ void LogStream::Close() {
 }
 
 void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated,
-                       const QuantumGrid& grid, int64_t q,
-                       std::array<Histogram, kLogDirections>* out,
-                       std::array<bool, kLogDirections>* touched) {
+                       const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                       DirectionFlags* touched) {
   const int64_t qs = grid.Start(q);
   const int64_t qe = grid.End(q);
   // (t, t] would carry no time: give it the millisecond before its stamp.
@@ -135,8 +74,8 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   if (span.start_ms < qs) {
     // The look-ahead makes this unreachable for well-formed logs; should a span still
     // start in a finished quantum, keep every I/O, placed from the first one still open.
-    const double late = std::min(1.0, static_cast<double>(qs - span.start_ms) /
-                                          static_cast<double>(span.length()));
+    const double late =
+        std::min(1.0, static_cast<double>(qs - span.start_ms) / static_cast<double>(span.length()));
     report_.late_ios += static_cast<double>(record.total) * late;
     span.start_ms = qs;
     if (span.end_ms <= qs) span.end_ms = qs + 1;
@@ -159,9 +98,8 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   }
 }
 
-Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
-                            std::array<Histogram, kLogDirections>* out,
-                            std::array<bool, kLogDirections>* touched) {
+Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
   const size_t i = static_cast<size_t>(d);
   std::unique_ptr<LogReader>& r = ahead_[i];
   if (!r) {
@@ -225,16 +163,9 @@ void LogStream::UpdateNextStart() {
   next_start_ms_ = next;
 }
 
-Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
-                       std::array<Histogram, kLogDirections>* out,
-                       std::array<bool, kLogDirections>* touched) {
-  if (!opened_) {
-    Status s = Prime();
-    if (!s.ok()) return s;
-  }
+void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
   const int64_t qe = grid.End(q);
-
-  // Spans read earlier that reach into this quantum.
   size_t keep = 0;
   for (size_t i = 0; i < pending_used_; ++i) {
     Pending& p = pending_[i];
@@ -250,85 +181,107 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
     }
   }
   pending_used_ = keep;
+}
 
-  std::string what;
+Status LogStream::FeedLines(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
+  const int64_t qe = grid.End(q);
   while (have_peek_) {
     const int64_t stamp = peek_time_ + setup_.offset_ms;
     const size_t pd = static_cast<size_t>(peek_direction_);
     const long long line = reader_->line_number();
+    Status s;
     if (ahead_line_[pd] != 0 && line <= ahead_line_[pd]) {
-      // The look-ahead reader has been here: this is the line it placed, or a line it
-      // passed over (a duplicate, or one that --skip-bad-lines drops).
-      if (line == ahead_line_[pd]) {
-        ahead_line_[pd] = 0;
-      } else if (!ParseRecord(peek_line_, &record_, &what)) {
-        Status s = BadLine(what);
-        if (!s.ok()) return s;
-      } else if (stamp == ahead_prev_[pd]) {
-        ++report_.duplicates;
-      } else {
-        Status s = BadLine("time stamp out of order: " + std::to_string(record_.time_ms) +
-                           " ms between " + DirectionName(peek_direction_) + " records at " +
-                           std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
-                           std::to_string(model_.last(peek_direction_) - setup_.offset_ms) +
-                           " ms");
-        if (!s.ok()) return s;
-      }
-      Status s = ReadPeek(&have_peek_);
-      if (!s.ok()) return s;
-      continue;
-    }
-    if (model_.StartOf(stamp, peek_direction_) >= qe) break;
-    if (!ParseRecord(peek_line_, &record_, &what)) {
-      Status s = BadLine(what);
-      if (!s.ok()) return s;
-    } else if (record_.columns != setup_.columns) {
-      Status s = BadLine("expected " + std::to_string(setup_.columns) +
-                         " bucket counts (the layout of this run), found " +
-                         std::to_string(record_.columns));
-      if (!s.ok()) return s;
-    } else if (model_.last(record_.direction) != IntervalModel::kNone &&
-               stamp - model_.last(record_.direction) > kMaxSpanMs) {
-      Status s = BadLine("time jumps forward by " +
-                         std::to_string(stamp - model_.last(record_.direction)) +
-                         " ms (more than 30 days: a damaged time stamp?) from the previous " +
-                         DirectionName(record_.direction) + " record at " +
-                         std::to_string(model_.last(record_.direction) - setup_.offset_ms) + " ms");
-      if (!s.ok()) return s;
+      s = SettleLookedAhead(stamp, line);
+    } else if (model_.StartOf(stamp, peek_direction_) >= qe) {
+      break;
     } else {
-      TimeSpan span;
-      switch (model_.Place(stamp, record_.direction, &span)) {
-        case IntervalModel::Verdict::kDuplicate:
-          ++report_.duplicates;
-          break;
-        case IntervalModel::Verdict::kBackwards: {
-          Status s = BadLine("time goes backwards: " + std::to_string(record_.time_ms) +
-                             " ms is before the previous " + DirectionName(record_.direction) +
-                             " record at " +
-                             std::to_string(model_.last(record_.direction) - setup_.offset_ms) +
-                             " ms");
-          if (!s.ok()) return s;
-          break;
-        }
-        case IntervalModel::Verdict::kSpan:
-          Accept(record_, span, reader_->last_line_unterminated(), grid, q, out, touched);
-          break;
-      }
+      s = PlaceLine(stamp, grid, q, out, touched);
     }
-    Status s = ReadPeek(&have_peek_);
+    if (!s.ok()) return s;
+    s = ReadPeek(&have_peek_);
     if (!s.ok()) return s;
   }
-  // Directions whose next span starts inside this quantum: find that line now.
-  if (have_peek_) {
-    for (int d = 0; d < kLogDirections; ++d) {
-      const size_t i = static_cast<size_t>(d);
-      const int64_t last = model_.last(static_cast<Direction>(d));
-      if (last == IntervalModel::kNone || last >= qe || ahead_done_[i] || ahead_line_[i] != 0) {
-        continue;
-      }
-      Status s = LookAhead(static_cast<Direction>(d), grid, q, out, touched);
-      if (!s.ok()) return s;
+  return Status();
+}
+
+Status LogStream::SettleLookedAhead(int64_t stamp, long long line) {
+  const size_t pd = static_cast<size_t>(peek_direction_);
+  if (line == ahead_line_[pd]) {
+    ahead_line_[pd] = 0;  // placed already
+    return Status();
+  }
+  std::string what;
+  if (!ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
+  if (stamp == ahead_prev_[pd]) {
+    ++report_.duplicates;
+    return Status();
+  }
+  return BadLine("time stamp out of order: " + std::to_string(record_.time_ms) + " ms between " +
+                 DirectionName(peek_direction_) + " records at " +
+                 std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
+                 std::to_string(model_.last(peek_direction_) - setup_.offset_ms) + " ms");
+}
+
+Status LogStream::PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                            DirectionFlags* touched) {
+  std::string what;
+  if (!ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
+  if (record_.columns != setup_.columns) {
+    return BadLine("expected " + std::to_string(setup_.columns) +
+                   " bucket counts (the layout of this run), found " +
+                   std::to_string(record_.columns));
+  }
+  const Direction d = record_.direction;
+  if (model_.last(d) != IntervalModel::kNone && stamp - model_.last(d) > kMaxSpanMs) {
+    return BadLine("time jumps forward by " + std::to_string(stamp - model_.last(d)) +
+                   " ms (more than 30 days: a damaged time stamp?) from the previous " +
+                   DirectionName(d) + " record at " +
+                   std::to_string(model_.last(d) - setup_.offset_ms) + " ms");
+  }
+  TimeSpan span;
+  switch (model_.Place(stamp, d, &span)) {
+    case IntervalModel::Verdict::kDuplicate:
+      ++report_.duplicates;
+      break;
+    case IntervalModel::Verdict::kBackwards:
+      return BadLine("time goes backwards: " + std::to_string(record_.time_ms) +
+                     " ms is before the previous " + DirectionName(d) + " record at " +
+                     std::to_string(model_.last(d) - setup_.offset_ms) + " ms");
+    case IntervalModel::Verdict::kSpan:
+      Accept(record_, span, reader_->last_line_unterminated(), grid, q, out, touched);
+      break;
+  }
+  return Status();
+}
+
+Status LogStream::LookAheadStalled(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                                   DirectionFlags* touched) {
+  const int64_t qe = grid.End(q);
+  for (int d = 0; d < kLogDirections; ++d) {
+    const size_t i = static_cast<size_t>(d);
+    const int64_t last = model_.last(static_cast<Direction>(d));
+    if (last == IntervalModel::kNone || last >= qe || ahead_done_[i] || ahead_line_[i] != 0) {
+      continue;
     }
+    Status s = LookAhead(static_cast<Direction>(d), grid, q, out, touched);
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+Status LogStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                       DirectionFlags* touched) {
+  if (!opened_) {
+    Status s = Prime();
+    if (!s.ok()) return s;
+  }
+  FeedPending(grid, q, out, touched);
+  Status s = FeedLines(grid, q, out, touched);
+  if (!s.ok()) return s;
+  if (have_peek_) {
+    s = LookAheadStalled(grid, q, out, touched);
+    if (!s.ok()) return s;
   }
   if (!have_peek_ && !eof_) {
     eof_ = true;
@@ -336,6 +289,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q,
   }
   UpdateNextStart();
   // Pending spans continue right after this quantum.
+  const int64_t qe = grid.End(q);
   if (pending_used_ > 0 && next_start_ms_ < qe) next_start_ms_ = qe;
   return Status();
 }

@@ -7,58 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "histogram/histogram.h"
 #include "log/interval_model.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
+#include "log/log_report.h"
 #include "log/log_source.h"
 #include "log/quantum_grid.h"
-#include "base/status.h"
 
 namespace fiohist {
 
-/// What the first lines of a log say about it, read before the run is laid out.
-struct LogProbe {
-  /// Count columns of the first well-formed line.
-  int columns = 0;
-  /// Stamps are Unix-epoch milliseconds (log_unix_epoch=1).
-  bool epoch = false;
-  /// Stamp of the first record.
-  int64_t first_time_ms = 0;
-  /// Median gap between two stamps of one direction (0: unknown), the estimate of
-  /// log_hist_msec: fio keeps its lines on the log_hist_msec grid, so a late line (514 ms
-  /// after the last) is followed by an early one (486 ms); the median is the interval.
-  int64_t typical_gap_ms = 0;
-  /// True when the file holds no record at all.
-  bool empty = true;
-};
-
-/// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
-/// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
-Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
-
-/// Per-file counters for the end-of-run report: nothing is dropped silently.
-struct LogReport {
-  long long records = 0;
-  long long duplicates = 0;
-  long long skipped_lines = 0;
-  long long blank_lines = 0;
-  /// I/Os of records whose span began in a quantum already finished (a direction that
-  /// stalled longer than the streaming window): they were placed from the first open one.
-  double late_ios = 0;
-  /// Sum of all counts: 0 means fio ran with clat_percentiles=0 (all buckets zero).
-  double total_ios = 0;
-  /// The last line had no newline but was complete and went into the results (a cut one
-  /// is a skipped line instead).
-  bool unterminated_last_line = false;
-  /// First few skipped-line messages, for the report.
-  std::vector<std::string> skipped_examples;
-  /// Directions this log has records for.
-  std::array<bool, kLogDirections> has_direction{};
-};
-
 /// How a log's stamps map to the run's time line and what its lines must look like.
 struct StreamSetup {
+  /// Count columns every line must have (the run's layout).
   int columns = 0;
   /// Added to every stamp (anchor of relative logs; 0 for epoch logs).
   int64_t offset_ms = 0;
@@ -66,6 +28,7 @@ struct StreamSetup {
   int64_t first_interval_ms = 1000;
   /// Spans never start before this instant (the job start of relative logs).
   int64_t floor_ms = INT64_MIN / 2;
+  /// Bad lines are counted and skipped instead of ending the run (--skip-bad-lines).
   bool skip_bad_lines = false;
 };
 
@@ -82,6 +45,13 @@ struct StreamSetup {
 /// and only where a direction stalls or stops early.
 class LogStream {
  public:
+  /// A quantum's histogram per direction, which Feed() adds to.
+  using DirectionSums = std::array<Histogram, kLogDirections>;
+  /// Per direction: whether any span of it overlapped the quantum.
+  using DirectionFlags = std::array<bool, kLogDirections>;
+
+  /// Opens nothing: Prime() or the first Feed() does, so a file that cannot be opened
+  /// is a Status of theirs.
   LogStream(const LogSource& source, const StreamSetup& setup);
 
   /// Earliest instant for which this log may still contribute (INT64_MAX when done).
@@ -92,10 +62,11 @@ class LogStream {
 
   /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
   /// every direction with a span overlapping the quantum. Quanta must come in order.
-  Status Feed(const QuantumGrid& grid, int64_t q, std::array<Histogram, kLogDirections>* out,
-              std::array<bool, kLogDirections>* touched);
+  Status Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched);
 
+  /// The file and its host and job.
   const LogSource& source() const { return source_; }
+  /// What reading the file came to so far (complete once done()).
   const LogReport& report() const { return report_; }
   /// True once the whole file was read and every span handed out.
   bool done() const { return next_start_ms_ == INT64_MAX; }
@@ -109,17 +80,33 @@ class LogStream {
   };
   // Reads the next line worth looking at into peek_*; false at end of input.
   Status ReadPeek(bool* have);
+  // Feed's steps, in order. Adds the share of quantum q of spans read in earlier quanta.
+  void FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched);
+  // Reads and places the main reader's lines whose spans start before q's end.
+  Status FeedLines(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched);
+  // Before q is handed out: finds the next line of every direction whose next span starts
+  // inside it (a stalled direction, whose closing line comes later in the file).
+  Status LookAheadStalled(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                          DirectionFlags* touched);
+  // The peeked line at `line`, which a look-ahead reader has been past: the line it placed
+  // (now skipped) or one it passed over (a duplicate or a bad line, reported here, in file
+  // order).
+  Status SettleLookedAhead(int64_t stamp, long long line);
+  // Parses the peeked line stamped `stamp` (with the offset), checks it against the run's
+  // layout and its direction's last stamp, and places it.
+  Status PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                   DirectionFlags* touched);
   // Counts a record placed on `span` and adds its share of quantum q (and later ones).
   void Accept(const LogRecord& record, TimeSpan span, bool unterminated, const QuantumGrid& grid,
-              int64_t q, std::array<Histogram, kLogDirections>* out,
-              std::array<bool, kLogDirections>* touched);
+              int64_t q, DirectionSums* out, DirectionFlags* touched);
   // Finds and places the next line of direction `d` ahead of the main reader.
-  Status LookAhead(Direction d, const QuantumGrid& grid, int64_t q,
-                   std::array<Histogram, kLogDirections>* out,
-                   std::array<bool, kLogDirections>* touched);
+  Status LookAhead(Direction d, const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                   DirectionFlags* touched);
   // Handles a malformed line: error, or skip and count.
   Status BadLine(const std::string& what);
+  // Sets next_start_ms_ from the pending spans and the peeked line.
   void UpdateNextStart();
+  // Drops the readers (their buffers) once the file is done.
   void Close();
 
   LogSource source_;

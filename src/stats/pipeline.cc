@@ -4,22 +4,19 @@
 #include <cstdio>
 #include <memory>
 
+#include "base/path.h"
+#include "base/worker_pool.h"
+#include "log/log_probe.h"
 #include "log/log_stream.h"
-#include "stats/merge.h"
 #include "log/quantum_grid.h"
 #include "log/time_anchor.h"
-#include "base/worker_pool.h"
+#include "stats/merge.h"
 
 namespace fiohist {
 namespace {
 
 // Enough lines to see several records of each direction.
 constexpr int kProbeLines = 64;
-
-std::string DirectoryOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
 
 // One log's state across the run: its stream, its share of the quanta being computed and
 // emitted (two buffers: quantum q is computed while q - 1 is written out) and its
@@ -28,7 +25,7 @@ struct LogSlot {
   std::unique_ptr<LogStream> stream;
   std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
   std::array<std::vector<ScopeResult>, 2> results;
-  ScopeResult base;  // this log's key fields (kind, host, job) for its results
+  ScopeResult base;              // this log's key fields (kind, host, job) for its results
   std::array<Histogram, 2> all;  // scratch: sum over directions
   ScopeHistograms whole;         // this log over the whole run
   Status status;
@@ -54,8 +51,7 @@ struct QuantumState {
 // touched). Reuses the storage of the results already there: a quantum has as many
 // results as the one before, so strings and vectors are overwritten, not reallocated.
 void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
-                const ScopeResult& base, Histogram* all_scratch,
-                std::vector<ScopeResult>* out) {
+                const ScopeResult& base, Histogram* all_scratch, std::vector<ScopeResult>* out) {
   size_t n = 0;
   // `same_as`: the index of a result already made from the same histogram, whose
   // statistics are copied rather than computed again; -1 for none.
@@ -106,6 +102,37 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
   out->resize(n);
 }
 
+// The quanta in flight while streaming: two buffers (quantum q is computed in `state[cur]`
+// while q - 1 is written out from the other) and the sums over the whole run.
+struct StreamState {
+  explicit StreamState(int hosts) : state{QuantumState(hosts), QuantumState(hosts)}, whole(hosts) {}
+  std::array<QuantumState, 2> state;
+  QuantumState whole;
+  int cur = 0;           // buffer of the quantum being computed; 1 - cur holds the one to write out
+  Status emitted;        // the first error of writing out
+  int64_t last_end = 0;  // end of the last quantum with data
+};
+
+// Logs are added up only when they share the first log's layout and kind of stamps.
+Status CheckLikeFirst(const LogSource& src, const LogProbe& probe, const LogSource& first,
+                      const LogProbe& first_probe) {
+  if (probe.columns != first_probe.columns) {
+    return Status::InputError(src.path, 1,
+                              "has " + std::to_string(probe.columns) +
+                                  " bucket counts per line but " + first.path + " has " +
+                                  std::to_string(first_probe.columns) +
+                                  ": logs of different layouts cannot be added up");
+  }
+  if (probe.epoch != first_probe.epoch) {
+    return Status::InputError(src.path, 1,
+                              std::string("has ") + (probe.epoch ? "Unix-epoch" : "relative") +
+                                  " time stamps but " + first.path + " has " +
+                                  (first_probe.epoch ? "Unix-epoch" : "relative") +
+                                  " ones: mixing them cannot be placed on one time line");
+  }
+  return Status();
+}
+
 class Pipeline {
  public:
   Pipeline(const PipelineOptions& options, ResultSink* sink, RunSummary* summary)
@@ -114,8 +141,52 @@ class Pipeline {
   Status Run(const std::vector<std::string>& paths);
 
  private:
+  // Layout: which logs, their layout and time line, and each one's stream setup.
   Status Layout(const std::vector<std::string>& paths);
+  // Layout's steps, in order. Probes every log and keeps the ones with records in
+  // info_.logs (with their probes, in the same order) after checking they can be added up.
+  Status ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes);
+  // A log without records: an error, or under --skip-bad-lines a warning and left out.
+  Status EmptyLog(const LogSource& src);
+  // log_hist_msec: given, or the smallest typical gap between records of one direction.
+  Status SetLogHistMsec(const std::vector<LogProbe>& probes);
+  // Reads the fio JSON outputs, keyed by their directory, and notes their fio versions.
+  Status ReadFioJsons(std::map<std::string, FioJsonAnchor>* json_by_dir);
+  // How times become absolute: epoch stamps, --start-time, fio JSON, or not at all.
+  void SetAnchor(bool have_json);
+  // One stream setup per log: its layout, first interval and place on the time line.
+  Status MakeSetups(const std::vector<LogProbe>& probes,
+                    const std::map<std::string, FioJsonAnchor>& json_by_dir);
+  // Where the relative stamps of the log at `path` start on the run's time line.
+  Status OffsetOf(const std::string& path, const std::map<std::string, FioJsonAnchor>& json_by_dir,
+                  int64_t* offset) const;
+
+  // Stream: every quantum of every log, in time order, into the sink.
   Status Stream();
+  // Stream's steps, in order. Makes each log's slot and opens its stream (on all workers);
+  // an error stays in the slot's status.
+  void OpenStreams();
+  // Slots are sorted by host: host h owns slots [begin[h], begin[h + 1]).
+  std::vector<size_t> HostRanges() const;
+  // One quantum: every log's share is read (while the previous quantum is written out),
+  // then summed per host and cluster; it is written out during the next one.
+  Status StreamQuantum(const QuantumGrid& grid, int64_t q, const std::vector<size_t>& host_begin,
+                       StreamState* st);
+  // One log's task in quantum q: feeds its stream into buffer `lb` and, for the job
+  // scope, adds that to its whole-run sum and makes its results.
+  void FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double elapsed, LogSlot* slot);
+  // Each host's sum of its logs' shares (one task per host, with the host statistics when
+  // wanted), then the cluster's.
+  void SumScopes(const std::vector<size_t>& host_begin, size_t lb, QuantumState* state);
+  // Writes out the pending quantum of buffer `b`, if any, and adds it to the whole run.
+  void EmitPending(int b, StreamState* st);
+  // The earliest instant any log may still contribute to (INT64_MAX: all done).
+  int64_t NextStart() const;
+  // Whole-run statistics of every scope, after the last quantum.
+  Status EmitWholeRun(int64_t last_end, QuantumState* whole);
+  // Whole-run statistics of every log (the job scope).
+  Status EmitWholeRunJobs(int64_t last_end);
+
   // Computes the cluster's statistics of `state`, and the hosts' ones (on all workers)
   // when `hosts` is true.
   void ScopeStats(QuantumState* state, bool whole_run, bool hosts);
@@ -156,52 +227,58 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   std::stable_sort(sources.begin(), sources.end(), [](const LogSource& a, const LogSource& b) {
     return a.host_index != b.host_index ? a.host_index < b.host_index : a.job < b.job;
   });
-
   std::vector<LogProbe> probes;
+  s = ProbeLogs(sources, &probes);
+  if (!s.ok()) return s;
+  info_.epoch_logs = probes.front().epoch;
+  info_.percentiles = o_.percentiles;
+  info_.quantum_ms = o_.quantum_ms;
+  s = SetLogHistMsec(probes);
+  if (!s.ok()) return s;
+  std::map<std::string, FioJsonAnchor> json_by_dir;
+  s = ReadFioJsons(&json_by_dir);
+  if (!s.ok()) return s;
+  SetAnchor(!json_by_dir.empty());
+  return MakeSetups(probes, json_by_dir);
+}
+
+Status Pipeline::ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes) {
   std::vector<LogSource> kept;
-  const LogSource* first = nullptr;
-  LogProbe first_probe;
   for (const LogSource& src : sources) {
     LogProbe probe;
-    s = ProbeLog(src.path, kProbeLines, o_.skip_bad_lines, &probe);
+    Status s = ProbeLog(src.path, kProbeLines, o_.skip_bad_lines, &probe);
     if (!s.ok()) return s;
     if (probe.empty) {
-      const std::string what = std::string("empty file: no histogram records") +
-                               (o_.skip_bad_lines ? " (or every line was bad)" : "") +
-                               " (expected lines like '1000, 0, 4096, 0, 3, ...')";
-      if (!o_.skip_bad_lines) return Status::InputError(src.path, 0, what);
-      summary_->warnings.push_back(src.path + ": " + what + "; skipped");
-      summary_->incomplete = true;
+      s = EmptyLog(src);
+      if (!s.ok()) return s;
       continue;
     }
-    if (first == nullptr) {
-      first = &src;
-      first_probe = probe;
+    if (kept.empty()) {
       s = LayoutFromColumns(probe.columns, o_.layout_hint, &info_.layout);
       if (!s.ok()) return Status::InputError(src.path, 1, s.message());
-    } else if (probe.columns != first_probe.columns) {
-      return Status::InputError(src.path, 1,
-                                "has " + std::to_string(probe.columns) +
-                                    " bucket counts per line but " + first->path + " has " +
-                                    std::to_string(first_probe.columns) +
-                                    ": logs of different layouts cannot be added up");
-    } else if (probe.epoch != first_probe.epoch) {
-      return Status::InputError(
-          src.path, 1,
-          std::string("has ") + (probe.epoch ? "Unix-epoch" : "relative") + " time stamps but " +
-              first->path + " has " + (first_probe.epoch ? "Unix-epoch" : "relative") +
-              " ones: mixing them cannot be placed on one time line");
+    } else {
+      s = CheckLikeFirst(src, probe, kept.front(), probes->front());
+      if (!s.ok()) return s;
     }
-    probes.push_back(probe);
+    probes->push_back(probe);
     kept.push_back(src);
   }
   if (kept.empty()) return Status::Error("no log has any record");
   info_.logs = kept;
-  info_.epoch_logs = first_probe.epoch;
-  info_.percentiles = o_.percentiles;
-  info_.quantum_ms = o_.quantum_ms;
+  return Status();
+}
 
-  // log_hist_msec: given, or the typical gap between records of one direction.
+Status Pipeline::EmptyLog(const LogSource& src) {
+  const std::string what = std::string("empty file: no histogram records") +
+                           (o_.skip_bad_lines ? " (or every line was bad)" : "") +
+                           " (expected lines like '1000, 0, 4096, 0, 3, ...')";
+  if (!o_.skip_bad_lines) return Status::InputError(src.path, 0, what);
+  summary_->warnings.push_back(src.path + ": " + what + "; skipped");
+  summary_->incomplete = true;
+  return Status();
+}
+
+Status Pipeline::SetLogHistMsec(const std::vector<LogProbe>& probes) {
   int64_t global_gap = 0;
   for (const LogProbe& p : probes) {
     if (p.typical_gap_ms > 0 && (global_gap == 0 || p.typical_gap_ms < global_gap)) {
@@ -214,61 +291,79 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
     info_.log_hist_msec = global_gap;
     info_.log_hist_msec_inferred = true;
   } else {
-    return Status::InputError(kept.front().path, 0,
+    return Status::InputError(info_.logs.front().path, 0,
                               "cannot infer log_hist_msec: every log has a single record per "
                               "direction; give --log-hist-msec");
   }
+  return Status();
+}
 
-  // Absolute time: epoch stamps, --start-time, or fio JSON per directory.
-  std::map<std::string, FioJsonAnchor> json_by_dir;
+Status Pipeline::ReadFioJsons(std::map<std::string, FioJsonAnchor>* json_by_dir) {
   for (const std::string& path : o_.fio_json) {
     FioJsonAnchor a;
-    s = ReadFioJsonAnchor(path, &a);
+    Status s = ReadFioJsonAnchor(path, &a);
     if (!s.ok()) return s;
-    json_by_dir[DirectoryOf(path)] = a;
-    if (!a.fio_version.empty() &&
-        std::find(info_.fio_versions.begin(), info_.fio_versions.end(), a.fio_version) ==
-            info_.fio_versions.end()) {
+    // The directory as written: a log finds its JSON when both spell it alike.
+    (*json_by_dir)[ParentPath(path, ".")] = a;
+    if (!a.fio_version.empty() && std::find(info_.fio_versions.begin(), info_.fio_versions.end(),
+                                            a.fio_version) == info_.fio_versions.end()) {
       info_.fio_versions.push_back(a.fio_version);
     }
   }
+  return Status();
+}
+
+void Pipeline::SetAnchor(bool have_json) {
   if (info_.epoch_logs) {
     info_.anchor = "epoch";
     info_.absolute = true;
   } else if (o_.has_start_time) {
     info_.anchor = "start-time";
     info_.absolute = true;
-  } else if (!json_by_dir.empty()) {
+  } else if (have_json) {
     info_.anchor = "fio-json";
     info_.absolute = true;
   }
-  for (size_t i = 0; i < kept.size(); ++i) {
+}
+
+Status Pipeline::MakeSetups(const std::vector<LogProbe>& probes,
+                            const std::map<std::string, FioJsonAnchor>& json_by_dir) {
+  for (size_t i = 0; i < info_.logs.size(); ++i) {
     StreamSetup setup;
-    setup.columns = first_probe.columns;
+    setup.columns = probes.front().columns;
     setup.first_interval_ms = probes[i].typical_gap_ms > 0 && o_.log_hist_msec == 0
                                   ? probes[i].typical_gap_ms
                                   : info_.log_hist_msec;
     setup.skip_bad_lines = o_.skip_bad_lines;
     if (!info_.epoch_logs) {
       int64_t offset = 0;
-      if (o_.has_start_time) {
-        offset = o_.start_time_ms;
-      } else if (!json_by_dir.empty()) {
-        auto it = json_by_dir.find(DirectoryOf(kept[i].path));
-        if (it == json_by_dir.end()) {
-          if (json_by_dir.size() != 1) {
-            return Status::InputError(kept[i].path, 0,
-                                      "no fio JSON output given for this log's directory "
-                                      "(--fio-json): cannot place it on absolute time");
-          }
-          it = json_by_dir.begin();
-        }
-        offset = it->second.start_ms;
-      }
+      Status s = OffsetOf(info_.logs[i].path, json_by_dir, &offset);
+      if (!s.ok()) return s;
       setup.offset_ms = offset;
       setup.floor_ms = offset;  // relative stamps count from the job's start
     }
     setups_.push_back(setup);
+  }
+  return Status();
+}
+
+Status Pipeline::OffsetOf(const std::string& path,
+                          const std::map<std::string, FioJsonAnchor>& json_by_dir,
+                          int64_t* offset) const {
+  *offset = 0;
+  if (o_.has_start_time) {
+    *offset = o_.start_time_ms;
+  } else if (!json_by_dir.empty()) {
+    auto it = json_by_dir.find(ParentPath(path, "."));
+    if (it == json_by_dir.end()) {
+      if (json_by_dir.size() != 1) {
+        return Status::InputError(path, 0,
+                                  "no fio JSON output given for this log's directory "
+                                  "(--fio-json): cannot place it on absolute time");
+      }
+      it = json_by_dir.begin();
+    }
+    *offset = it->second.start_ms;
   }
   return Status();
 }
@@ -325,33 +420,14 @@ Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
 
 Status Pipeline::Stream() {
   const QuantumGrid grid(0, o_.quantum_ms);
-  const int hosts = static_cast<int>(info_.hosts.size());
   WorkerPool pool(o_.threads);
   pool_ = &pool;
-  host_log_count_.assign(static_cast<size_t>(hosts), 0);
-  for (const LogSource& l : info_.logs) ++host_log_count_[static_cast<size_t>(l.host_index)];
-  slots_.resize(info_.logs.size());
-  pool.ParallelFor(slots_.size(), [&](int, size_t i) {
-    slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
-    slots_[i].base.kind = ScopeKind::kJob;
-    slots_[i].base.host = info_.logs[i].host;
-    slots_[i].base.job = info_.logs[i].job;
-    slots_[i].base.logs = 1;
-    slots_[i].status = slots_[i].stream->Prime();
-  });
-  // Slots are sorted by host: host h owns slots [host_begin[h], host_begin[h + 1]).
-  std::vector<size_t> host_begin(static_cast<size_t>(hosts) + 1, slots_.size());
-  for (size_t i = slots_.size(); i-- > 0;) {
-    host_begin[static_cast<size_t>(info_.logs[i].host_index)] = i;
-  }
-  for (size_t h = static_cast<size_t>(hosts); h-- > 0;) {
-    host_begin[h] = std::min(host_begin[h], host_begin[h + 1]);
-  }
-  int64_t next = INT64_MAX;
+  OpenStreams();
+  const std::vector<size_t> host_begin = HostRanges();
   for (LogSlot& slot : slots_) {
     if (!slot.status.ok()) return slot.status;
-    next = std::min(next, slot.stream->next_start_ms());
   }
+  int64_t next = NextStart();
   info_.start_ms = next;
   int64_t q = grid.IndexOf(next);
   info_.first_quantum_ms = grid.Start(q);
@@ -359,115 +435,159 @@ Status Pipeline::Stream() {
   if (!s.ok()) return s;
   prepares_ = sink_->prepares();
 
-  int64_t last_end = info_.first_quantum_ms;
-  const bool job_scope = o_.scopes[2];
-  const bool host_scope = o_.scopes[1];
-  std::array<QuantumState, 2> state{QuantumState(hosts), QuantumState(hosts)};
-  QuantumState whole(hosts);
-  int cur = 0;  // buffer of the quantum being computed; 1 - cur holds the one to write out
-  Status emitted;
-  // Writes out the pending quantum of buffer `b` and adds it to the whole run.
-  auto emit = [&](int b) {
-    QuantumState& st = state[static_cast<size_t>(b)];
-    if (!st.pending) return;
-    st.pending = false;
-    whole.merge.Merge(st.merge, host_scope);
-    if (emitted.ok()) emitted = EmitQuantum(st, b);
-  };
+  StreamState st(static_cast<int>(info_.hosts.size()));
+  st.last_end = info_.first_quantum_ms;
   while (next != INT64_MAX) {
-    const int64_t qs = grid.Start(q), qe = grid.End(q);
-    const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
-    const size_t b = static_cast<size_t>(cur);
-    // Logs' own histograms outlive their quantum only for job results (written out during
-    // the next one): without the job scope one buffer does, at half the memory per log.
-    const size_t lb = job_scope ? b : 0;
-    // Task 0 writes out the previous quantum while the other workers read this one.
-    pool.ParallelFor(slots_.size() + 1, [&](int, size_t task) {
-      if (task == 0) {
-        emit(1 - cur);
-        return;
-      }
-      LogSlot& slot = slots_[task - 1];
-      ScopeHistograms& mine = slot.quantum[lb];
-      mine.Clear();
-      if (slot.stream->next_start_ms() < qe) {
-        slot.status = slot.stream->Feed(grid, q, &mine.direction, &mine.touched);
-      }
-      if (!slot.status.ok() || !mine.any() || !job_scope) {
-        if (job_scope) slot.results[lb].clear();
-        if (mine.any()) mine.logs = 1;
-        return;
-      }
-      mine.logs = 1;
-      slot.whole.Merge(mine);
-      slot.whole.logs = 1;
-      slot.base.start_ms = qs;
-      slot.base.end_ms = qe;
-      slot.base.elapsed_s = elapsed;
-      SetResults(mine, o_, info_.layout, slot.base, &slot.all[lb], &slot.results[lb]);
-      Prepare(&slot.results[lb]);
-    });
-    if (!emitted.ok()) return emitted;
-    for (LogSlot& slot : slots_) {
-      if (!slot.status.ok()) return slot.status;
-    }
-    QuantumState& st = state[b];
-    st.start_ms = qs;
-    st.end_ms = qe;
-    st.elapsed_s = elapsed;
-    // Each host's sum and statistics in one task.
-    pool.ParallelFor(static_cast<size_t>(hosts), [&](int, size_t h) {
-      ScopeHistograms& sum = st.merge.mutable_host(static_cast<int>(h));
-      sum.Clear();
-      for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
-        if (slots_[i].quantum[lb].any()) sum.Merge(slots_[i].quantum[lb]);
-      }
-      if (host_scope) HostStats(&st, false, h);
-    });
-    st.merge.SumHosts();
-    if (st.merge.cluster().any()) {
-      ++summary_->quanta;
-      last_end = qe;
-      ScopeStats(&st, false, false);
-      st.pending = true;
-    }
-    cur = 1 - cur;
-    next = INT64_MAX;
-    for (const LogSlot& slot : slots_) next = std::min(next, slot.stream->next_start_ms());
+    s = StreamQuantum(grid, q, host_begin, &st);
+    if (!s.ok()) return s;
+    next = NextStart();
     if (next == INT64_MAX) break;
     q = std::max(q + 1, grid.IndexOf(next));
   }
-  emit(1 - cur);
-  if (!emitted.ok()) return emitted;
-  summary_->end_ms = last_end;
+  EmitPending(1 - st.cur, &st);
+  if (!st.emitted.ok()) return st.emitted;
+  summary_->end_ms = st.last_end;
+  return EmitWholeRun(st.last_end, &st.whole);
+}
 
-  // Whole-run statistics: the logs count is the number of logs in the scope.
-  whole.start_ms = info_.first_quantum_ms;
-  whole.end_ms = last_end;
-  ScopeStats(&whole, true, true);
-  s = Emit(whole.cluster_results, true);
+void Pipeline::OpenStreams() {
+  host_log_count_.assign(info_.hosts.size(), 0);
+  for (const LogSource& l : info_.logs) ++host_log_count_[static_cast<size_t>(l.host_index)];
+  slots_.resize(info_.logs.size());
+  pool_->ParallelFor(slots_.size(), [&](int, size_t i) {
+    slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
+    slots_[i].base.kind = ScopeKind::kJob;
+    slots_[i].base.host = info_.logs[i].host;
+    slots_[i].base.job = info_.logs[i].job;
+    slots_[i].base.logs = 1;
+    slots_[i].status = slots_[i].stream->Prime();
+  });
+}
+
+std::vector<size_t> Pipeline::HostRanges() const {
+  const size_t hosts = info_.hosts.size();
+  std::vector<size_t> host_begin(hosts + 1, slots_.size());
+  for (size_t i = slots_.size(); i-- > 0;) {
+    host_begin[static_cast<size_t>(info_.logs[i].host_index)] = i;
+  }
+  for (size_t h = hosts; h-- > 0;) host_begin[h] = std::min(host_begin[h], host_begin[h + 1]);
+  return host_begin;
+}
+
+Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
+                               const std::vector<size_t>& host_begin, StreamState* st) {
+  const int64_t qs = grid.Start(q), qe = grid.End(q);
+  const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
+  const size_t b = static_cast<size_t>(st->cur);
+  // Logs' own histograms outlive their quantum only for job results (written out during
+  // the next one): without the job scope one buffer does, at half the memory per log.
+  const size_t lb = o_.scopes[2] ? b : 0;
+  // Task 0 writes out the previous quantum while the other workers read this one.
+  pool_->ParallelFor(slots_.size() + 1, [&](int, size_t task) {
+    if (task == 0) {
+      EmitPending(1 - st->cur, st);
+    } else {
+      FeedLog(grid, q, lb, elapsed, &slots_[task - 1]);
+    }
+  });
+  if (!st->emitted.ok()) return st->emitted;
+  for (LogSlot& slot : slots_) {
+    if (!slot.status.ok()) return slot.status;
+  }
+  QuantumState& state = st->state[b];
+  state.start_ms = qs;
+  state.end_ms = qe;
+  state.elapsed_s = elapsed;
+  SumScopes(host_begin, lb, &state);
+  if (state.merge.cluster().any()) {
+    ++summary_->quanta;
+    st->last_end = qe;
+    ScopeStats(&state, false, false);
+    state.pending = true;
+  }
+  st->cur = 1 - st->cur;
+  return Status();
+}
+
+void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double elapsed,
+                       LogSlot* slot) {
+  const bool job_scope = o_.scopes[2];
+  ScopeHistograms& mine = slot->quantum[lb];
+  mine.Clear();
+  if (slot->stream->next_start_ms() < grid.End(q)) {
+    slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched);
+  }
+  if (!slot->status.ok() || !mine.any() || !job_scope) {
+    if (job_scope) slot->results[lb].clear();
+    if (mine.any()) mine.logs = 1;
+    return;
+  }
+  mine.logs = 1;
+  slot->whole.Merge(mine);
+  slot->whole.logs = 1;
+  slot->base.start_ms = grid.Start(q);
+  slot->base.end_ms = grid.End(q);
+  slot->base.elapsed_s = elapsed;
+  SetResults(mine, o_, info_.layout, slot->base, &slot->all[lb], &slot->results[lb]);
+  Prepare(&slot->results[lb]);
+}
+
+void Pipeline::SumScopes(const std::vector<size_t>& host_begin, size_t lb, QuantumState* state) {
+  pool_->ParallelFor(info_.hosts.size(), [&](int, size_t h) {
+    ScopeHistograms& sum = state->merge.mutable_host(static_cast<int>(h));
+    sum.Clear();
+    for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
+      if (slots_[i].quantum[lb].any()) sum.Merge(slots_[i].quantum[lb]);
+    }
+    if (o_.scopes[1]) HostStats(state, false, h);
+  });
+  state->merge.SumHosts();
+}
+
+void Pipeline::EmitPending(int b, StreamState* st) {
+  QuantumState& state = st->state[static_cast<size_t>(b)];
+  if (!state.pending) return;
+  state.pending = false;
+  st->whole.merge.Merge(state.merge, o_.scopes[1]);
+  if (st->emitted.ok()) st->emitted = EmitQuantum(state, b);
+}
+
+int64_t Pipeline::NextStart() const {
+  int64_t next = INT64_MAX;
+  for (const LogSlot& slot : slots_) next = std::min(next, slot.stream->next_start_ms());
+  return next;
+}
+
+Status Pipeline::EmitWholeRun(int64_t last_end, QuantumState* whole) {
+  // The logs count is the number of logs in the scope.
+  whole->start_ms = info_.first_quantum_ms;
+  whole->end_ms = last_end;
+  ScopeStats(whole, true, true);
+  Status s = Emit(whole->cluster_results, true);
   if (!s.ok()) return s;
-  if (host_scope) {
-    for (const std::vector<ScopeResult>& rs : whole.host_results) {
+  if (o_.scopes[1]) {
+    for (const std::vector<ScopeResult>& rs : whole->host_results) {
       s = Emit(rs, true);
       if (!s.ok()) return s;
     }
   }
-  if (job_scope) {
-    Histogram all;
-    for (const LogSlot& slot : slots_) {
-      std::vector<ScopeResult> results;
-      ScopeResult base;
-      base.start_ms = info_.first_quantum_ms;
-      base.end_ms = last_end;
-      base.kind = ScopeKind::kJob;
-      base.host = slot.stream->source().host;
-      base.job = slot.stream->source().job;
-      base.logs = 1;
-      SetResults(slot.whole, o_, info_.layout, base, &all, &results);
-      s = Emit(results, true);
-      if (!s.ok()) return s;
-    }
+  return o_.scopes[2] ? EmitWholeRunJobs(last_end) : Status();
+}
+
+Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
+  Histogram all;
+  for (const LogSlot& slot : slots_) {
+    std::vector<ScopeResult> results;
+    ScopeResult base;
+    base.start_ms = info_.first_quantum_ms;
+    base.end_ms = last_end;
+    base.kind = ScopeKind::kJob;
+    base.host = slot.stream->source().host;
+    base.job = slot.stream->source().job;
+    base.logs = 1;
+    SetResults(slot.whole, o_, info_.layout, base, &all, &results);
+    Status s = Emit(results, true);
+    if (!s.ok()) return s;
   }
   return Status();
 }
@@ -505,8 +625,9 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
                                    "out were placed from the first open one");
     }
     if (r.unterminated_last_line) {
-      summary_->warnings.push_back(path + ": last line has no newline (fio stopped while "
-                                          "writing?); it was complete and was used");
+      summary_->warnings.push_back(path +
+                                   ": last line has no newline (fio stopped while "
+                                   "writing?); it was complete and was used");
     }
   }
   if (s.ok()) s = sink_->End(*summary_);

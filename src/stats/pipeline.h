@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "log/log_source.h"
 #include "stats/percentiles.h"
 #include "stats/result_sink.h"
-#include "base/status.h"
 
 namespace fiohist {
 
@@ -19,6 +19,7 @@ namespace fiohist {
 struct PipelineOptions {
   /// Quantum length in milliseconds.
   int64_t quantum_ms = 1000;
+  /// Percentiles to compute for every result.
   PercentileList percentiles = DefaultPercentiles();
   /// Scopes to report, indexed by ScopeKind.
   std::array<bool, 3> scopes = {true, false, false};
@@ -26,14 +27,18 @@ struct PipelineOptions {
   std::array<bool, 4> directions = {true, true, true, true};
   /// log_hist_msec; 0 infers it from the gaps between records.
   int64_t log_hist_msec = 0;
+  /// --layout: settles column counts that fit more than one bucket layout.
   LayoutHint layout_hint;
   /// --start-time: absolute start of relative logs (Unix-epoch ms), when set.
   bool has_start_time = false;
+  /// The --start-time instant (valid when has_start_time).
   int64_t start_time_ms = 0;
   /// fio JSON outputs: a directory's logs are anchored by the JSON file in it (a single
   /// JSON file anchors every log).
   std::vector<std::string> fio_json;
+  /// Explicit host names (--host, --host-map) before those taken from file names.
   HostMapping host_mapping;
+  /// --skip-bad-lines: count and skip malformed lines and empty logs instead of failing.
   bool skip_bad_lines = false;
   /// Worker threads (0: one per hardware thread).
   int threads = 0;

@@ -10,7 +10,7 @@
 #include "histogram/histogram.h"
 #include "log/log_line.h"
 #include "log/log_source.h"
-#include "log/log_stream.h"
+#include "log/log_report.h"
 #include "stats/percentiles.h"
 #include "stats/scope_result.h"
 

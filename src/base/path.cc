@@ -1,0 +1,22 @@
+#include "base/path.h"
+
+namespace fiohist {
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string ParentPath(const std::string& path, const std::string& if_none) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? if_none : path.substr(0, slash);
+}
+
+std::string DirName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+}  // namespace fiohist

@@ -1,0 +1,74 @@
+#include "log/log_probe.h"
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "log/interval_model.h"
+#include "log/log_line.h"
+#include "log/log_reader.h"
+
+namespace fiohist {
+namespace {
+
+constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps are relative
+
+}  // namespace
+
+Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  *probe = LogProbe();
+  std::unique_ptr<LogReader> reader;
+  Status s = LogReader::Open(path, &reader);
+  if (!s.ok()) return s;
+  LogRecord record;
+  std::string what;
+  int64_t last[kLogDirections] = {-1, -1, -1};
+  std::vector<int64_t> gaps;
+  std::string_view line;
+  int seen = 0;
+  while (seen < max_lines && reader->NextLine(&line)) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    bool good = ParseRecord(line, &record, &what);
+    if (good && probe->empty && reader->last_line_unterminated()) {
+      // A cut line can still parse (with fewer columns, which may even match a coarse
+      // layout); with no complete line before it nothing tells, so it is not used.
+      good = false;
+      what = "a single line of " + std::to_string(record.columns) +
+             " bucket counts cannot be told from a cut one";
+    } else if (good && !probe->empty && record.columns != probe->columns) {
+      good = false;
+      what = "expected " + std::to_string(probe->columns) +
+             " bucket counts (as on the first line), found " + std::to_string(record.columns);
+    }
+    if (!good) {
+      if (reader->last_line_unterminated()) {
+        what = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
+      }
+      if (skip_bad_lines) continue;
+      return Status::InputError(path, reader->line_number(), what);
+    }
+    if (probe->empty) {
+      probe->empty = false;
+      probe->columns = record.columns;
+      probe->first_time_ms = record.time_ms;
+      probe->epoch = record.time_ms >= kEpochThresholdMs;
+    }
+    int64_t& l = last[static_cast<int>(record.direction)];
+    // A jump beyond kMaxSpanMs is a bad line for the stream; it says nothing of the interval.
+    if (l >= 0 && record.time_ms > l && record.time_ms - l <= kMaxSpanMs) {
+      gaps.push_back(record.time_ms - l);
+    }
+    l = record.time_ms;
+    ++seen;
+  }
+  // With --skip-bad-lines the stream reports the damage (and uses what came before it).
+  if (!reader->status().ok() && !skip_bad_lines) return reader->status();
+  if (!gaps.empty()) {
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
+    probe->typical_gap_ms = gaps[gaps.size() / 2];
+  }
+  return Status();
+}
+
+}  // namespace fiohist

@@ -1,0 +1,31 @@
+// A look at the first lines of a log, taken before the run is laid out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/status.h"
+
+namespace fiohist {
+
+/// What the first lines of a log say about it, read before the run is laid out.
+struct LogProbe {
+  /// Count columns of the first well-formed line.
+  int columns = 0;
+  /// Stamps are Unix-epoch milliseconds (log_unix_epoch=1).
+  bool epoch = false;
+  /// Stamp of the first record.
+  int64_t first_time_ms = 0;
+  /// Median gap between two stamps of one direction (0: unknown), the estimate of
+  /// log_hist_msec: fio keeps its lines on the log_hist_msec grid, so a late line (514 ms
+  /// after the last) is followed by an early one (486 ms); the median is the interval.
+  int64_t typical_gap_ms = 0;
+  /// True when the file holds no record at all.
+  bool empty = true;
+};
+
+/// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
+/// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
+Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
+
+}  // namespace fiohist
