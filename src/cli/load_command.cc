@@ -27,9 +27,12 @@ int RunLoadCommand(int argc, char** argv) {
   po::options_description desc("load options");
   AddEsConnectionOptions(&desc, &conn);
   AddBulkOptions(&desc, &bulk);
-  desc.add_options()("dir", po::value(&dir)->required(), "directory of bulk-*.ndjson files")(
-      "mappings", po::value(&mappings), "folder of the index templates")(
-      "no-setup", po::bool_switch(&no_setup), "do not install the index templates first");
+  // clang-format off
+  desc.add_options()
+      ("dir", po::value(&dir)->required(), "directory of bulk-*.ndjson files")
+      ("mappings", po::value(&mappings), "folder of the index templates")
+      ("no-setup", po::bool_switch(&no_setup), "do not install the index templates first");
+  // clang-format on
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;

@@ -88,13 +88,16 @@ struct PctilesArgs {
 int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   po::options_description desc("Options");
   po::positional_options_description positional;
-  desc.add_options()("version", "print the version")(
-      "format,f", po::value<std::string>()->default_value("csv"),
-      "csv, ndjson (one JSON object per line) or json (one array)")(
-      "output,o", po::value<std::string>(), "write to FILE instead of stdout")(
-      "unit,u", po::value<std::string>()->default_value("us"), "latency unit: ns, us, ms, s")(
-      "whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")(
-      "quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
+  // clang-format off
+  desc.add_options()
+      ("version", "print the version")
+      ("format,f", po::value<std::string>()->default_value("csv"),
+       "csv, ndjson (one JSON object per line) or json (one array)")
+      ("output,o", po::value<std::string>(), "write to FILE instead of stdout")
+      ("unit,u", po::value<std::string>()->default_value("us"), "latency unit: ns, us, ms, s")
+      ("whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")
+      ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
+  // clang-format on
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);

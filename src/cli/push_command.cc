@@ -17,6 +17,7 @@
 #include "es/queued_indexer.h"
 #include "output/fanout_sink.h"
 #include "output/summary_sink.h"
+#include "stats/resolution_sink.h"
 
 namespace po = boost::program_options;
 
@@ -66,6 +67,7 @@ struct PushArgs {
   RunMeta meta;
   std::string out_dir, mappings;
   bool quiet = false;
+  std::vector<int> resolutions = DefaultCoarseResolutions();
   PipelineOptions options;
   std::vector<std::string> logs;
 };
@@ -73,15 +75,21 @@ struct PushArgs {
 // Parses the command line. Returns -1 to go on, else the exit code.
 int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   std::vector<std::string> labels;
+  std::string resolutions;
   po::options_description desc("Options");
   po::positional_options_description positional;
-  desc.add_options()("run", po::value(&args->meta.run),
-                     "run name (required): the key of every document")(
-      "tag", po::value(&args->meta.tags)->composing(), "a tag for the run (repeatable)")(
-      "label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")(
-      "out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")(
-      "mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")(
-      "quiet", po::bool_switch(&args->quiet), "no summary on stderr");
+  // clang-format off
+  desc.add_options()
+      ("run", po::value(&args->meta.run), "run name (required): the key of every document")
+      ("tag", po::value(&args->meta.tags)->composing(), "a tag for the run (repeatable)")
+      ("label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")
+      ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
+      ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
+      ("quiet", po::bool_switch(&args->quiet), "no summary on stderr")
+      ("resolutions", po::value(&resolutions),
+       "coarser percentile documents as multiples of the quantum, so zoomed-out dashboards stay "
+       "exact (default 10,60,600,3600,36000; 'none': quanta only)");
+  // clang-format on
   AddEsConnectionOptions(&desc, &args->conn);
   AddBulkOptions(&desc, &args->bulk);
   AddPipelineOptions(&desc, &positional);
@@ -91,6 +99,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->logs);
   if (s.ok() && args->meta.run.empty()) s = Status::Error("--run NAME is required");
   if (s.ok()) s = CheckBulkOptions(args->bulk);
+  if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
   for (const std::string& l : labels) {
     const size_t eq = l.find('=');
     if (s.ok() && (eq == std::string::npos || eq == 0)) {
@@ -158,21 +167,25 @@ Status OpenDirectory(PushArgs* args, Destination* dest) {
 }
 
 // The closing line: what went where.
-void PrintPushSummary(const PushArgs& args, const DocumentSink& documents, const Destination& dest,
-                      const BulkStats& stats) {
-  const unsigned long long docs = documents.percentile_docs() + documents.bucket_docs() + 1;
+void PrintPushSummary(const PushArgs& args, const DocumentSink& documents,
+                      const Destination& dest, const BulkStats& stats) {
   const auto pct = static_cast<unsigned long long>(documents.percentile_docs());
+  const auto coarse = static_cast<unsigned long long>(documents.coarse_docs());
   const auto bkt = static_cast<unsigned long long>(documents.bucket_docs());
+  const unsigned long long docs = pct + bkt + 1;
+  char counts[256];
+  std::snprintf(counts, sizeof counts,
+                "%llu documents (%llu percentile of which %llu at coarser resolutions, %llu "
+                "bucket, 1 run)",
+                docs, pct, coarse, bkt);
   if (dest.sender) {
-    std::fprintf(stderr,
-                 "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
-                 "1 run); %s\n",
-                 args.meta.run.c_str(), docs, pct, bkt, FormatBulkSummary(stats).c_str());
+    std::fprintf(stderr, "fiohist push: run '%s': %s; %s\n", args.meta.run.c_str(), counts,
+                 FormatBulkSummary(stats).c_str());
   } else {
     std::fprintf(stderr,
-                 "fiohist push: run '%s': %llu documents (%llu percentile, %llu bucket, "
-                 "1 run) written to %s/ (index them with: fiohist load %s --es-url URL)\n",
-                 args.meta.run.c_str(), docs, pct, bkt, args.out_dir.c_str(), args.out_dir.c_str());
+                 "fiohist push: run '%s': %s written to %s/ (index them with: fiohist load %s "
+                 "--es-url URL)\n",
+                 args.meta.run.c_str(), counts, args.out_dir.c_str(), args.out_dir.c_str());
   }
 }
 
@@ -191,8 +204,9 @@ int RunPushCommand(int argc, char** argv) {
   }
 
   DocumentSink documents(args.conn.index_prefix, args.meta, dest.consume);
+  ResolutionSink resolutions(&documents, args.resolutions);
   SummarySink summary_sink(stderr, LatencyUnit());
-  std::vector<ResultSink*> sinks = {&documents};
+  std::vector<ResultSink*> sinks = {&resolutions};
   if (!args.quiet) sinks.push_back(&summary_sink);
   FanoutSink sink(sinks);
   RunSummary summary;

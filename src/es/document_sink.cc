@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "es/index_templates.h"
+
 namespace fiohist {
 
 DocumentSink::DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume)
@@ -15,11 +17,13 @@ Status DocumentSink::Begin(const RunInfo& info) {
 
 void DocumentSink::Prepare(const ScopeResult& r, std::string* prepared) const {
   // Id and source of both documents, one per line: ids are hex and JSON text has no raw
-  // newline.
+  // newline. Coarser resolutions have percentile documents only: sums of the quanta's
+  // bucket documents give their histograms exactly.
   prepared->clear();
   builder_->AppendId(DocKind::kPercentiles, r, prepared);
   prepared->push_back('\n');
   builder_->AppendPercentiles(r, prepared);
+  if (r.resolution != 1) return;
   prepared->push_back('\n');
   builder_->AppendId(DocKind::kBuckets, r, prepared);
   prepared->push_back('\n');
@@ -41,14 +45,18 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     return line;
   };
   BulkAction a;
-  a.index = prefix_ + "-pctiles";
+  a.index = IndexName(prefix_, DocKind::kPercentiles);
   a.id = next_line();
   a.source = next_line();
   Status s = consume_(std::move(a));
   if (!s.ok()) return s;
   ++percentile_docs_;
+  if (r.resolution != 1) {
+    ++coarse_docs_;
+    return s;
+  }
   BulkAction b;
-  b.index = prefix_ + "-buckets";
+  b.index = IndexName(prefix_, DocKind::kBuckets);
   b.id = next_line();
   b.source = next_line();
   s = consume_(std::move(b));
@@ -64,7 +72,7 @@ Status DocumentSink::WholeRun(const ScopeResult& r) {
 
 Status DocumentSink::End(const RunSummary& summary) {
   BulkAction a;
-  a.index = prefix_ + "-runs";
+  a.index = IndexName(prefix_, DocKind::kRun);
   a.id = builder_->RunId();
   a.source = builder_->Run(summary, whole_run_);
   return consume_(std::move(a));

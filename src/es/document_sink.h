@@ -32,6 +32,8 @@ class DocumentSink : public ResultSink {
   /// Documents handed on so far, per kind.
   uint64_t percentile_docs() const { return percentile_docs_; }
   uint64_t bucket_docs() const { return bucket_docs_; }
+  /// Percentile documents of coarser resolutions among percentile_docs().
+  uint64_t coarse_docs() const { return coarse_docs_; }
 
  private:
   std::string prefix_;
@@ -42,6 +44,7 @@ class DocumentSink : public ResultSink {
   std::vector<ScopeResult> whole_run_;
   uint64_t percentile_docs_ = 0;
   uint64_t bucket_docs_ = 0;
+  uint64_t coarse_docs_ = 0;
 };
 
 }  // namespace fiohist

@@ -416,11 +416,23 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
     stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
   }
   clamped_key_ = ResultKey("clamped");
+  // A dashboard draws the resolution whose (zoom_gt_ms, zoom_le_ms] holds its interval:
+  // the finest not finer than the interval (the coarsest has no upper end: 2^53).
+  for (size_t i = 0; i < info.resolutions.size(); ++i) {
+    const int64_t gt = i == 0 ? 0 : info.resolutions[i - 1] * info.quantum_ms;
+    const int64_t le = i + 1 == info.resolutions.size() ? int64_t{1} << 53
+                                                        : info.resolutions[i] * info.quantum_ms;
+    resolution_json_.emplace_back(
+        info.resolutions[i], ResultKey("resolution") + std::to_string(info.resolutions[i]) +
+                                 ResultKey("zoom_gt_ms") + std::to_string(gt) +
+                                 ResultKey("zoom_le_ms") + std::to_string(le));
+    percentile_room_ = std::max(percentile_room_, resolution_json_.back().second.size());
+  }
   lower_bound_key_ = ResultKey("lower_bound");
 
   // Everything after "samples": the statistics, clamped, the lower_bound list (every name
   // and "max", with commas), "}".
-  percentile_room_ = clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
+  percentile_room_ += clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
                      lower_bound_key_.size() + 2 + 6 + 1;
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
@@ -478,6 +490,10 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
   h.Feed(r.job);
   h.Sep();
   h.Feed(DirectionName(r.direction));
+  if (r.resolution != 1) {  // the finest resolution keeps the ids it always had
+    h.Sep();
+    h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.resolution).ptr - num));
+  }
   const size_t at = out->size();
   out->resize(at + 32);
   h.Hex(out->data() + at);
@@ -554,6 +570,9 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = Put(p, stat_keys_[static_cast<size_t>(which)]);
     p = PutNum(p, StatValue(which, r, ns_per_unit_));
   };
+  for (const auto& [multiple, json] : resolution_json_) {
+    if (multiple == r.resolution) p = Put(p, json);
+  }
   stat(Stat::kIops);
   if (s.samples > 0) {
     stat(Stat::kMin);
@@ -689,6 +708,10 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   Str(w, RunKey("anchor"), info_.anchor);
   Key(w, RunKey("log_hist_msec"));
   w.Int64(info_.log_hist_msec);
+  Key(w, RunKey("resolutions"));
+  w.StartArray();
+  for (int m : info_.resolutions) w.Int(m);
+  w.EndArray();
   for (const ScopeResult& r : whole_run) {
     if (r.kind != ScopeKind::kCluster) continue;
     const std::string prefix =

@@ -90,6 +90,9 @@ class DocumentBuilder {
   size_t common_room_ = 0;  // bytes of those keys and their values at most
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_count_key_, latency_key_, latency_scale_key_;
+  // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
+  // resolution and zoom fields.
+  std::vector<std::pair<int, std::string>> resolution_json_;
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"

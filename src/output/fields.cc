@@ -10,6 +10,8 @@ const char* FieldTypeName(FieldType type) {
       return "double";
     case FieldType::kInteger:
       return "integer";
+    case FieldType::kLong:
+      return "long";
     case FieldType::kKeyword:
       return "keyword";
     case FieldType::kBoolean:
@@ -41,6 +43,11 @@ const std::vector<Field>& ResultFields() {
       {"direction", FieldType::kKeyword, kDocs | kInCsv},
       {"logs", FieldType::kInteger, kDocs | kInCsv},
       {"samples", FieldType::kDouble, kDocs | kInCsv},
+      // The span as a multiple of the quantum (1, 10, 60, ...), and the dashboard
+      // intervals I it is drawn for: zoom_gt_ms < I <= zoom_le_ms (resolution_sink.h).
+      {"resolution", FieldType::kInteger, kInPctiles},
+      {"zoom_gt_ms", FieldType::kLong, kInPctiles},
+      {"zoom_le_ms", FieldType::kLong, kInPctiles},
       {"iops", FieldType::kDouble, kInPctiles | kInCsv},
       {"min", FieldType::kDouble, kInPctiles | kInCsv},
       {"mean", FieldType::kDouble, kInPctiles | kInCsv},
@@ -76,6 +83,7 @@ const std::vector<Field>& RunFields() {
       {"fio_versions", FieldType::kKeyword, kInRuns},
       {"anchor", FieldType::kKeyword, kInRuns},
       {"log_hist_msec", FieldType::kInteger, kInRuns},
+      {"resolutions", FieldType::kInteger, kInRuns},
       // The whole-run cluster statistics of all directions (RunStats()) stand here.
       {"samples", FieldType::kDouble, kInRuns},
       {"iops", FieldType::kDouble, kInRuns},
@@ -155,6 +163,7 @@ size_t MaxValueBytes(FieldType type) {
     case FieldType::kDouble:
       return 32;  // the shortest exact text of any double, ".0" and sign included
     case FieldType::kInteger:
+    case FieldType::kLong:
       return 20;
     case FieldType::kBoolean:
       return 5;

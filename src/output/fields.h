@@ -17,9 +17,9 @@
 namespace fiohist {
 
 /// How a field is mapped in Elasticsearch (the `type` of its mapping).
-enum class FieldType { kDate, kDouble, kInteger, kKeyword, kBoolean, kObject, kHistogram };
+enum class FieldType { kDate, kDouble, kInteger, kLong, kKeyword, kBoolean, kObject, kHistogram };
 
-/// "date", "double", "integer", "keyword", "boolean", "object" or "histogram".
+/// "date", "double", "integer", "long", "keyword", "boolean", "object" or "histogram".
 const char* FieldTypeName(FieldType type);
 
 /// Where a field appears: a bit per document kind, one for the CSV.

@@ -33,6 +33,9 @@ struct RunInfo {
   /// Start of the first reported quantum; elapsed_s counts from here.
   int64_t first_quantum_ms = 0;
   int64_t quantum_ms = 1000;
+  /// The resolutions results come at, as multiples of the quantum, ascending: {1}, or
+  /// more where a ResolutionSink adds coarser ones.
+  std::vector<int> resolutions = {1};
   /// log_hist_msec as given or inferred.
   int64_t log_hist_msec = 0;
   bool log_hist_msec_inferred = false;

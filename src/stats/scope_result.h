@@ -31,6 +31,9 @@ struct ScopeResult {
   Direction direction = Direction::kAll;
   /// Logs that had a span overlapping the quantum.
   int logs = 0;
+  /// The time span as a multiple of the run's quantum: 1 for a quantum, more for the
+  /// coarser resolutions of ResolutionSink (their `logs` is the most of any quantum).
+  int resolution = 1;
   LatencyStats stats;
   /// The summed histogram behind `stats` (valid during the sink call only).
   const Histogram* histogram = nullptr;

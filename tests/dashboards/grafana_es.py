@@ -150,9 +150,25 @@ def _bucket_agg(b, frm, to, interval_ms, time_field):
     raise ValueError(f"bucket aggregation {t} is not modelled")
 
 
+def interval_text(ms):
+    """Grafana's $__interval text of an interval in ms (kbn.secondsToHms)."""
+    for unit, size in (("y", 31536000000), ("w", 604800000), ("d", 86400000), ("h", 3600000),
+                       ("m", 60000), ("s", 1000)):
+        if ms >= size and ms % size == 0:
+            return f"{ms // size}{unit}"
+    return f"{ms}ms"
+
+
+def builtin_interval(text, interval_ms):
+    """Grafana's scoped variables of a panel query: $__interval_ms and $__interval."""
+    text = re.sub(r"\$(?:\{__interval_ms\}|__interval_ms)", str(int(interval_ms)), text)
+    return re.sub(r"\$(?:\{__interval\}|__interval)(?![_A-Za-z0-9])",
+                  interval_text(int(interval_ms)), text)
+
+
 def build_target_request(target, time_field, frm, to, interval_ms, variables):
     """(the _msearch body of one target, the interpolated target)."""
-    query = variables.lucene(target.get("query") or "*") or "*"
+    query = builtin_interval(variables.lucene(target.get("query") or "*") or "*", interval_ms)
     rest = dict(target)
     rest.pop("query", None)
     t = json.loads(variables.plain(json.dumps(rest)))

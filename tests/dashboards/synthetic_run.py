@@ -109,7 +109,9 @@ def make_run(run, start_ms, seed, clamp_quantum=None):
                 common["host"] = host
             if job:
                 common["job"] = job
-            pdoc = dict(common, iops=s["samples"] / QUANTUM_S,
+            # One resolution (the quantum) drawn at every zoom level: docs/documents.md.
+            pdoc = dict(common, resolution=1, zoom_gt_ms=0, zoom_le_ms=2 ** 53,
+                        iops=s["samples"] / QUANTUM_S,
                         **{k: s[k] for k in ("min", "mean", "max", "top_bucket", "lower_bound",
                                              "clamped")},
                         **{n: s[n] for n, _ in PCTS})
@@ -142,8 +144,8 @@ def make_run(run, start_ms, seed, clamp_quantum=None):
             "files": len(jobs), "quantum_s": QUANTUM_S, "layout": "fio3-g29-c0",
             "fio_versions": ["fio-3.33"], "anchor": "epoch", "samples": s["samples"],
             "iops": s["samples"] / (NQ * QUANTUM_S),
-            **{k: s[k] for k in ("min", "mean", "max", "top_bucket", "lower_bound", "clamped")},
-            **{n: s[n] for n, _ in PCTS},
+            **{k: s[k] for k in ("min", "mean", "max")},
+            **{n: s[n] for n, _ in PCTS}, "resolutions": [1],
             "summary": {"note": "whole-run stats of every scope x direction"}}
     for d in ("read", "write"):
         sd = stats(whole[d])

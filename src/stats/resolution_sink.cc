@@ -1,0 +1,145 @@
+#include "stats/resolution_sink.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "log/quantum_grid.h"
+
+namespace fiohist {
+
+const std::vector<int>& DefaultCoarseResolutions() {
+  static const std::vector<int> multiples = {10, 60, 600, 3600, 36000};
+  return multiples;
+}
+
+Status CheckResolutions(const std::vector<int>& multiples) {
+  int before = 1;
+  for (int m : multiples) {
+    if (m <= before || m % before != 0) {
+      return Status::Error("--resolutions: each must be a multiple of the one before it (and of "
+                           "1, the quantum), ascending; got " +
+                           std::to_string(m) + " after " + std::to_string(before));
+    }
+    before = m;
+  }
+  return Status();
+}
+
+Status ParseResolutions(const std::string& text, std::vector<int>* multiples) {
+  multiples->clear();
+  if (text == "none") return Status();
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string part = text.substr(at, comma - at);
+    char* end = nullptr;
+    const long v = std::strtol(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || v < 2 || v > 100000000) {
+      return Status::Error("--resolutions: expected whole multiples of the quantum like "
+                           "10,60,600 (or 'none'), got '" + text + "'");
+    }
+    multiples->push_back(static_cast<int>(v));
+    at = comma + 1;
+  }
+  return CheckResolutions(*multiples);
+}
+
+// One scope and direction: its key fields and an open window per level.
+struct ResolutionSink::Series {
+  struct Window {
+    bool open = false;
+    int64_t start_ms = 0;
+    Histogram histogram;
+    int logs = 0;  // the most of any part: a lower bound of the logs in the window
+  };
+  ScopeResult key;  // kind, host, job, direction
+  std::vector<Window> windows;
+};
+
+ResolutionSink::ResolutionSink(ResultSink* inner, std::vector<int> multiples)
+    : inner_(inner), multiples_(std::move(multiples)) {}
+
+ResolutionSink::~ResolutionSink() = default;
+
+Status ResolutionSink::Begin(const RunInfo& info) {
+  info_ = info;
+  info_.resolutions = {1};
+  info_.resolutions.insert(info_.resolutions.end(), multiples_.begin(), multiples_.end());
+  return inner_->Begin(info_);
+}
+
+Status ResolutionSink::Quantum(const ScopeResult& r) {
+  Status s = inner_->Quantum(r);
+  if (!s.ok() || multiples_.empty()) return s;
+  std::string key;
+  key.reserve(r.host.size() + r.job.size() + 4);
+  key += static_cast<char>(r.kind);
+  key += static_cast<char>(r.direction);
+  key += r.host;
+  key += '\x1f';
+  key += r.job;
+  std::unique_ptr<Series>& slot = series_[key];
+  if (!slot) {
+    slot = std::make_unique<Series>();
+    slot->key.kind = r.kind;
+    slot->key.host = r.host;
+    slot->key.job = r.job;
+    slot->key.direction = r.direction;
+    slot->windows.resize(multiples_.size());
+    order_.push_back(slot.get());
+  }
+  return Add(*slot, 0, r.start_ms, r.histogram, r.logs);
+}
+
+Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Histogram* h,
+                           int logs) {
+  Series::Window& w = s.windows[level];
+  const QuantumGrid grid(0, info_.quantum_ms * multiples_[level]);
+  const int64_t window_start = grid.Start(grid.IndexOf(start_ms));
+  if (w.open && w.start_ms != window_start) {
+    Status st = Close(s, level);
+    if (!st.ok()) return st;
+  }
+  if (!w.open) {
+    w.open = true;
+    w.start_ms = window_start;
+    w.histogram.Clear();
+    w.logs = 0;
+  }
+  if (h != nullptr) w.histogram.Merge(*h);
+  w.logs = std::max(w.logs, logs);
+  return Status();
+}
+
+Status ResolutionSink::Close(Series& s, size_t level) {
+  Series::Window& w = s.windows[level];
+  w.open = false;
+  const int64_t length = info_.quantum_ms * multiples_[level];
+  ScopeResult r = s.key;
+  r.start_ms = w.start_ms;
+  r.end_ms = w.start_ms + length;
+  r.elapsed_s = static_cast<double>(w.start_ms - info_.first_quantum_ms) / 1000.0;
+  r.logs = w.logs;
+  r.resolution = multiples_[level];
+  r.histogram = &w.histogram;
+  ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats);
+  Status st = inner_->Quantum(r);
+  if (!st.ok()) return st;
+  ++coarse_results_;
+  if (level + 1 < multiples_.size()) return Add(s, level + 1, w.start_ms, &w.histogram, w.logs);
+  return Status();
+}
+
+Status ResolutionSink::End(const RunSummary& summary) {
+  // Finest level first, so that each window reaches the next level before that one closes.
+  for (size_t level = 0; level < multiples_.size(); ++level) {
+    for (Series* s : order_) {
+      if (!s->windows[level].open) continue;
+      Status st = Close(*s, level);
+      if (!st.ok()) return st;
+    }
+  }
+  return inner_->End(summary);
+}
+
+}  // namespace fiohist

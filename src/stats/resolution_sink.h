@@ -1,0 +1,70 @@
+// Coarser resolutions of the same exact histograms, so that a dashboard zoomed out to
+// minutes or hours still draws exact percentiles.
+//
+// Percentiles of parts do not combine: the p99 of a minute is not the max (nor the mean) of
+// its seconds' p99s. So next to every quantum's result this sink adds, for each coarser
+// resolution (a multiple of the quantum, windows aligned like the quanta: to multiples of
+// their length from time 0), the statistics of the summed histograms of the window, as
+// `fiohist pctiles --quantum <window>` would compute them from the logs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "stats/result_sink.h"
+
+namespace fiohist {
+
+/// The coarser resolutions `push` adds by default, as multiples of the quantum: with 1 s
+/// quanta 10 s, 1 min, 10 min, 1 h and 10 h, so a year fits in about 900 points.
+const std::vector<int>& DefaultCoarseResolutions();
+
+/// Checks that `multiples` ascend, start above 1, and each divides the next (so windows
+/// of one resolution nest in those of the next).
+Status CheckResolutions(const std::vector<int>& multiples);
+
+/// Parses "10,60,600" (or "none": no coarser resolution) and checks it.
+Status ParseResolutions(const std::string& text, std::vector<int>* multiples);
+
+/// A ResultSink that forwards everything to `inner` and adds, for every scope and
+/// direction, one result per window of each coarser resolution (ScopeResult::resolution
+/// says which), when the window closes or at the end of the run. Levels are summed from
+/// the level below, so each quantum's histogram is added once.
+class ResolutionSink : public ResultSink {
+ public:
+  /// `inner` must outlive this sink; `multiples` passed CheckResolutions().
+  ResolutionSink(ResultSink* inner, std::vector<int> multiples);
+  ~ResolutionSink() override;
+
+  Status Begin(const RunInfo& info) override;
+  Status Quantum(const ScopeResult& r) override;
+  Status WholeRun(const ScopeResult& r) override { return inner_->WholeRun(r); }
+  Status End(const RunSummary& summary) override;
+  bool prepares() const override { return inner_->prepares(); }
+  void Prepare(const ScopeResult& r, std::string* prepared) const override {
+    inner_->Prepare(r, prepared);
+  }
+
+  /// Coarse results handed on so far.
+  uint64_t coarse_results() const { return coarse_results_; }
+
+ private:
+  struct Series;
+  // Adds `h` (of one window of level `level - 1`, or a quantum for level 0) to the series'
+  // open window of `level` that contains `start_ms`, closing the one before if it differs.
+  Status Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs);
+  // Emits the open window of `level` and adds it to the next level.
+  Status Close(Series& s, size_t level);
+
+  ResultSink* inner_;
+  std::vector<int> multiples_;
+  RunInfo info_;
+  std::unordered_map<std::string, std::unique_ptr<Series>> series_;
+  std::vector<Series*> order_;  // in order of first appearance, for a stable end
+  uint64_t coarse_results_ = 0;
+};
+
+}  // namespace fiohist

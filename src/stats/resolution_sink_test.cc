@@ -1,0 +1,85 @@
+#include "stats/resolution_sink.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "stats/collecting_sink.h"
+#include "stats/pipeline.h"
+
+namespace fiohist {
+namespace {
+
+std::vector<std::string> SharedLogs() {
+  const std::string dir = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+  return {dir + "epoch2_clat_hist.1.log.hostX", dir + "epoch2_clat_hist.2.log.hostX",
+          dir + "epoch2_clat_hist.1.log.hostY", dir + "epoch2_clat_hist.2.log.hostY"};
+}
+
+using Key = std::tuple<int64_t, int, std::string, std::string, int>;
+Key KeyOf(const ScopeResult& r) {
+  return {r.start_ms, static_cast<int>(r.kind), r.host, r.job, static_cast<int>(r.direction)};
+}
+
+void ExpectClose(double got, double want, const char* what) {
+  EXPECT_LE(std::fabs(got - want), 1e-9 * std::max(std::fabs(want), 1e-300)) << what;
+}
+
+// A coarse window holds what the pipeline computes with the window as its quantum.
+TEST(ResolutionSink, CoarseWindowsEqualTheLogsAtThatQuantum) {
+  PipelineOptions fine;
+  fine.scopes = {true, true, true};
+  CollectingSink collected;
+  ResolutionSink sink(&collected, {5, 10});
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(fine, SharedLogs(), &sink, &summary).ok());
+  EXPECT_EQ(collected.info.resolutions, (std::vector<int>{1, 5, 10}));
+
+  for (int multiple : {5, 10}) {
+    PipelineOptions coarse = fine;
+    coarse.quantum_ms = 1000 * multiple;
+    CollectingSink reference;
+    RunSummary ref_summary;
+    ASSERT_TRUE(RunPipeline(coarse, SharedLogs(), &reference, &ref_summary).ok());
+    std::map<Key, const ScopeResult*> want;
+    for (const ScopeResult& r : reference.quanta) want[KeyOf(r)] = &r;
+    size_t compared = 0;
+    for (const ScopeResult& r : collected.quanta) {
+      if (r.resolution != multiple) continue;
+      EXPECT_EQ(r.end_ms - r.start_ms, 1000 * multiple);
+      auto it = want.find(KeyOf(r));
+      ASSERT_NE(it, want.end()) << "no reference for a window at " << r.start_ms;
+      const LatencyStats& a = r.stats;
+      const LatencyStats& b = it->second->stats;
+      ExpectClose(a.samples, b.samples, "samples");
+      ExpectClose(a.min_ns, b.min_ns, "min");
+      ExpectClose(a.max_ns, b.max_ns, "max");
+      ExpectClose(a.mean_ns, b.mean_ns, "mean");
+      for (size_t i = 0; i < b.percentile_ns.size(); ++i) {
+        ExpectClose(a.percentile_ns[i], b.percentile_ns[i], "percentile");
+      }
+      ++compared;
+    }
+    // Every window of the reference has its coarse result, and no more.
+    EXPECT_EQ(compared, reference.quanta.size()) << "multiple " << multiple;
+  }
+}
+
+TEST(ResolutionSink, ParsesAndChecksTheMultiples) {
+  std::vector<int> m;
+  EXPECT_TRUE(ParseResolutions("10,60,600", &m).ok());
+  EXPECT_EQ(m, (std::vector<int>{10, 60, 600}));
+  EXPECT_TRUE(ParseResolutions("none", &m).ok());
+  EXPECT_TRUE(m.empty());
+  EXPECT_FALSE(ParseResolutions("10,25", &m).ok());  // 25 is no multiple of 10
+  EXPECT_FALSE(ParseResolutions("60,10", &m).ok());
+  EXPECT_FALSE(ParseResolutions("1", &m).ok());
+  EXPECT_FALSE(ParseResolutions("10,,60", &m).ok());
+  EXPECT_FALSE(ParseResolutions("ten", &m).ok());
+  EXPECT_TRUE(CheckResolutions(DefaultCoarseResolutions()).ok());
+}
+
+}  // namespace
+}  // namespace fiohist
