@@ -504,8 +504,10 @@ def main():
 
     ds = {d["uid"]: d for d in dl.parse_datasources_yaml()}
     dashboards = dl.load_dashboards()
+    # The runs' span from their quanta (coarser resolutions' windows reach beyond it).
     code, agg = es.call("POST", "/fiohist-pctiles*/_search", {
-        "size": 0, "query": {"terms": {"run": runs}},
+        "size": 0, "query": {"bool": {"filter": [{"terms": {"run": runs}},
+                                                 {"term": {"resolution": 1}}]}},
         "aggs": {"lo": {"min": {"field": "@timestamp"}}, "hi": {"max": {"field": "end"}},
                  "hosts": {"terms": {"field": "host", "size": 100}},
                  "jobs": {"terms": {"field": "job", "size": 100}},

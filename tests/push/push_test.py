@@ -46,10 +46,14 @@ def run(args, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def count(run_name, kind, url=URL):
+def count(run_name, kind, url=URL, resolution=None):
+    """Documents of a run; of one resolution only when given (percentile documents)."""
     es("POST", "/fiohist-%s/_refresh" % kind, url=url)
+    flt = [{"term": {"run": run_name}}]
+    if resolution is not None:
+        flt.append({"term": {"resolution": resolution}})
     return es("POST", "/fiohist-%s/_count" % kind,
-              {"query": {"term": {"run": run_name}}}, url=url)["count"]
+              {"query": {"bool": {"filter": flt}}}, url=url)["count"]
 
 
 def all_docs(run_name):
@@ -68,6 +72,13 @@ push = ["push", "--es-url", URL] + mappings
 rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster,host,job"] + LOGS)
 check(rc == 0, "pctiles CSV of the same logs (rc %d: %s)" % (rc, err.strip()[-300:]))
 rows = list(csv.DictReader(io.StringIO(out)))
+# push also writes percentile documents of the coarser resolutions (10, 60, 600, 3600 and
+# 36000 quanta by default): one per row of `pctiles --quantum R`.
+coarse = 0
+for multiple in (10, 60, 600, 3600, 36000):
+    rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster,host,job", "--quantum",
+                        str(multiple)] + LOGS)
+    coarse += len(list(csv.DictReader(io.StringIO(out))))
 
 # Clean slate, then one push.
 run(["delete", "--es-url", URL, "--run", "push-test"] + [])
@@ -75,8 +86,12 @@ rc, out, err = run(push + ["--run", "push-test", "--tag", "ci", "--label", "disk
                            "--quantum", "1"] + LOGS)
 check(rc == 0, "push exits 0 (rc %d; stderr tail: %s)" % (rc, err.strip()[-400:]))
 check("indexed" in err or "indexed" in out, "push prints a summary line with 'indexed'")
-check(count("push-test", "pctiles") == len(rows),
-      "one percentile document per CSV row (%d vs %d)" % (count("push-test", "pctiles"), len(rows)))
+check(count("push-test", "pctiles", resolution=1) == len(rows),
+      "one percentile document per CSV row (%d vs %d)"
+      % (count("push-test", "pctiles", resolution=1), len(rows)))
+check(count("push-test", "pctiles") == len(rows) + coarse,
+      "and one per row of pctiles at each coarser resolution (%d vs %d)"
+      % (count("push-test", "pctiles"), len(rows) + coarse))
 check(count("push-test", "buckets") == len(rows), "one bucket document per CSV row")
 check(count("push-test", "runs") == 1, "one run document")
 
@@ -84,7 +99,7 @@ check(count("push-test", "runs") == 1, "one run document")
 agg = es("POST", "/fiohist-pctiles/_search", {
     "size": 0,
     "query": {"bool": {"filter": [{"term": {"run": "push-test"}}, {"term": {"scope": "cluster"}},
-                                  {"term": {"direction": "all"}}]}},
+                                  {"term": {"direction": "all"}}, {"term": {"resolution": 1}}]}},
     "aggs": {"t": {"date_histogram": {"field": "@timestamp", "fixed_interval": "1s",
                                       "min_doc_count": 1},
                    "aggs": {"p99": {"max": {"field": "p99"}}}}}})
@@ -112,7 +127,7 @@ before = all_docs("push-test")
 rc, out, err = run(push + ["--run", "push-test", "--tag", "ci", "--label", "disk=nvme"] + LOGS)
 check(rc == 0, "second push exits 0")
 after = all_docs("push-test")
-check(before == after and len(after) == 2 * len(rows) + 1,
+check(before == after and len(after) == 2 * len(rows) + coarse + 1,
       "second push leaves exactly the same documents (%d)" % len(after))
 
 # Delete removes exactly that run.
@@ -172,7 +187,8 @@ if tiny:
                        + mappings + LOGS)
     check(rc == 0, "push to a node with a tiny write queue exits 0 (%s)" % err.strip()[-300:])
     n = count("tiny", "pctiles", url=tiny) + count("tiny", "buckets", url=tiny)
-    check(n == 2 * len(rows), "nothing lost despite 429s (%d of %d)" % (n, 2 * len(rows)))
+    check(n == 2 * len(rows) + coarse,
+          "nothing lost despite 429s (%d of %d)" % (n, 2 * len(rows) + coarse))
     print("  tiny-queue summary: " + (err.strip().splitlines()[-1] if err.strip() else ""))
 
 
