@@ -37,16 +37,13 @@ std::unique_ptr<HttpClient> ClientOrComplain(const char* command, EsConnectionOp
   return client;
 }
 
-void PrintTemplateReport(const TemplateReport& report, const std::string& mappings_dir) {
-  if (!report.histogram_supported) {
-    std::cerr << "fiohist: this cluster has no `histogram` field type; installed "
-              << TemplateFileName(IndexKind::kBuckets, true) << " from "
-              << (mappings_dir.empty() ? DefaultMappingsDir() : mappings_dir)
-              << " (bucket latency kept in _source only)\n";
-  }
-}
-
 }  // namespace
+
+void PrintServerDecisions(HttpClient* client, const TemplateReport& report) {
+  ServerInfo info;
+  EsAdmin(client, "").ProbeServer(&info);
+  std::cerr << "fiohist: " << DescribeServerDecisions(info, report) << "\n";
+}
 
 void AddEsConnectionOptions(po::options_description* desc, EsConnectionOptions* opts) {
   // clang-format off
@@ -212,7 +209,7 @@ int RunSetupCommand(int argc, char** argv) {
     std::cerr << "fiohist setup: " << st.message() << "\n";
     return kExitError;
   }
-  PrintTemplateReport(report, mappings);
+  PrintServerDecisions(client.get(), report);
   std::cout << "installed templates:";
   for (const std::string& name : report.installed) std::cout << " " << name;
   std::cout << "\ncreated indices:";
@@ -362,7 +359,7 @@ int RunLoadCommand(int argc, char** argv) {
       std::cerr << "fiohist load: " << st.message() << "\n";
       return kExitError;
     }
-    PrintTemplateReport(report, mappings);
+    PrintServerDecisions(client.get(), report);
   }
   std::unique_ptr<EsSender> sender;
   Status st = EsSender::Create(client.get(), bulk, &sender);

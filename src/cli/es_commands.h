@@ -13,6 +13,7 @@
 #include <string>
 
 #include "es/bulk_indexer.h"
+#include "es/es_admin.h"
 #include "es/http_client.h"
 #include "es/queued_indexer.h"
 #include "base/status.h"
@@ -44,6 +45,11 @@ bool ResolveEsUrl(EsConnectionOptions* opts);
 /// Builds a client from `opts`: checks the prefix, reads the password / API key from the file
 /// or the environment. Errors never contain a secret.
 Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>* client);
+
+/// Asks the server what it is (EsAdmin::ProbeServer) and prints on stderr, once per command,
+/// that and what was decided from it: "fiohist: server: OpenSearch 2.19.1 (GET /), no
+/// `histogram` field type: ..." (setup, load and push, after installing the templates).
+void PrintServerDecisions(HttpClient* client, const TemplateReport& report);
 
 /// Bulk tuning options (--batch-bytes, --batch-docs, --concurrency, --max-attempts,
 /// --max-retry-time) for commands that index; stored into `*opts`.

@@ -1,7 +1,5 @@
 #include "cli/push_command.h"
 
-#include <rapidjson/document.h>
-
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -20,26 +18,6 @@ namespace po = boost::program_options;
 
 namespace fiohist {
 namespace {
-
-// Names the cluster from `GET /` where it answers (the integ-test build and some proxies
-// do not: then nothing is said and nothing depends on it).
-std::string DescribeCluster(HttpClient* client) {
-  const HttpResult r = client->Request("GET", "/");
-  if (!r.ok()) return "";
-  rapidjson::Document doc;
-  doc.Parse(r.body.c_str());
-  if (!doc.IsObject() || !doc.HasMember("version") || !doc["version"].IsObject()) return "";
-  const auto& v = doc["version"];
-  std::string name = "Elasticsearch";
-  if (v.HasMember("distribution") && v["distribution"].IsString() &&
-      std::string(v["distribution"].GetString()) == "opensearch") {
-    name = "OpenSearch";
-  }
-  if (v.HasMember("number") && v["number"].IsString()) {
-    name += std::string(" ") + v["number"].GetString();
-  }
-  return name;
-}
 
 const char kUsage[] =
     "Usage: fiohist push --run NAME [--tag T]... [--label K=V]... [--es-url URL | --out DIR]\n"
@@ -107,22 +85,11 @@ int RunPushCommand(int argc, char** argv) {
   ActionConsumer consume;
   if (to_es) {
     s = MakeEsClient(conn, &client);
-    if (s.ok() && !vm["quiet"].as<bool>()) {
-      const std::string cluster = DescribeCluster(client.get());
-      if (!cluster.empty()) {
-        std::fprintf(stderr, "fiohist: pushing to %s at %s\n", cluster.c_str(),
-                     client->base_url().c_str());
-      }
-    }
     if (s.ok()) {
       EsAdmin admin(client.get(), conn.index_prefix);
       TemplateReport report;
       s = admin.InstallTemplates(mappings, &report);
-      if (s.ok() && !report.histogram_supported) {
-        std::fprintf(stderr, "fiohist: this cluster has no `histogram` field type (OpenSearch or "
-                             "a minimal build): bucket documents keep their histogram in "
-                             "_source only\n");
-      }
+      if (s.ok()) PrintServerDecisions(client.get(), report);
     }
     if (!s.ok()) {
       std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
