@@ -43,7 +43,7 @@
 #                           declared on field [latency]" (OpenSearch has no such type at all)
 #   - painless           -> 400 "script_lang not supported [painless]" (lang-painless absent)
 #   - _delete_by_query   -> 400 "no handler found for uri [/IDX/_delete_by_query]"; POST
-#     and _reindex          /_reindex -> 400 "no handler found" (reindex module absent)
+#     and _reindex          /_reindex -> 405 (reindex module absent): delete scrolls + bulk
 #   - security           -> no opensearch-security plugin: --user is refused, the Security
 #                           tests run against Elasticsearch only
 #   Present: GET / (with version.distribution "opensearch"), _bulk, _search with aggregations,
@@ -98,6 +98,12 @@ zip_sha256() {
   case "$ENGINE-$VERSION" in
     elasticsearch-8.19.21) echo "215d5f3dbf0609a149f6218a9e47b6ae2df34ebbff3c5754e35f15a5e5393c8a" ;;
     opensearch-2.19.1) echo "af7152d8b7f6f1cee09d47276b32b70479fe6dd8cdbb61213f84eb7f8098b261" ;;
+    # Newer builds, checked on 2026-11-23 (probe_modules.sh, push, runs, delete by hand):
+    # 2.19.6 behaves as 2.19.1 (transport-netty4 only, probe matches); 3.6.0 needs Java 21+
+    # (ran on Temurin 25), is 161 MB and ships all modules (painless, reindex: fiohist then
+    # deletes with _delete_by_query, its probe notes do not apply), push/runs/delete work.
+    opensearch-2.19.6) echo "71d6d8b1c637f3faecda0752b184b1cc526fc6eaad59ec1408c6327bb00b9293" ;;
+    opensearch-3.6.0) echo "a91faa1dc1cadc78cb278b4f63847e19e1627a4e9de698e14e7efc14ee37b286" ;;
     *) echo "${FIOHIST_NODE_SHA256:-}" ;;
   esac
 }
