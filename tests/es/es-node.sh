@@ -3,6 +3,7 @@
 #
 #   es-node.sh start [--engine E] [--name N] [--port P] [--write-queue K] [--user U --password-file F]
 #   es-node.sh stop  [--name N]
+#   es-node.sh kill  [--name N]   (SIGKILL: a crashed node, for the fault tests)
 #   es-node.sh url   [--name N]
 #
 # --engine elasticsearch (default; or env FIOHIST_ENGINE) or opensearch. Both engines are
@@ -109,7 +110,7 @@ zip_sha256() {
 }
 
 usage() {
-  sed -n '3,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -360,9 +361,18 @@ do_stop() {
   rm -f "$PID_FILE"
 }
 
+do_kill() {
+  if pid_alive; then
+    kill -9 "$(cat "$PID_FILE")"
+    echo "es-node.sh: killed '$name' (SIGKILL)" >&2
+  fi
+  rm -f "$PID_FILE"
+}
+
 case "$cmd" in
   start) do_start ;;
   stop) do_stop ;;
+  kill) do_kill ;;
   url) node_url ;;
   *) usage ;;
 esac

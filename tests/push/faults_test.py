@@ -3,8 +3,8 @@
 
 1. fiohist is killed with SIGKILL in the middle of a push; pushing again ends with exactly
    the documents of one clean push (the ids `push --out` writes), none lost, none doubled.
-2. The node is stopped in the middle of a push: a clear error and a non-zero exit; once the
-   node is back, pushing again ends with exactly one clean push's documents.
+2. The node is killed (SIGKILL) in the middle of a push: a clear error and a non-zero exit;
+   once the node is back, pushing again ends with exactly one clean push's documents.
 
 Usage: faults_test.py FIOHIST ES_NODE_SH SAMPLE_DIR PORT  (env FIOHIST_ENGINE: elasticsearch,
 the default, or opensearch: the engine of the node this test starts)
@@ -143,10 +143,10 @@ try:
     while time.time() < deadline and count(NAME + "-2") < 200 and proc.poll() is None:
         time.sleep(0.05)
     stopped_mid = proc.poll() is None
-    node("stop")
+    node("kill")
     out, err = proc.communicate(timeout=600)
     last = err.strip().splitlines()[-1] if err.strip() else ""
-    check(stopped_mid, "node stopped while the push was running")
+    check(stopped_mid, "node killed while the push was running")
     check(proc.returncode != 0, "push exits non-zero when the node goes away (rc %d)"
           % proc.returncode)
     check("failed" in err.lower() or "error" in err.lower(),
