@@ -13,8 +13,9 @@
 # org.opensearch.distribution.integ-test-zip:opensearch:$FIOHIST_OS_VERSION:zip, from Maven
 # Central, fetched with `mvn dependency:get`), checked against the SHA-256 pinned in
 # zip_sha256() (a version without a pinned sum is refused; FIOHIST_NODE_SHA256 overrides),
-# cached in ${FIOHIST_CACHE:-$HOME/.cache/fiohist} and unzipped once. It binds to 127.0.0.1 only, single-node discovery, security off, disk
-# watermarks off, 512 MB heap, a fresh data dir on every start. With --write-queue K the write
+# cached in ${FIOHIST_CACHE:-$HOME/.cache/fiohist} and unzipped once. It binds to 127.0.0.1
+# only, single-node discovery, security off, disk watermarks off, 512 MB heap, a fresh data dir
+# on every start. With --write-queue K the write
 # thread pool gets one thread and a queue of K (1 = bulk requests get 429 under any
 # concurrency, e.g. one _bulk touching several shards). With --user
 # and --password-file, security is ON (HTTP without TLS) and that user is a superuser of the
