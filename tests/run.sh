@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs dependencies, builds with warnings as errors, runs every
-# ctest (unit, golden, bad input, Elasticsearch integration against a real node started
-# here, dashboard checks), then the same non-ES tests in an ASan+UBSan build, then each
-# fuzzer for a bounded time. Exits non-zero when anything fails.
+# ctest (unit, golden, bad input, Elasticsearch and OpenSearch integration against real
+# nodes started here, dashboard checks), then the same non-ES tests in an ASan+UBSan build,
+# then each fuzzer for a bounded time. Exits non-zero when anything fails.
 # Usage: tests/run.sh [--quick]   (--quick: release build and ctest only)
 set -euo pipefail
 cd "$(dirname "$0")/.."

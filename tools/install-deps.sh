@@ -5,7 +5,8 @@ set -euo pipefail
 pkgs=(cmake g++ make rapidjson-dev libboost-program-options-dev libcurl4-openssl-dev zlib1g-dev
       libgtest-dev python3)
 if [ "${1:-}" = "--test" ]; then
-  # Elasticsearch test node (downloaded with mvn, run on the JDK), fuzzers, scripts.
+  # Elasticsearch and OpenSearch test nodes (downloaded with mvn, run on the JDK), fuzzers,
+  # scripts.
   pkgs+=(maven default-jdk-headless clang libclang-rt-14-dev python3 python3-yaml unzip curl
          procps fio time)
 fi

@@ -62,11 +62,18 @@ if [[ -n "${KIBANA_SYSTEM_PASSWORD:-}" ]]; then
   log "kibana_system password set"
 fi
 
+# KIBANA_FLAVOR=opensearch-dashboards: OpenSearch Dashboards reports its status as
+# overall.state "green" and wants an osd-xsrf header; the import API is the same.
+if [[ "${KIBANA_FLAVOR:-kibana}" == opensearch-dashboards ]]; then
+  ready_pattern='"state":"green"'; xsrf='osd-xsrf: fiohist-setup'
+else
+  ready_pattern='"level":"available"'; xsrf='kbn-xsrf: fiohist-setup'
+fi
 if [[ -n "$KIBANA_URL" ]]; then
-  kibana_ready() { curl -sf "${auth[@]}" "$KIBANA_URL/api/status" | grep -q '"level":"available"'; }
+  kibana_ready() { curl -sf "${auth[@]}" "$KIBANA_URL/api/status" | grep -q "$ready_pattern"; }
   wait_for "Kibana at $KIBANA_URL" kibana_ready
   curl -sS "${auth[@]}" -o /tmp/fiohist-setup.out -w '%{http_code}' -X POST \
-    -H 'kbn-xsrf: fiohist-setup' --form "file=@$KIBANA_NDJSON" \
+    -H "$xsrf" --form "file=@$KIBANA_NDJSON" \
     "$KIBANA_URL/api/saved_objects/_import?overwrite=true" >/tmp/fiohist-setup.code || true
   if [[ "$(cat /tmp/fiohist-setup.code)" != 200 ]] || ! grep -q '"success":true' /tmp/fiohist-setup.out; then
     log "Kibana import failed: $(head -c 600 /tmp/fiohist-setup.out)"

@@ -102,13 +102,10 @@ std::unique_ptr<HttpClient> ConnectOrComplain(const char* command, EsConnectionO
   return client;
 }
 
-void PrintTemplateReport(const TemplateReport& report, const std::string& mappings_dir) {
-  if (!report.histogram_supported) {
-    std::cerr << "fiohist: this cluster has no `histogram` field type; installed "
-              << TemplateFileName(DocKind::kBuckets, true) << " from "
-              << (mappings_dir.empty() ? DefaultMappingsDir() : mappings_dir)
-              << " (bucket latency kept in _source only)\n";
-  }
+void PrintServerDecisions(HttpClient* client, const TemplateReport& report) {
+  ServerInfo info;
+  EsAdmin(client, "").ProbeServer(&info);
+  std::cerr << "fiohist: " << DescribeServerDecisions(info, report) << "\n";
 }
 
 }  // namespace fiohist

@@ -57,7 +57,7 @@ int RunLoadCommand(int argc, char** argv) {
       std::cerr << "fiohist load: " << st.message() << "\n";
       return kExitError;
     }
-    PrintTemplateReport(report, mappings);
+    PrintServerDecisions(client.get(), report);
   }
   std::unique_ptr<EsSender> sender;
   Status st = EsSender::Create(client.get(), bulk, MakeBulkProgress(), &sender);

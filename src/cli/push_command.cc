@@ -1,4 +1,3 @@
-#include <rapidjson/document.h>
 
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -23,26 +22,6 @@ namespace po = boost::program_options;
 
 namespace fiohist {
 namespace {
-
-// Names the cluster from `GET /` where it answers (the integ-test build and some proxies
-// do not: then nothing is said and nothing depends on it).
-std::string DescribeCluster(HttpClient* client) {
-  const HttpResult r = client->Request("GET", "/");
-  if (!r.ok()) return "";
-  rapidjson::Document doc;
-  doc.Parse(r.body.c_str());
-  if (!doc.IsObject() || !doc.HasMember("version") || !doc["version"].IsObject()) return "";
-  const auto& v = doc["version"];
-  std::string name = "Elasticsearch";
-  if (v.HasMember("distribution") && v["distribution"].IsString() &&
-      std::string(v["distribution"].GetString()) == "opensearch") {
-    name = "OpenSearch";
-  }
-  if (v.HasMember("number") && v["number"].IsString()) {
-    name += std::string(" ") + v["number"].GetString();
-  }
-  return name;
-}
 
 const char kUsage[] =
     "Usage: fiohist push --run NAME [--tag T]... [--label K=V]... [--es-url URL | --out DIR]\n"
@@ -125,26 +104,15 @@ struct Destination {
   Status Finish() { return sender ? sender->queue().Finish() : writer->Close(); }
 };
 
-// Connects, installs the templates and starts the sender.
+// Connects, installs the templates (saying once what the server is and what was decided
+// from it) and starts the sender.
 Status OpenCluster(PushArgs* args, Destination* dest) {
   Status s = MakeEsClient(args->conn, &dest->client);
-  if (s.ok() && !args->quiet) {
-    const std::string cluster = DescribeCluster(dest->client.get());
-    if (!cluster.empty()) {
-      std::fprintf(stderr, "fiohist: pushing to %s at %s\n", cluster.c_str(),
-                   dest->client->base_url().c_str());
-    }
-  }
   if (s.ok()) {
     EsAdmin admin(dest->client.get(), args->conn.index_prefix);
     TemplateReport report;
     s = admin.InstallTemplates(args->mappings, &report);
-    if (s.ok() && !report.histogram_supported) {
-      std::fprintf(stderr,
-                   "fiohist: this cluster has no `histogram` field type (OpenSearch or "
-                   "a minimal build): bucket documents keep their histogram in "
-                   "_source only\n");
-    }
+    if (s.ok()) PrintServerDecisions(dest->client.get(), report);
   }
   if (s.ok())
     s = EsSender::Create(dest->client.get(), args->bulk, MakeBulkProgress(), &dest->sender);

@@ -32,7 +32,7 @@ int RunSetupCommand(int argc, char** argv) {
     std::cerr << "fiohist setup: " << st.message() << "\n";
     return kExitError;
   }
-  PrintTemplateReport(report, mappings);
+  PrintServerDecisions(client.get(), report);
   std::cout << "installed templates:";
   for (const std::string& name : report.installed) std::cout << " " << name;
   std::cout << "\ncreated indices:";

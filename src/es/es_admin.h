@@ -23,6 +23,13 @@ struct StoredRun {
   bool has_run_document = false;   ///< false: a partial push (no document in <prefix>-runs)
 };
 
+/// Which server answers, as the server itself says (never guessed from the URL).
+struct ServerInfo {
+  std::string product;  ///< "Elasticsearch", "OpenSearch", or "" when the server did not say
+  std::string version;  ///< "2.19.1", or ""
+  std::string source;   ///< the request that told: "GET /" or "GET /_nodes/_local"
+};
+
 /// What InstallTemplates did.
 struct TemplateReport {
   bool histogram_supported = true;     ///< false: the buckets fallback template was installed
@@ -49,6 +56,11 @@ class EsAdmin {
   /// the indices that do not exist. When the cluster lacks the `histogram` field type, installs
   /// fiohist-buckets-nohistogram.json instead and says so in the report.
   Status InstallTemplates(const std::string& mappings_dir, TemplateReport* report);
+
+  /// Asks the server what it is: GET / (both engines; version.distribution is "opensearch" on
+  /// OpenSearch), else GET /_nodes/_local (the Elasticsearch integ-test build has no GET /).
+  /// Never fails: an unknown server leaves `info` empty.
+  void ProbeServer(ServerInfo* info);
 
   /// Lists the runs found in the three indices, oldest first.
   Status ListRuns(std::vector<StoredRun>* runs);
@@ -77,6 +89,18 @@ bool LacksEndpoint(const HttpResult& result);
 /// True when a mapping was refused because the `histogram` field type does not exist
 /// (mapper_parsing_exception, possibly nested in caused_by).
 bool LacksHistogramType(const HttpResult& result);
+
+/// Reads the answer of GET / into `info`; false if it names no version.
+bool ParseServerRoot(const std::string& body, ServerInfo* info);
+
+/// Reads the answer of GET /_nodes/_local (filtered to version and build_flavor) into `info`:
+/// Elasticsearch reports a build_flavor, OpenSearch dropped it. False if no node has a version.
+bool ParseNodesInfo(const std::string& body, ServerInfo* info);
+
+/// One line on what the server is and what fiohist decided from it, e.g. "server: OpenSearch
+/// 2.19.1 (GET /), no `histogram` field type: bucket documents mapped without it
+/// (fiohist-buckets-nohistogram.json)".
+std::string DescribeServerDecisions(const ServerInfo& info, const TemplateReport& report);
 
 /// Reads a `_delete_by_query` response into `report` (deleted, failures with reasons).
 Status ParseDeleteByQuery(const std::string& body, size_t max_errors, DeleteReport* report);

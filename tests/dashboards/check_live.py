@@ -12,7 +12,12 @@ it returns data. Then the cluster p99 series of the overview and of the run comp
 cluster IOPS, the clamped-quantum count and the annotations must equal fiohist's own CSV
 (`fiohist pctiles --scope cluster --direction all LOGS`) for the same run, and the per-host p99
 series `fiohist pctiles --scope host --direction all LOGS`. Queries needing the
-`histogram` field type are skipped, saying so, where the node lacks it. Exit 0 = all passed."""
+`histogram` field type are skipped, saying so, where the node lacks it. The saved searches of
+Kibana (or, with --variant opensearch, of OpenSearch Dashboards) are run too.
+
+  --variant opensearch   check the OpenSearch variant (dashboards/grafana/dashboards-opensearch,
+                         generated; FIOHIST_ES_URL is then an OpenSearch node)
+Exit 0 = all passed."""
 
 import argparse
 import csv
@@ -20,6 +25,7 @@ import glob
 import io
 import json
 import math
+import re
 import os
 import subprocess
 import sys
@@ -317,9 +323,11 @@ class Checker:
     def check_target(self, fname, d, p, t, variables, pass_name, full):
         label = f"[{pass_name}] {fname} panel {p['id']} {p['title']!r} {t['refId']}"
         if self.needs_histogram(t) and not self.histogram:
+            where = ("OpenSearch has none: the panel stays empty there"
+                     if dl.VARIANT["type"] != "elasticsearch"
+                     else "integ-test build / fallback mapping; runs on the default distribution")
             skip(f"{label}: needs the `histogram` field type (`latency`), which this node lacks "
-                 "(integ-test build / fallback mapping); runs on the default distribution. "
-                 + self.stand_in(p, t, variables))
+                 f"({where}). " + self.stand_in(p, t, variables))
             return
         ds = self.ds_of(t["datasource"])
         frm, to = g.panel_time_range(p, self.frm, self.to)
@@ -349,7 +357,7 @@ class Checker:
         percentile documents, so at least its shape (aggregations, settings, query) is
         proven acceptable to Elasticsearch."""
         t2 = json.loads(json.dumps(t).replace('"latency"', '"p99"'))
-        t2["datasource"] = {"type": "elasticsearch", "uid": "fiohist-pctiles"}
+        t2["datasource"] = {"type": dl.VARIANT["type"], "uid": dl.VARIANT["uid_prefix"] + "pctiles"}
         ds = self.ds_of(t2["datasource"])
         min_iv = g.parse_duration_ms(p.get("interval") or ds.get("timeInterval") or "10ms")
         iv = g.auto_interval_ms(self.frm, self.to, min_iv, p.get("maxDataPoints"))
@@ -432,6 +440,56 @@ class Checker:
                 ok(f"{label}: heatmap percentiles monotonic in every time bucket")
 
 
+def kuery_to_lucene(q):
+    """The saved searches' queries are of the form `field : value and field : value`; that
+    reads the same as a Lucene query_string once the spaces and `and` are Lucene's."""
+    q = re.sub(r"\s*:\s*", ":", q or "")
+    return re.sub(r"\s+and\s+", " AND ", q)
+
+
+def check_saved_searches(es, path, runs):
+    """Runs every saved search of `path` (Kibana or OpenSearch Dashboards objects) on the node,
+    limited to `runs`: accepted, and finding documents with its columns (the clamped-quanta
+    search may find none)."""
+    objs = [json.loads(ln) for ln in open(path, encoding="utf-8") if ln.strip()]
+    views = {o["id"]: o["attributes"]["title"] for o in objs if o["type"] == "index-pattern"}
+    for o in objs:
+        if o["type"] != "search":
+            continue
+        src = json.loads(o["attributes"]["kibanaSavedObjectMeta"]["searchSourceJSON"])
+        index = views[o["references"][0]["id"]]
+        q = src.get("query", {})
+        if q.get("language") not in ("kuery", "lucene"):
+            fail(f"saved search {o['id']}: query language {q.get('language')} not checked")
+            continue
+        text = kuery_to_lucene(q["query"]) if q["language"] == "kuery" else q["query"]
+        must = [{"terms": {"run": runs}}]
+        if text.strip():
+            must.append({"query_string": {"query": text}})
+        code, resp = es.call("POST", f"/{index}/_search",
+                             {"size": 20, "query": {"bool": {"filter": must}}})
+        label = f"saved search {o['id']} ({index}, {text or '*'})"
+        if code != 200:
+            fail(f"{label}: HTTP {code} {json.dumps(resp)[:300]}")
+            continue
+        hits = resp["hits"]["hits"]
+        if not hits and "clamped" not in text:
+            fail(f"{label}: no documents")
+            continue
+        seen = set().union(*(h["_source"].keys() for h in hits)) if hits else set()
+        # A column in no hit must at least be mapped: optional fields (host/job on other
+        # scopes, a run's `clamped` when nothing clamped) are absent from some documents.
+        def mapped(field):
+            code, resp = es.call("GET", f"/{index}/_mapping/field/{field}")
+            return code == 200 and any(v.get("mappings") for v in resp.values())
+        missing = [c for c in o["attributes"].get("columns", [])
+                   if hits and c not in seen and not mapped(c)]
+        if missing:
+            fail(f"{label}: columns {missing} in none of {len(hits)} documents")
+        else:
+            ok(f"{label}: {resp['hits']['total']['value']} documents")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("fiohist", nargs="?", help="the fiohist binary")
@@ -441,7 +499,11 @@ def main():
     ap.add_argument("--corrupt-csv", action="store_true",
                     help="self-test: scale the CSV's p99 by 1.000001 and pass only if exactly "
                          "the p99 comparisons fail")
+    ap.add_argument("--variant", choices=sorted(dl.VARIANTS), default="elasticsearch",
+                    help="which dashboards: the Elasticsearch ones or the generated OpenSearch "
+                         "ones (default elasticsearch)")
     args = ap.parse_args()
+    dl.use_variant(args.variant)
     url = os.environ.get("FIOHIST_ES_URL")
     if not url:
         print("FAIL: FIOHIST_ES_URL is not set (the URL of an Elasticsearch node)")
@@ -547,6 +609,9 @@ def main():
     if dirs:
         ck.run_pass(f"direction {dirs[0]}", dashboards, dict(base, direction=dirs[0]),
                     only_with=["direction"])
+    if not args.corrupt_csv:
+        check_saved_searches(es, dl.OSD_NDJSON if args.variant == "opensearch"
+                             else dl.KIBANA_NDJSON, runs)
     print(f"=== {passes[0]} ok, {len(skips)} skipped, {len(failures)} failed")
     if args.corrupt_csv:
         p99 = [f for f in failures if "p99" in f and "differ" in f]

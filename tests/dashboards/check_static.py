@@ -6,11 +6,15 @@ Checks: every JSON parses; dashboard uids and panel ids are unique; every data s
 is provisioned; every field a target, variable, annotation or transformation uses exists in the
 index template behind the data source, with a type the aggregation accepts; the Kibana data
 views match the templates; docker-compose.yml names the four services with health checks, pins
-matching versions, binds ports to 127.0.0.1 and mounts only files that exist."""
+matching versions, binds ports to 127.0.0.1 and mounts only files that exist. The same checks
+cover the OpenSearch variant (Grafana dashboards for the grafana-opensearch-datasource plugin,
+OpenSearch Dashboards saved objects, the compose profile `opensearch`), and that the generated
+files are what dashboards/generate.py makes from the Elasticsearch ones today."""
 
 import json
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -241,18 +245,19 @@ def check_grafana(tmpl):
         if ds["uid"] in ds_map:
             problem("datasources", f"uid {ds['uid']} repeats")
         ds_map[ds["uid"]] = ds
-        if ds.get("type") != "elasticsearch":
-            problem("datasources", f"{ds['uid']} is not an elasticsearch data source")
+        if ds.get("type") != dl.VARIANT["type"]:
+            problem("datasources", f"{ds['uid']} is not a {dl.VARIANT['type']} data source")
         kind, t = template_for_index(tmpl, ds.get("index") or "")
         if t is None:
             problem("datasources", f"{ds['uid']}: index {ds.get('index')!r} matches no template")
         if ds.get("timeField") != "@timestamp":
             problem("datasources", f"{ds['uid']}: timeField should be @timestamp")
-    for need in ("fiohist-pctiles", "fiohist-buckets", "fiohist-runs"):
+    for kind in ("pctiles", "buckets", "runs"):
+        need = dl.VARIANT["uid_prefix"] + kind
         if need not in ds_map:
             problem("datasources", f"no data source with uid {need}")
 
-    prov = os.path.join(dl.GRAFANA, "provisioning", "dashboards", "fiohist.yaml")
+    prov = os.path.join(dl.GRAFANA, dl.VARIANT["provisioning"], "dashboards", "fiohist.yaml")
     if not os.path.exists(prov):
         problem("provisioning", f"missing {prov}")
 
@@ -345,7 +350,8 @@ def check_grafana(tmpl):
                 aggs = [b["type"] for t in p["targets"] for b in t.get("bucketAggs", [])]
                 if "histogram" not in aggs or "partitionByValues" not in parts:
                     problem(where, "xychart must get a histogram on elapsed_s split per run")
-    for need in ("fiohist-overview", "fiohist-compare"):
+    suffix = "" if dl.VARIANT["type"] == "elasticsearch" else "-os"
+    for need in ("fiohist-overview" + suffix, "fiohist-compare" + suffix):
         if need not in uids:
             problem("dashboards", f"no dashboard with uid {need}")
     check_required_panels(dashboards)
@@ -375,7 +381,7 @@ def check_required_panels(dashboards):
         ("latency heatmap", lambda p: p["type"] == "heatmap" and any(
             f == "latency" for _, f in fields(p))),
         ("run summary table", lambda p: p["type"] == "table" and
-         dl.ds_uid(p["datasource"]) == "fiohist-runs"),
+         dl.ds_uid(p["datasource"]) == dl.VARIANT["uid_prefix"] + "runs"),
         ("runs overlaid on elapsed_s", lambda p: p["type"] == "xychart" and any(
             b.get("field") == "elapsed_s" for t in p["targets"] for b in t["bucketAggs"])),
     ]
@@ -389,13 +395,21 @@ def check_required_panels(dashboards):
 
 
 # ------------------------------------------------------------------------------ kibana
-def check_kibana(tmpl):
+def check_kibana(tmpl, path=None):
+    """Kibana's saved objects, or (path = dl.OSD_NDJSON) OpenSearch Dashboards'."""
+    path = path or dl.KIBANA_NDJSON
     try:
-        lines = [ln for ln in open(dl.KIBANA_NDJSON, encoding="utf-8").read().splitlines() if ln]
+        lines = [ln for ln in open(path, encoding="utf-8").read().splitlines() if ln]
         objs = [json.loads(ln) for ln in lines]
     except (OSError, json.JSONDecodeError) as e:
-        problem("kibana", f"cannot parse {dl.KIBANA_NDJSON}: {e}")
+        problem("kibana", f"cannot parse {path}: {e}")
         return
+    if path == dl.OSD_NDJSON:
+        # OpenSearch Dashboards 2.x refuses migration versions newer than its own (Kibana 8's).
+        for o in objs:
+            for k in ("coreMigrationVersion", "typeMigrationVersion"):
+                if k in o:
+                    problem("opensearch-dashboards", f"{o.get('id')} carries Kibana's {k}")
     ids = {}
     for o in objs:
         checked["kibana objects"] += 1
@@ -450,7 +464,7 @@ def mini_compose(text):
         if top != "services":
             continue
         if ind == 2 and s.endswith(":"):
-            cur = services.setdefault(s[:-1], {"volumes": [], "ports": []})
+            cur = services.setdefault(s[:-1], {"volumes": [], "ports": [], "environment": []})
             section = None
         elif ind == 4 and cur is not None:
             key = s.split(":", 1)[0]
@@ -460,8 +474,8 @@ def mini_compose(text):
                 cur[key] = dl._yval(val)
             else:
                 cur.setdefault(key, {} if key in ("healthcheck", "depends_on") else [])
-        elif ind >= 6 and cur is not None and s.startswith("- ") and section in ("volumes",
-                                                                                 "ports"):
+        elif ind >= 6 and cur is not None and s.startswith("- ") and section in (
+                "volumes", "ports", "environment"):
             cur[section].append(dl._yval(s[2:]))
         elif ind >= 6 and cur is not None and section == "healthcheck" and s.startswith("test:"):
             cur["healthcheck"] = {"test": s[5:].strip()}
@@ -485,12 +499,12 @@ def check_compose():
     services = doc.get("services", {})
     for name in ("elasticsearch", "kibana", "grafana", "setup"):
         checked["compose services"] += 1
-        svc = services.get(name)
-        if svc is None:
+        if name not in services:
             problem("compose", f"no service {name}")
-            continue
-        if not svc.get("healthcheck", {}).get("test"):
+        elif not services[name].get("healthcheck", {}).get("test"):
             problem("compose", f"service {name} has no healthcheck test")
+    check_compose_opensearch(services)
+    for name, svc in services.items():
         for vol in svc.get("volumes", []):
             src = vol.split(":", 1)[0] if isinstance(vol, str) else vol.get("source", "")
             if src.startswith("./") or src.startswith("../"):
@@ -524,11 +538,75 @@ def check_compose():
         problem("compose", "dashboards/setup/setup.sh is missing or not executable")
 
 
+def check_generated():
+    """The OpenSearch variant is exactly what dashboards/generate.py makes from the Elasticsearch
+    files now (edit those and regenerate; never the generated ones)."""
+    r = subprocess.run([sys.executable, dl.GENERATOR, "--check"], capture_output=True, text=True)
+    print((r.stdout + r.stderr).strip())
+    if r.returncode != 0:
+        problem("generated", (r.stdout + r.stderr).strip()[-600:])
+
+
+def check_compose_opensearch(services):
+    """Profile `opensearch`: OpenSearch, OpenSearch Dashboards, Grafana with the plugin and the
+    generated dashboards, a setup; same OpenSearch version everywhere."""
+    names = ("opensearch", "opensearch-dashboards", "grafana-opensearch", "opensearch-setup")
+    for name in names:
+        checked["compose services"] += 1
+        svc = services.get(name)
+        if svc is None:
+            problem("compose", f"no service {name}")
+            continue
+        if "opensearch" not in (svc.get("profiles") or []):
+            problem("compose", f"service {name} is not in the profile opensearch")
+        if not svc.get("healthcheck", {}).get("test"):
+            problem("compose", f"service {name} has no healthcheck test")
+    for name, svc in services.items():
+        if name not in names and "opensearch" in (svc.get("profiles") or []):
+            problem("compose", f"unexpected service {name} in the profile opensearch")
+    img = {n: str(s.get("image", "")) for n, s in services.items()}
+    os_v = re.fullmatch(r"opensearchproject/opensearch:(\d+\.\d+\.\d+)", img.get("opensearch", ""))
+    osd_v = re.fullmatch(r"opensearchproject/opensearch-dashboards:(\d+\.\d+\.\d+)",
+                         img.get("opensearch-dashboards", ""))
+    if not os_v:
+        problem("compose", f"opensearch image must be pinned: {img.get('opensearch')}")
+    elif not osd_v or osd_v.group(1) != os_v.group(1):
+        problem("compose", "opensearch-dashboards image must match the OpenSearch version: "
+                           f"{img.get('opensearch-dashboards')}")
+    if os_v:
+        gen = open(dl.GENERATOR, encoding="utf-8").read()
+        m = re.search(r'OPENSEARCH_VERSION = "([^"]+)"', gen)
+        if not m or m.group(1) != os_v.group(1):
+            problem("compose", f"the Grafana data sources say OpenSearch "
+                               f"{m.group(1) if m else None}, compose runs {os_v.group(1)}")
+    env = services.get("grafana-opensearch", {}).get("environment", [])
+    env = env if isinstance(env, list) else [f"{k}={v}" for k, v in env.items()]
+    if not any(e.startswith("GF_INSTALL_PLUGINS=") and "grafana-opensearch-datasource" in e
+               for e in env):
+        problem("compose", "grafana-opensearch does not install grafana-opensearch-datasource")
+    vols = [v for v in services.get("grafana-opensearch", {}).get("volumes", [])
+            if isinstance(v, str)]
+    for src in ("./dashboards/grafana/dashboards-opensearch",
+                "./dashboards/grafana/provisioning-opensearch/datasources",
+                "./dashboards/grafana/provisioning-opensearch/dashboards"):
+        if not any(v.split(":", 1)[0] == src for v in vols):
+            problem("compose", f"grafana-opensearch does not mount {src}")
+    setup_vols = services.get("opensearch-setup", {}).get("volumes", [])
+    if not any(str(v).startswith("./dashboards/opensearch-dashboards:") for v in setup_vols):
+        problem("compose", "opensearch-setup does not mount dashboards/opensearch-dashboards")
+
+
 def main():
     tmpl = check_templates()
     if tmpl:
-        check_grafana(tmpl)
+        for variant in ("elasticsearch", "opensearch"):
+            dl.use_variant(variant)
+            print(f"Grafana dashboards, {variant} variant")
+            check_grafana(tmpl)
+        dl.use_variant("elasticsearch")
         check_kibana(tmpl)
+        check_kibana(tmpl, dl.OSD_NDJSON)
+    check_generated()
     check_compose()
     print("checked: " + ", ".join(f"{v} {k}" for k, v in checked.items()))
     if problems:

@@ -2,7 +2,7 @@
 """Zoomed-out dashboards stay exact: every value a panel draws is the exact statistic of the
 time span of its point.
 
-  check_zoom.py FIOHIST GEN_CORPUS [--mutate]
+  check_zoom.py FIOHIST GEN_CORPUS [--variant elasticsearch|opensearch] [--mutate]
 
 Generates a run longer than 1000 quanta (bench/'s corpus generator: 2 hosts x 1 job x
 2400 s of 1 s records), pushes it to the node at FIOHIST_ES_URL with `fiohist push`, then,
@@ -104,7 +104,7 @@ class Zoom:
                                             "host": "$__all", "job": "$__all"})
         for p in dashboard["panels"]:
             for t in p.get("targets", []):
-                if t["datasource"]["uid"] != "fiohist-pctiles" or "clamped:true" in t["query"]:
+                if "pctiles" not in t["datasource"]["uid"] or "clamped:true" in t["query"]:
                     continue
                 ds = ds_by_uid[t["datasource"]["uid"]]
                 min_iv = g.parse_duration_ms(p.get("interval") or ds.get("timeInterval") or
@@ -159,6 +159,10 @@ class Zoom:
 def main():
     args = [a for a in sys.argv[1:] if a != "--mutate"]
     mutate = "--mutate" in sys.argv
+    if "--variant" in args:  # the dashboards of that engine (dashboards/generate.py)
+        i = args.index("--variant")
+        dl.use_variant(args[i + 1])
+        del args[i:i + 2]
     if len(args) != 2:
         sys.exit(__doc__)
     fiohist, gen = args
@@ -201,10 +205,10 @@ def main():
         ds_by_uid = {d["uid"]: d for d in dl.parse_datasources_yaml()}
         dashboards = dl.load_dashboards()
         for fname, d in dashboards.items():
-            if d.get("uid") == "fiohist-overview":
+            if d.get("uid", "").startswith("fiohist-overview"):
                 for name, span in RANGES_MS.items():
                     zoom.overview(ds_by_uid, d, f"last {name}", end + 1000 - span, end + 1000)
-            if d.get("uid") == "fiohist-compare":
+            if d.get("uid", "").startswith("fiohist-compare"):
                 for step in (10, 60):
                     zoom.comparison(ds_by_uid, d, step)
         live.delete_runs(es, [RUN])

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# es-node.sh — run a throw-away single-node Elasticsearch for fiohist's integration tests.
+# es-node.sh — run a throw-away single-node Elasticsearch or OpenSearch for fiohist's tests.
 #
-#   es-node.sh start [--name N] [--port P] [--write-queue K] [--user U --password-file F]
+#   es-node.sh start [--engine E] [--name N] [--port P] [--write-queue K] [--user U --password-file F]
 #   es-node.sh stop  [--name N]
+#   es-node.sh kill  [--name N]   (SIGKILL: a crashed node, for the fault tests)
 #   es-node.sh url   [--name N]
 #
-# The node is the Apache-2.0 "integ-test" build of Elasticsearch
-# (org.elasticsearch.distribution.integ-test-zip:elasticsearch:$FIOHIST_ES_VERSION:zip from Maven
-# Central, fetched with `mvn dependency:get`), cached in ${FIOHIST_CACHE:-$HOME/.cache/fiohist}
-# and unzipped once. It binds to 127.0.0.1 only, single-node discovery, security off, disk
-# watermarks off, 512 MB heap, a fresh data dir on every start. With --write-queue K the write
+# --engine elasticsearch (default; or env FIOHIST_ENGINE) or opensearch. Both engines are
+# handled by the same code; only the table in set_engine() differs.
+# The node is the Apache-2.0 "integ-test" build of the engine
+# (org.elasticsearch.distribution.integ-test-zip:elasticsearch:$FIOHIST_ES_VERSION:zip, or
+# org.opensearch.distribution.integ-test-zip:opensearch:$FIOHIST_OS_VERSION:zip, from Maven
+# Central, fetched with `mvn dependency:get`), checked against the SHA-256 pinned in
+# zip_sha256() (a version without a pinned sum is refused; FIOHIST_NODE_SHA256 overrides),
+# cached in ${FIOHIST_CACHE:-$HOME/.cache/fiohist} and unzipped once. It binds to 127.0.0.1
+# only, single-node discovery, security off, disk watermarks off, 512 MB heap, a fresh data dir
+# on every start. With --write-queue K the write
 # thread pool gets one thread and a queue of K (1 = bulk requests get 429 under any
 # concurrency, e.g. one _bulk touching several shards). With --user
 # and --password-file, security is ON (HTTP without TLS) and that user is a superuser of the
@@ -33,35 +39,88 @@
 #   _index_template, security (file realm users, basic auth, no TLS needed on loopback).
 #   `tests/es/probe_modules.sh URL` re-checks all of this (ctest: es.probe_modules).
 #
-# Defaults: --name fiohist, --port 9250 + (cksum of the name mod 40) (9257 for "fiohist");
-# `url` prints http://127.0.0.1:PORT of a started node. Environment knobs:
-#   FIOHIST_CACHE (download cache), FIOHIST_ES_BASE (unzipped build + node dirs; default
-#   $FIOHIST_CACHE/es, or /var/tmp/fiohist-es as root since /root is not readable by the node
-#   user), FIOHIST_ES_VERSION (8.19.21), FIOHIST_ES_START_TIMEOUT (300 s to become healthy),
-#   FIOHIST_ES_JAVA_OPTS (extra JVM options), FIOHIST_ES_USER (fiohist-es).
+# What the OpenSearch integ-test build (2.19.1) lacks — verified on 2026-11-23 against a node
+# started by this script (modules shipped: transport-netty4 only; no plugins):
+#   - `histogram` type   -> 400 mapper_parsing_exception "No handler for type [histogram]
+#                           declared on field [latency]" (OpenSearch has no such type at all)
+#   - painless           -> 400 "script_lang not supported [painless]" (lang-painless absent)
+#   - _delete_by_query   -> 400 "no handler found for uri [/IDX/_delete_by_query]"; POST
+#     and _reindex          /_reindex -> 405 (reindex module absent): delete scrolls + bulk
+#   - security           -> no opensearch-security plugin: --user is refused, the Security
+#                           tests run against Elasticsearch only
+#   Present: GET / (with version.distribution "opensearch"), _bulk, _search with aggregations,
+#   scroll, PIT (POST /IDX/_search/point_in_time), _count, _refresh, _index_template.
+#   `tests/es/probe_modules.sh --engine opensearch URL` re-checks it (opensearch.probe_modules).
+#   Newer builds on Maven Central (checked 2026-11-23): see the table in zip_sha256().
 #
-# The JDK comes from ES_JAVA_HOME, else the first /usr/lib/jvm/* with a `java` of version 17..24
-# (Elasticsearch 8.19 needs Java 17 or newer; tested with OpenJDK 17).
-# When run as root, the node runs as the unprivileged system user `fiohist-es` (Elasticsearch
-# refuses to run as root); it is created on first use.
+# Defaults: --name fiohist, --port 9250 + (cksum of the name mod 40) (9257 for "fiohist"),
+# 9350 + the same for OpenSearch;
+# `url` prints http://127.0.0.1:PORT of a started node. Environment knobs:
+#   FIOHIST_CACHE (download cache), FIOHIST_ES_BASE (unzipped builds + node dirs of both
+#   engines; default $FIOHIST_CACHE/es, or /var/tmp/fiohist-es as root since /root is not
+#   readable by the node user), FIOHIST_ES_VERSION (8.19.21), FIOHIST_OS_VERSION (2.19.1),
+#   FIOHIST_ES_START_TIMEOUT (300 s to become healthy), FIOHIST_ES_JAVA_OPTS (extra JVM
+#   options), FIOHIST_ES_USER (fiohist-es), FIOHIST_NODE_SHA256 (the zip's expected SHA-256).
+#
+# The JDK comes from ES_JAVA_HOME (Elasticsearch) or OPENSEARCH_JAVA_HOME (OpenSearch), else the
+# first /usr/lib/jvm/* with a `java` in the engine's range: 17..24 for Elasticsearch 8.19 and
+# OpenSearch 2.x (tested with OpenJDK 17), 21..25 for OpenSearch 3.x (tested with Temurin 25).
+# When run as root, the node runs as the unprivileged system user `fiohist-es` (both engines
+# refuse to run as root); it is created on first use.
 set -euo pipefail
 
-ES_VERSION="${FIOHIST_ES_VERSION:-8.19.21}"
 CACHE="${FIOHIST_CACHE:-$HOME/.cache/fiohist}"
 ES_USER="${FIOHIST_ES_USER:-fiohist-es}"
-ARTIFACT="org.elasticsearch.distribution.integ-test-zip:elasticsearch:${ES_VERSION}:zip"
 
 die() { echo "es-node.sh: $*" >&2; exit 1; }
 
+# Everything that differs between the engines. ENV_PREFIX names the launcher's environment
+# (ES_JAVA_HOME, ES_PATH_CONF... or OPENSEARCH_JAVA_HOME, OPENSEARCH_PATH_CONF...).
+set_engine() {
+  ENGINE="$1"
+  case "$ENGINE" in
+    elasticsearch)
+      PRODUCT="Elasticsearch"; VERSION="${FIOHIST_ES_VERSION:-8.19.21}"
+      GROUP="org.elasticsearch.distribution.integ-test-zip"; ENV_PREFIX="ES"
+      JAVA_MIN=17; JAVA_MAX=24; PORT_BASE=9250 ;;
+    opensearch)
+      PRODUCT="OpenSearch"; VERSION="${FIOHIST_OS_VERSION:-2.19.1}"
+      GROUP="org.opensearch.distribution.integ-test-zip"; ENV_PREFIX="OPENSEARCH"
+      PORT_BASE=9350
+      # 3.x is built for Java 21 (class files refuse to load on 17).
+      if [[ "$VERSION" == 2.* ]]; then JAVA_MIN=17; JAVA_MAX=24; else JAVA_MIN=21; JAVA_MAX=25; fi ;;
+    *) die "unknown --engine '$ENGINE' (elasticsearch or opensearch)" ;;
+  esac
+  ARTIFACT="$GROUP:$ENGINE:$VERSION:zip"
+}
+
+# SHA-256 of the Maven Central zips, computed once from a download and pinned here, so a
+# changed or corrupted artifact is refused rather than tested against.
+zip_sha256() {
+  case "$ENGINE-$VERSION" in
+    elasticsearch-8.19.21) echo "215d5f3dbf0609a149f6218a9e47b6ae2df34ebbff3c5754e35f15a5e5393c8a" ;;
+    opensearch-2.19.1) echo "af7152d8b7f6f1cee09d47276b32b70479fe6dd8cdbb61213f84eb7f8098b261" ;;
+    # Newer builds, checked on 2026-11-23 (probe_modules.sh, push, runs, delete by hand):
+    # 2.19.6 behaves as 2.19.1 (transport-netty4 only, probe matches); 3.6.0 needs Java 21+
+    # (ran on Temurin 25), is 161 MB and ships all modules (painless, reindex: fiohist then
+    # deletes with _delete_by_query, its probe notes do not apply), push/runs/delete work.
+    opensearch-2.19.6) echo "71d6d8b1c637f3faecda0752b184b1cc526fc6eaad59ec1408c6327bb00b9293" ;;
+    opensearch-3.6.0) echo "a91faa1dc1cadc78cb278b4f63847e19e1627a4e9de698e14e7efc14ee37b286" ;;
+    *) echo "${FIOHIST_NODE_SHA256:-}" ;;
+  esac
+}
+
 usage() {
-  sed -n '3,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
 cmd="${1:-}"; [[ -n "$cmd" ]] || usage; shift
 name="fiohist"; port=""; write_queue=""; sec_user=""; sec_pwfile=""
+engine="${FIOHIST_ENGINE:-elasticsearch}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    --engine) engine="${2:?}"; shift 2 ;;
     --name) name="${2:?}"; shift 2 ;;
     --port) port="${2:?}"; shift 2 ;;
     --write-queue) write_queue="${2:?}"; shift 2 ;;
@@ -78,6 +137,8 @@ if [[ -n "$sec_user$sec_pwfile" ]]; then
   [[ -n "$sec_user" && -n "$sec_pwfile" ]] || die "--user and --password-file go together"
   [[ -r "$sec_pwfile" ]] || die "cannot read password file $sec_pwfile"
 fi
+
+set_engine "$engine"
 
 am_root() { [[ "$(id -u)" == 0 ]]; }
 
@@ -109,34 +170,48 @@ curl_health() {  # $1 = url, $2 = timeout seconds
 }
 
 find_java_home() {
-  if [[ -n "${ES_JAVA_HOME:-}" ]]; then echo "$ES_JAVA_HOME"; return; fi
+  local var="${ENV_PREFIX}_JAVA_HOME"
+  if [[ -n "${!var:-}" ]]; then echo "${!var}"; return; fi
   local d v
   for d in /usr/lib/jvm/*; do
     [[ -x "$d/bin/java" && ! -L "$d" ]] || continue
     v=$("$d/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
-    if [[ -n "$v" && "$v" -ge 17 && "$v" -le 24 ]]; then echo "$d"; return; fi
+    if [[ -n "$v" && "$v" -ge $JAVA_MIN && "$v" -le $JAVA_MAX ]]; then echo "$d"; return; fi
   done
-  die "no JDK 17..24 under /usr/lib/jvm; set ES_JAVA_HOME (apt-get install openjdk-17-jdk-headless)"
+  die "no JDK $JAVA_MIN..$JAVA_MAX under /usr/lib/jvm for $PRODUCT $VERSION; set $var"
 }
 
-fetch_distribution() {  # sets ES_HOME
-  local zip="$CACHE/elasticsearch-${ES_VERSION}.zip"
-  ES_HOME="$BASE/elasticsearch-${ES_VERSION}"
+check_sha256() {  # $1 = zip
+  local want got
+  want="$(zip_sha256)"
+  got="$(sha256sum "$1" | cut -d' ' -f1)"
+  [[ -n "$want" ]] || die "no SHA-256 pinned for $ENGINE $VERSION (its zip has $got): add it to" \
+    "zip_sha256() in $0 after checking the artifact, or set FIOHIST_NODE_SHA256"
+  [[ "$got" == "$want" ]] || die "$1 has SHA-256 $got, expected $want: refusing it" \
+    "(delete it to download again)"
+}
+
+fetch_distribution() {  # sets HOME_DIR (the unzipped distribution)
+  local zip="$CACHE/$ENGINE-${VERSION}.zip"
+  HOME_DIR="$BASE/$ENGINE-${VERSION}"
   if [[ ! -s "$zip" ]]; then
     command -v mvn >/dev/null || die "mvn not found (apt-get install maven) — needed to fetch $ARTIFACT"
     echo "es-node.sh: fetching $ARTIFACT from Maven Central" >&2
     mvn -q -B -Dstyle.color=never dependency:get -Dartifact="$ARTIFACT" -Dtransitive=false >&2 \
       || die "mvn could not fetch $ARTIFACT"
-    local m2="${HOME}/.m2/repository/org/elasticsearch/distribution/integ-test-zip/elasticsearch"
-    cp "$m2/${ES_VERSION}/elasticsearch-${ES_VERSION}.zip" "$zip.tmp" && mv "$zip.tmp" "$zip"
+    local m2="${HOME}/.m2/repository/${GROUP//.//}/$ENGINE"
+    cp "$m2/${VERSION}/$ENGINE-${VERSION}.zip" "$zip.tmp"
+    check_sha256 "$zip.tmp"
+    mv "$zip.tmp" "$zip"
   fi
-  if [[ ! -f "$ES_HOME/.unzipped" ]]; then
-    rm -rf "$ES_HOME" "$ES_HOME.tmp"
-    mkdir -p "$ES_HOME.tmp"
-    unzip -q "$zip" -d "$ES_HOME.tmp" || die "cannot unzip $zip"
-    mv "$ES_HOME.tmp/elasticsearch-${ES_VERSION}" "$ES_HOME"
-    rmdir "$ES_HOME.tmp"
-    touch "$ES_HOME/.unzipped"
+  if [[ ! -f "$HOME_DIR/.unzipped" ]]; then
+    check_sha256 "$zip"
+    rm -rf "$HOME_DIR" "$HOME_DIR.tmp"
+    mkdir -p "$HOME_DIR.tmp"
+    unzip -q "$zip" -d "$HOME_DIR.tmp" || die "cannot unzip $zip"
+    mv "$HOME_DIR.tmp/$ENGINE-${VERSION}" "$HOME_DIR"
+    rmdir "$HOME_DIR.tmp"
+    touch "$HOME_DIR/.unzipped"
   fi
 }
 
@@ -157,7 +232,8 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 log_tail() {
   local f
-  for f in "$NODE_DIR/logs/$name.log" "$NODE_DIR/console.log"; do
+  # The server log is named after the cluster.
+  for f in "$NODE_DIR/logs/fiohist-$name.log" "$NODE_DIR/console.log"; do
     if [[ -s "$f" ]]; then echo "---- last lines of $f ----" >&2; tail -n 40 "$f" >&2; fi
   done
 }
@@ -177,7 +253,7 @@ do_start() {
     fi
     die "node '$name' (pid $(cat "$PID_FILE")) runs but is not healthy; run: $0 stop --name $name"
   fi
-  [[ -n "$port" ]] || port=$((9250 + $(printf '%s' "$name" | cksum | cut -d' ' -f1) % 40))
+  [[ -n "$port" ]] || port=$((PORT_BASE + $(printf '%s' "$name" | cksum | cut -d' ' -f1) % 40))
   port_in_use "$port" && die "port $port on 127.0.0.1 is already in use (choose --port)"
 
   fetch_distribution
@@ -188,9 +264,13 @@ do_start() {
   # A fresh node directory: config copied from the distribution, empty data and logs.
   rm -rf "$NODE_DIR"
   mkdir -p "$NODE_DIR/data" "$NODE_DIR/logs" "$NODE_DIR/tmp"
-  cp -r "$ES_HOME/config" "$NODE_DIR/config"
+  cp -r "$HOME_DIR/config" "$NODE_DIR/config"
+  # OpenSearch's jvm.options name logs/gc.log, data/ (heap dumps) relative to the launcher's
+  # working directory, which the node user may not be able to write: make them the node's.
+  sed -i -e "s#=logs/#=$NODE_DIR/logs/#g; s#file=logs/#file=$NODE_DIR/logs/#g" \
+    -e "s#HeapDumpPath=data#HeapDumpPath=$NODE_DIR/data#" "$NODE_DIR/config/jvm.options"
   echo "$port" >"$PORT_FILE"
-  am_root && chmod 755 "$BASE" "$BASE/nodes" && chmod -R a+rX "$ES_HOME"
+  am_root && chmod 755 "$BASE" "$BASE/nodes" && chmod -R a+rX "$HOME_DIR"
   local settings=(
     -Ecluster.name="fiohist-$name" -Enode.name="$name"
     -Enetwork.host=127.0.0.1 -Ehttp.port="$port"
@@ -199,7 +279,7 @@ do_start() {
     -Ecluster.routing.allocation.disk.threshold_enabled=false
     -Eaction.destructive_requires_name=false
   )
-  if [[ -d "$ES_HOME/modules/x-pack-security" ]]; then
+  if [[ -d "$HOME_DIR/modules/x-pack-security" ]]; then
     if [[ -n "$sec_user" ]]; then
       settings+=(-Expack.security.enabled=true -Expack.security.http.ssl.enabled=false
                  -Expack.security.transport.ssl.enabled=false)
@@ -207,7 +287,7 @@ do_start() {
       settings+=(-Expack.security.enabled=false)
     fi
   elif [[ -n "$sec_user" ]]; then
-    die "this Elasticsearch build has no security module; --user is not possible"
+    die "this $PRODUCT build has no security module; --user is not possible"
   fi
   # A tiny queue alone is not enough on a many-core machine: one write thread makes the
   # rejections (429) certain as soon as two shard-level writes overlap.
@@ -215,43 +295,50 @@ do_start() {
                                         -Ethread_pool.write.size=1)
 
   if am_root; then chown -R "$ES_USER:" "$NODE_DIR"; fi
-  export ES_JAVA_HOME="$java_home" ES_PATH_CONF="$NODE_DIR/config"
-  export ES_JAVA_OPTS="-Xms512m -Xmx512m -Djava.io.tmpdir=$NODE_DIR/tmp ${FIOHIST_ES_JAVA_OPTS:-}"
-  export ES_TMPDIR="$NODE_DIR/tmp"
+  # The launcher's environment: ES_* or OPENSEARCH_* (JAVA_HOME, PATH_CONF, JAVA_OPTS, TMPDIR).
+  local node_env=(
+    "${ENV_PREFIX}_JAVA_HOME=$java_home" "${ENV_PREFIX}_PATH_CONF=$NODE_DIR/config"
+    "${ENV_PREFIX}_JAVA_OPTS=-Xms512m -Xmx512m -Djava.io.tmpdir=$NODE_DIR/tmp ${FIOHIST_ES_JAVA_OPTS:-}"
+    "${ENV_PREFIX}_TMPDIR=$NODE_DIR/tmp"
+  )
   if [[ -n "$sec_user" ]]; then
     # File-realm superuser (a throw-away test password, so argv of a local tool is acceptable).
     local pw
     pw="$(head -n1 "$sec_pwfile")"
-    as_node_user env ES_JAVA_HOME="$java_home" ES_PATH_CONF="$NODE_DIR/config" \
-      "$ES_HOME/bin/elasticsearch-users" useradd "$sec_user" -p "$pw" -r superuser \
+    as_node_user env "${node_env[@]}" \
+      "$HOME_DIR/bin/elasticsearch-users" useradd "$sec_user" -p "$pw" -r superuser \
       >"$NODE_DIR/users.log" 2>&1 || { cat "$NODE_DIR/users.log" >&2; die "useradd failed"; }
     umask 077
     printf 'machine 127.0.0.1 login %s password %s\n' "$sec_user" "$pw" >"$NODE_DIR/auth"
     chown root: "$NODE_DIR/auth" 2>/dev/null || true
   fi
 
-  echo "es-node.sh: starting Elasticsearch $ES_VERSION '$name' on 127.0.0.1:$port" \
+  echo "es-node.sh: starting $PRODUCT $VERSION '$name' on 127.0.0.1:$port" \
        "(java: $java_home${write_queue:+, write queue $write_queue})" >&2
-  # -d daemonizes once the node is started; -p writes the server's pid.
-  if ! as_node_user env ES_JAVA_HOME="$java_home" ES_PATH_CONF="$NODE_DIR/config" \
-      ES_JAVA_OPTS="$ES_JAVA_OPTS" ES_TMPDIR="$ES_TMPDIR" \
-      "$ES_HOME/bin/elasticsearch" -d -p "$PID_FILE" "${settings[@]}" \
-      >"$NODE_DIR/console.log" 2>&1 </dev/null; then
-    echo "es-node.sh: Elasticsearch '$name' failed to start" >&2
+  echo "$ENGINE $VERSION" >"$NODE_DIR/engine"
+  # -d daemonizes once the node is started; -p writes the server's pid. 9>&-: OpenSearch's
+  # daemon keeps inherited descriptors, and would hold the start lock for its lifetime.
+  if ! as_node_user env "${node_env[@]}" \
+      "$HOME_DIR/bin/$ENGINE" -d -p "$PID_FILE" "${settings[@]}" \
+      >"$NODE_DIR/console.log" 2>&1 </dev/null 9>&-; then
+    echo "es-node.sh: $PRODUCT '$name' failed to start" >&2
     log_tail
     exit 1
   fi
-  local url="http://127.0.0.1:$port" deadline=$((SECONDS + ${FIOHIST_ES_START_TIMEOUT:-300}))
+  local url="http://127.0.0.1:$port" started=$SECONDS deadline=$((SECONDS + ${FIOHIST_ES_START_TIMEOUT:-300}))
   while ((SECONDS < deadline)); do
     if curl_health "$url" 5; then
       echo "es-node.sh: '$name' is up at $url (pid $(cat "$PID_FILE"))" >&2
       echo "$url"
       return 0
     fi
-    pid_alive || break
+    # OpenSearch's -d returns before the pid file is written; a node without one after 60 s
+    # has died starting.
+    if [[ -f "$PID_FILE" ]]; then pid_alive || break
+    elif ((SECONDS > started + 60)); then break; fi
     sleep 1
   done
-  echo "es-node.sh: Elasticsearch '$name' did not become healthy at $url" >&2
+  echo "es-node.sh: $PRODUCT '$name' did not become healthy at $url" >&2
   log_tail
   do_stop || true
   exit 1
@@ -275,9 +362,18 @@ do_stop() {
   rm -f "$PID_FILE"
 }
 
+do_kill() {
+  if pid_alive; then
+    kill -9 "$(cat "$PID_FILE")"
+    echo "es-node.sh: killed '$name' (SIGKILL)" >&2
+  fi
+  rm -f "$PID_FILE"
+}
+
 case "$cmd" in
   start) do_start ;;
   stop) do_stop ;;
+  kill) do_kill ;;
   url) node_url ;;
   *) usage ;;
 esac

@@ -1,5 +1,7 @@
 // Integration tests of fiohist's Elasticsearch code against real nodes started by es-node.sh
-// (see CMakeLists.txt for the fixtures and their environment). No mocks: faults the node cannot
+// (see CMakeLists.txt for the fixtures and their environment). The same tests run against
+// Elasticsearch and OpenSearch: FIOHIST_ENGINE says which one the node is, for the few
+// expectations that differ (error type names, what the server calls itself). No mocks: faults the node cannot
 // produce come from fault_proxy.py, a real HTTP proxy in front of the node.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -33,6 +35,20 @@ namespace {
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
   return v == nullptr ? "" : v;
+}
+
+// "elasticsearch" or "opensearch": the engine ctest started for this test.
+std::string Engine() {
+  const std::string e = Env("FIOHIST_ENGINE");
+  return e.empty() ? "elasticsearch" : e;
+}
+
+// How the engine calls itself (GET /), which fiohist must find out from the server.
+std::string EngineProduct() { return Engine() == "opensearch" ? "OpenSearch" : "Elasticsearch"; }
+
+// The error type of a value that does not fit its mapping: Elasticsearch 8 renamed it.
+std::string ParsingExceptionType() {
+  return Engine() == "opensearch" ? "mapper_parsing_exception" : "document_parsing_exception";
 }
 
 std::unique_ptr<HttpClient> Client(const std::string& url, HttpOptions options = {}) {
@@ -304,7 +320,7 @@ TEST_F(Bulk, MappingErrorIsReportedPerItem) {
   ASSERT_EQ(s.errors.size(), 1u);
   EXPECT_EQ(s.errors[0].id, "bad-1");
   EXPECT_EQ(s.errors[0].status, 400);
-  EXPECT_NE(s.errors[0].reason.find("document_parsing_exception"), std::string::npos)
+  EXPECT_NE(s.errors[0].reason.find(ParsingExceptionType()), std::string::npos)
       << s.errors[0].reason;
   EXPECT_NE(s.errors[0].reason.find("samples"), std::string::npos) << s.errors[0].reason;
   EXPECT_EQ(Count(client_.get(), index), 2u);
@@ -339,6 +355,17 @@ TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
   TemplateReport again;
   ASSERT_TRUE(admin.InstallTemplates("", &again).ok());
   EXPECT_TRUE(again.created.empty());
+}
+
+TEST_F(Admin, ProbeServerNamesTheEngine) {
+  // Found out from the server (the URL says nothing): the Elasticsearch integ-test build has no
+  // GET / and answers GET /_nodes/_local; OpenSearch answers GET /.
+  EsAdmin admin(client_.get(), prefix_);
+  ServerInfo info;
+  admin.ProbeServer(&info);
+  EXPECT_EQ(info.product, EngineProduct());
+  EXPECT_FALSE(info.version.empty());
+  EXPECT_EQ(info.source, Engine() == "opensearch" ? "GET /" : "GET /_nodes/_local");
 }
 
 TEST_F(Admin, ListRuns) {
@@ -440,7 +467,7 @@ TEST_F(Cli, LoadReportsFailedDocumentsWithExitCode) {
   CommandResult r = RunCli("load " + dir + " --es-url " + url_ + " --index-prefix " + prefix_);
   EXPECT_EQ(r.code, 3);  // finished, but a document failed
   EXPECT_EQ(r.out, "indexed 1, retried 0, failed 1\n");
-  EXPECT_NE(r.err.find(prefix_ + "-pctiles/bad: HTTP 400: document_parsing_exception"),
+  EXPECT_NE(r.err.find(prefix_ + "-pctiles/bad: HTTP 400: " + ParsingExceptionType()),
             std::string::npos)
       << r.err;
   std::filesystem::remove_all(dir);
@@ -452,6 +479,9 @@ TEST_F(Cli, SetupRunsAndDelete) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("histogram field type: no"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("no `histogram` field type"), std::string::npos) << r.err;
+  // What the server is and what was decided from it, said once.
+  EXPECT_NE(r.err.find("fiohist: server: " + EngineProduct() + " "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("server: "), r.err.rfind("server: ")) << r.err;
   IndexRun(client_.get(), prefix_, "run-x", 20);
   IndexRun(client_.get(), prefix_, "run-y", 20);
   r = RunCli("runs --json" + common);

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""`fiohist push` when things go wrong mid-push, against a real Elasticsearch node.
+"""`fiohist push` when things go wrong mid-push, against a real Elasticsearch or OpenSearch node.
 
 1. fiohist is killed with SIGKILL in the middle of a push; pushing again ends with exactly
    the documents of one clean push (the ids `push --out` writes), none lost, none doubled.
-2. The node is stopped in the middle of a push: a clear error and a non-zero exit; once the
-   node is back, pushing again ends with exactly one clean push's documents.
+2. The node is killed (SIGKILL) in the middle of a push: a clear error and a non-zero exit;
+   once the node is back, pushing again ends with exactly one clean push's documents.
 
-Usage: faults_test.py FIOHIST ES_NODE_SH SAMPLE_DIR PORT
+Usage: faults_test.py FIOHIST ES_NODE_SH SAMPLE_DIR PORT  (env FIOHIST_ENGINE: elasticsearch,
+the default, or opensearch: the engine of the node this test starts)
 """
 import glob
 import gzip
@@ -23,6 +24,9 @@ import urllib.request
 FIOHIST, ES_NODE, SAMPLES, PORT = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 URL = "http://127.0.0.1:%s" % PORT
 NAME = "push-faults"
+ENGINE = os.environ.get("FIOHIST_ENGINE", "elasticsearch")
+# A node name per engine, so both engines' fault tests can run on one machine.
+NODE_NAME = "ctest-faults" if ENGINE == "elasticsearch" else "ctest-%s-faults" % ENGINE
 MAPPINGS = os.environ.get("FIOHIST_MAPPINGS_DIR")
 failures = []
 
@@ -65,7 +69,7 @@ def count(run):
 
 
 def node(cmd):
-    p = subprocess.run([ES_NODE, cmd, "--name", "ctest-faults", "--port", PORT],
+    p = subprocess.run([ES_NODE, cmd, "--engine", ENGINE, "--name", NODE_NAME, "--port", PORT],
                        capture_output=True, text=True, timeout=900)
     if p.returncode != 0:
         print(p.stdout + p.stderr)
@@ -139,10 +143,10 @@ try:
     while time.time() < deadline and count(NAME + "-2") < 200 and proc.poll() is None:
         time.sleep(0.05)
     stopped_mid = proc.poll() is None
-    node("stop")
+    node("kill")
     out, err = proc.communicate(timeout=600)
     last = err.strip().splitlines()[-1] if err.strip() else ""
-    check(stopped_mid, "node stopped while the push was running")
+    check(stopped_mid, "node killed while the push was running")
     check(proc.returncode != 0, "push exits non-zero when the node goes away (rc %d)"
           % proc.returncode)
     check("failed" in err.lower() or "error" in err.lower(),

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Integration test of `fiohist push` against a real Elasticsearch node (no mocks).
+"""Integration test of `fiohist push` against a real Elasticsearch or OpenSearch node (no mocks).
 
 Pushes real fio logs, then checks: document counts per kind; that Elasticsearch's own
 aggregation over the percentile documents (max of p99 per quantum) equals fiohist's CSV; that
 a second push changes nothing; `runs`; `delete`; bad credentials and an unreachable server;
 a node with a tiny write queue (429s) loses nothing.
 
-Usage: push_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, optional FIOHIST_ES_TINYQUEUE_URL,
-FIOHIST_ES_SECURE_URL + FIOHIST_ES_SECURE_USER, FIOHIST_MAPPINGS_DIR)
+Usage: push_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, optional FIOHIST_ENGINE
+(elasticsearch or opensearch: what the node is, which push must find out and say),
+FIOHIST_ES_TINYQUEUE_URL, FIOHIST_ES_SECURE_URL + FIOHIST_ES_SECURE_USER, FIOHIST_MAPPINGS_DIR)
 """
 import csv
 import glob
@@ -86,6 +87,10 @@ rc, out, err = run(push + ["--run", "push-test", "--tag", "ci", "--label", "disk
                            "--quantum", "1"] + LOGS)
 check(rc == 0, "push exits 0 (rc %d; stderr tail: %s)" % (rc, err.strip()[-400:]))
 check("indexed" in err or "indexed" in out, "push prints a summary line with 'indexed'")
+product = {"opensearch": "OpenSearch"}.get(os.environ.get("FIOHIST_ENGINE"), "Elasticsearch")
+said = [l for l in err.splitlines() if l.startswith("fiohist: server: ")]
+check(len(said) == 1 and said[0].startswith("fiohist: server: %s " % product),
+      "push says once what the server is and what it decided: %s" % said)
 check(count("push-test", "pctiles", resolution=1) == len(rows),
       "one percentile document per CSV row (%d vs %d)"
       % (count("push-test", "pctiles", resolution=1), len(rows)))
@@ -95,7 +100,7 @@ check(count("push-test", "pctiles") == len(rows) + coarse,
 check(count("push-test", "buckets") == len(rows), "one bucket document per CSV row")
 check(count("push-test", "runs") == 1, "one run document")
 
-# Elasticsearch's own aggregation over the percentile documents equals the CSV.
+# The server's own aggregation over the percentile documents equals the CSV.
 agg = es("POST", "/fiohist-pctiles/_search", {
     "size": 0,
     "query": {"bool": {"filter": [{"term": {"run": "push-test"}}, {"term": {"scope": "cluster"}},
@@ -107,9 +112,9 @@ es_p99 = {b["key"]: b["p99"]["value"] for b in agg["aggregations"]["t"]["buckets
 csv_p99 = {int(r["start_ms"]): float(r["p99"]) for r in rows
            if r["scope"] == "cluster" and r["direction"] == "all" and r["p99"]}
 check(len(es_p99) == len(csv_p99) and len(csv_p99) > 5,
-      "as many quanta in Elasticsearch as in the CSV (%d vs %d)" % (len(es_p99), len(csv_p99)))
+      "as many quanta in the server as in the CSV (%d vs %d)" % (len(es_p99), len(csv_p99)))
 worst = max((abs(es_p99.get(k, 0) - v) / v for k, v in csv_p99.items()), default=1)
-check(worst < 1e-9, "max of p99 per quantum from Elasticsearch equals the CSV (worst rel %.2g)"
+check(worst < 1e-9, "max of p99 per quantum from the server equals the CSV (worst rel %.2g)"
       % worst)
 
 # The run document and `fiohist runs`.
@@ -153,7 +158,7 @@ es("POST", "/fiohist-runs/_refresh")
 r = es("POST", "/fiohist-runs/_search", {"query": {"term": {"run": weird}}})
 hits = r["hits"]["hits"]
 check(len(hits) == 1 and hits[0]["_source"]["run"] == weird,
-      "the run name round-trips exactly through Elasticsearch")
+      "the run name round-trips exactly through the server")
 check(len(hits) == 1 and hits[0]["_source"].get("tags") == [weird_tag] and
       hits[0]["_source"].get("labels", {}).get(weird_label[0]) == weird_label[1],
       "tags and labels round-trip exactly")
