@@ -17,6 +17,17 @@ Status SummarySink::WholeRun(const ScopeResult& r) {
   return Status();
 }
 
+void SummarySink::PrintIoShares(const RunSummary& summary) const {
+  if (summary.io_shares.empty()) return;
+  std::fprintf(out_, "fiohist: share of fio's I/Os (JSON total_ios) the logs hold, per job:\n");
+  for (const IoShare& sh : summary.io_shares) {
+    const std::string name = sh.host + "/" + (sh.job.empty() ? "(all jobs)" : sh.job);
+    std::fprintf(out_, "fiohist:   %-40s %6.1f%%  (%.0f of %.0f)%s\n", name.c_str(),
+                 100.0 * sh.share(), sh.logged, sh.fio,
+                 sh.share() < kLowIoShare ? "  below 95%" : "");
+  }
+}
+
 Status SummarySink::End(const RunSummary& summary) {
   long long records = 0, duplicates = 0;
   for (const LogReport& r : summary.reports) {
@@ -36,11 +47,13 @@ Status SummarySink::End(const RunSummary& summary) {
                  FormatIsoTime(summary.end_ms).c_str());
   } else {
     std::fprintf(out_,
-                 "fiohist: times are ms since the jobs started (no --start-time or "
-                 "--fio-json given)\n");
+                 "fiohist: times are ms since the jobs started (no --start-time, no --fio-json "
+                 "and no fio JSON output found next to the logs)\n");
   }
-  for (const std::string& w : summary.warnings)
-    std::fprintf(out_, "fiohist: warning: %s\n", w.c_str());
+  for (const std::string& n : info_.fio_json_notes) {
+    std::fprintf(out_, "fiohist: fio JSON of %s\n", n.c_str());
+  }
+  PrintIoShares(summary);
   if (cluster_.empty()) return Status();
   std::fprintf(out_, "%-6s %12s %10s %10s %10s", "dir", "ios", "iops", "min", "mean");
   for (const std::string& n : info_.percentiles.names) std::fprintf(out_, " %10s", n.c_str());
@@ -65,6 +78,11 @@ Status SummarySink::End(const RunSummary& summary) {
                  "are clamped): only lower bounds\n");
   }
   return Status();
+}
+
+void PrintWarnings(std::FILE* out, const RunSummary& summary) {
+  for (const std::string& w : summary.warnings)
+    std::fprintf(out, "fiohist: warning: %s\n", w.c_str());
 }
 
 }  // namespace fiohist
