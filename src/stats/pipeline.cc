@@ -466,14 +466,19 @@ void Pipeline::ShareOfFioIos() {
     if (by_host[key].fio > 0) summary_->io_shares.push_back(by_host[key]);
   }
   for (const IoShare& sh : summary_->io_shares) {
-    if (sh.share() >= kLowIoShare) continue;
+    // Above 100 % (beyond rounding) the logs hold I/Os fio never counted: likely the JSON
+    // of another run or job.
+    const bool low = sh.share()<kLowIoShare, high = sh.share()> 1.01;
+    if (!low && !high) continue;
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * sh.share());
+    const std::string what = sh.host + (sh.job.empty() ? " (all jobs)" : "/" + sh.job) +
+                             ": the log" + (sh.job.empty() ? "s hold " : " holds ") + pct +
+                             " of the I/Os fio's JSON output counts";
     summary_->warnings.push_back(
-        sh.host + (sh.job.empty() ? " (all jobs)" : "/" + sh.job) + ": the log" +
-        (sh.job.empty() ? "s hold " : " holds ") + pct +
-        " of the I/Os fio's JSON output counts (fio does not log its last partial interval): "
-        "its whole-run percentiles may differ from fio's own summary");
+        what + (low ? " (fio does not log its last partial interval): its whole-run "
+                      "percentiles may differ from fio's own summary"
+                    : ": is that JSON the output of this run and job?"));
   }
 }
 
