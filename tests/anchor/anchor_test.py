@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-FIOHIST, FIO = sys.argv[1], sys.argv[2]
+FIOHIST, FIO = os.path.abspath(sys.argv[1]), sys.argv[2]
 HOSTS = ["hostA", "hostB", "hostC"]
 STAGGER_S = 1.5
 failures = []

@@ -17,7 +17,8 @@ import subprocess
 import sys
 import tempfile
 
-CMAKE, BUILD, SAMPLES, HAVE_MAN = sys.argv[1:5]
+CMAKE, HAVE_MAN = sys.argv[1], sys.argv[4]
+BUILD, SAMPLES = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 failures = []
 
 
