@@ -358,11 +358,17 @@ if [ -n "$ES" ]; then
   if "$FIOHIST" push --help 2>&1 | grep -q -- '--batch-docs'; then
     BATCH_OPTS=(--batch-docs 100000000 --batch-bytes 5242880)
   fi
+  # The corpus has relative stamps and no fio JSON: push to a cluster needs the opt-in.
+  ANCHOR_OPTS=()
+  if "$FIOHIST" push --help 2>&1 | grep -q -- '--unanchored'; then
+    ANCHOR_OPTS=(--unanchored)
+  fi
   if [ "$DOCS" -gt 0 ] && probe x "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" \
-      --run bench-probe "$ONE_PLAIN"; then
+      "${ANCHOR_OPTS[@]}" --run bench-probe "$ONE_PLAIN"; then
     NOTE="$DOCS docs"
     bench es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" /dev/null \
-      "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" "${BATCH_OPTS[@]}" --run bench \
+      "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" "${BATCH_OPTS[@]}" \
+      "${ANCHOR_OPTS[@]}" --run bench \
       "${PLAIN[@]}" && ES_COUNT_PUSH=$(es_count)
   else
     row es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" n/a 0 \

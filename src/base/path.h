@@ -1,4 +1,5 @@
-// Splitting file paths into directory and name, as text (no file system access).
+// Splitting file paths into directory and name, as text (no file system access; only
+// NormalDirOf reads the working directory).
 #pragma once
 
 #include <string>
@@ -17,5 +18,11 @@ std::string ParentPath(const std::string& path, const std::string& if_none = "")
 /// The directory holding `path` as dirname(1) names it for a path without a trailing '/':
 /// "." when there is no '/', "/" for an entry of the root. For building paths from it.
 std::string DirName(const std::string& path);
+
+/// The directory holding `path`, absolute (relative paths count from the working
+/// directory) and lexically normalised: "./run/x", "run//x" and "$PWD/run/x" all give
+/// "$PWD/run". Symbolic links are not resolved. For telling whether two paths share a
+/// directory however they were spelt.
+std::string NormalDirOf(const std::string& path);
 
 }  // namespace fiohist

@@ -31,5 +31,16 @@ TEST(PathTest, DirNameLikeDirname) {
   EXPECT_EQ(DirName(""), ".");
 }
 
+TEST(PathTest, NormalDirOfIgnoresHowTheDirectoryIsSpelt) {
+  const std::string cwd = NormalDirOf("x");
+  EXPECT_EQ(cwd.front(), '/');
+  EXPECT_EQ(NormalDirOf("./run/fio.json"), NormalDirOf("run/x.log"));
+  EXPECT_EQ(NormalDirOf("run//x.log"), cwd + "/run");
+  EXPECT_EQ(NormalDirOf("run/sub/../x.log"), cwd + "/run");
+  EXPECT_EQ(NormalDirOf(cwd + "/run/x.log"), cwd + "/run");
+  EXPECT_EQ(NormalDirOf("/a/./b/c"), "/a/b");
+  EXPECT_NE(NormalDirOf("run/x.log"), NormalDirOf("other/x.log"));
+}
+
 }  // namespace
 }  // namespace fiohist

@@ -10,9 +10,9 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/compat_command.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
-#include "cli/compat_command.h"
 #include "output/csv_sink.h"
 #include "output/fanout_sink.h"
 #include "output/row_json_sink.h"
@@ -153,13 +153,7 @@ int RunPctilesCommand(int argc, char** argv) {
   FanoutSink sink(sinks);
   RunSummary summary;
   Status s = RunPipeline(args.options, args.logs, &sink, &summary);
-  // The summary sink prints warnings at the end of a good run; after an error, or when
-  // quiet, print them here so nothing goes unsaid.
-  if (args.quiet || !s.ok()) {
-    for (const std::string& w : summary.warnings) {
-      std::fprintf(stderr, "fiohist: warning: %s\n", w.c_str());
-    }
-  }
+  PrintWarnings(stderr, summary);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
     return kExitError;

@@ -25,6 +25,7 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 void AddPipelineOptions(po::options_description* desc,
                         po::positional_options_description* positional) {
+  // clang-format off
   desc->add_options()
       ("quantum,q", po::value<double>()->default_value(1.0, "1"),
        "quantum length in seconds (e.g. 0.25, 1, 10); epoch-stamped logs are aligned to "
@@ -38,8 +39,10 @@ void AddPipelineOptions(po::options_description* desc,
       ("start-time", po::value<std::string>(),
        "absolute start of relative-time logs: ISO 8601 (2026-11-22T10:00:00Z) or Unix epoch")
       ("fio-json", po::value<std::vector<std::string>>()->composing(),
-       "fio JSON output (--output-format=json) that anchors the logs in its directory; "
-       "repeat for each host")
+       "[HOST=]FILE: fio's JSON output (--output-format=json) of a host: places its relative "
+       "logs on absolute time and tells how many of fio's I/Os they hold; repeat per host. "
+       "Matched by HOST=, a client/server output's hostname, the host in the file name "
+       "(fio-HOST.json) or the directory; default: fio JSON outputs found next to the logs")
       ("log-hist-msec", po::value<long long>(),
        "fio's log_hist_msec (default: inferred from the gaps between records)")
       ("layout", po::value<std::string>(),
@@ -51,17 +54,18 @@ void AddPipelineOptions(po::options_description* desc,
        "skip malformed lines (counted and reported) instead of stopping; exit code 3")
       ("threads", po::value<int>()->default_value(0), "worker threads (0: one per core)")
       ("logs", po::value<std::vector<std::string>>()->composing(), "histogram logs");
+  // clang-format on
   positional->add("logs", -1);
 }
 
-Status PipelineOptionsFromVariables(const po::variables_map& vm,
-                                    const std::string& default_scopes, PipelineOptions* o,
-                                    std::vector<std::string>* logs) {
+Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::string& default_scopes,
+                                    PipelineOptions* o, std::vector<std::string>* logs) {
   const double q = vm["quantum"].as<double>();
   // Up to 10^9 s (31 years): larger ones overflow the time grid's millisecond arithmetic.
   if (!(q > 0) || !(q <= 1e9) || std::fabs(q * 1000 - std::round(q * 1000)) > 1e-6) {
-    return Status::Error("--quantum: expected a positive number of seconds in whole "
-                         "milliseconds, at most 1e9 (e.g. 0.25, 1, 10)");
+    return Status::Error(
+        "--quantum: expected a positive number of seconds in whole "
+        "milliseconds, at most 1e9 (e.g. 0.25, 1, 10)");
   }
   o->quantum_ms = static_cast<int64_t>(std::llround(q * 1000));
   Status s = ParsePercentiles(vm["percentiles"].as<std::string>(), &o->percentiles);

@@ -36,8 +36,12 @@ const char kUsage[] =
     "Credentials come from FIOHIST_ES_PASSWORD / --password-file or FIOHIST_ES_API_KEY /\n"
     "--api-key-file, never from the command line.\n"
     "\n"
-    "Exit status: 0 everything indexed; 1 error; 2 bad usage; 3 finished but some input\n"
-    "was skipped or some documents were rejected.\n";
+    "Relative-time logs (fio's default) need an anchor: --start-time, --fio-json, or fio's\n"
+    "JSON output next to the logs (found by itself). Without one, push to Elasticsearch\n"
+    "refuses (exit 2) unless --unanchored says to index them at 1970-01-01.\n"
+    "\n"
+    "Exit status: 0 everything indexed; 1 error; 2 bad usage (or no time anchor); 3 finished\n"
+    "but some input was skipped or some documents were rejected.\n";
 
 // What the command line of `push` asks for.
 struct PushArgs {
@@ -46,6 +50,8 @@ struct PushArgs {
   RunMeta meta;
   std::string out_dir, mappings;
   bool quiet = false;
+  /// --unanchored: index relative-time logs without an anchor (they land at 1970-01-01).
+  bool unanchored = false;
   std::vector<int> resolutions = DefaultCoarseResolutions();
   PipelineOptions options;
   std::vector<std::string> logs;
@@ -64,7 +70,10 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
       ("label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")
       ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
       ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
-      ("quiet", po::bool_switch(&args->quiet), "no summary on stderr")
+      ("quiet", po::bool_switch(&args->quiet), "no summary on stderr (warnings still go there)")
+      ("unanchored", po::bool_switch(&args->unanchored),
+       "index relative-time logs that have no time anchor (no --start-time, no fio JSON): "
+       "their documents start at 1970-01-01")
       ("resolutions", po::value(&resolutions),
        "coarser percentile documents as multiples of the quantum, so zoomed-out dashboards stay "
        "exact (default 10,60,600,3600,36000; 'none': quanta only)");
@@ -101,7 +110,10 @@ struct Destination {
   std::unique_ptr<NdjsonDirWriter> writer;
   ActionConsumer consume;
   /// Sends what is queued, or closes the last file.
-  Status Finish() { return sender ? sender->queue().Finish() : writer->Close(); }
+  Status Finish() {
+    if (sender) return sender->queue().Finish();
+    return writer ? writer->Close() : Status();
+  }
 };
 
 // Connects, installs the templates (saying once what the server is and what was decided
@@ -135,8 +147,8 @@ Status OpenDirectory(PushArgs* args, Destination* dest) {
 }
 
 // The closing line: what went where.
-void PrintPushSummary(const PushArgs& args, const DocumentSink& documents,
-                      const Destination& dest, const BulkStats& stats) {
+void PrintPushSummary(const PushArgs& args, const DocumentSink& documents, const Destination& dest,
+                      const BulkStats& stats) {
   const auto pct = static_cast<unsigned long long>(documents.percentile_docs());
   const auto coarse = static_cast<unsigned long long>(documents.coarse_docs());
   const auto bkt = static_cast<unsigned long long>(documents.bucket_docs());
@@ -157,6 +169,57 @@ void PrintPushSummary(const PushArgs& args, const DocumentSink& documents,
   }
 }
 
+// Stands before the document sink: sees where the pipeline placed the logs in time before
+// any document is made, refuses an unanchored run for Elasticsearch (nothing is sent, not
+// even the templates: the cluster is opened only here) and opens the destination.
+class AnchorGate : public ResultSink {
+ public:
+  AnchorGate(PushArgs* args, bool to_es, Destination* dest, ResultSink* next)
+      : args_(args), to_es_(to_es), dest_(dest), next_(next) {}
+  Status Begin(const RunInfo& info) override {
+    if (!info.absolute && to_es_ && !args_->unanchored) {
+      refused_ = true;
+      return Status::Error(
+          "the logs have relative time stamps and no time anchor (no --start-time, no "
+          "--fio-json, no fio JSON output found next to the logs): indexed as they are they "
+          "would start at 1970-01-01, outside any dashboard's time range. Give --start-time T "
+          "(ISO 8601 or Unix epoch, when the jobs started) or --fio-json [HOST=]FILE, or "
+          "--unanchored to index them at 1970-01-01 anyway");
+    }
+    if (!info.absolute && !to_es_) {
+      std::fprintf(stderr,
+                   "fiohist: warning: no time anchor (no --start-time, no fio JSON output): the "
+                   "documents start at 1970-01-01; `fiohist load` into Elasticsearch puts them "
+                   "outside the dashboards' default time range\n");
+    }
+    Status s = to_es_ ? OpenCluster(args_, dest_) : OpenDirectory(args_, dest_);
+    if (!s.ok()) {
+      open_failed_ = true;
+      return s;
+    }
+    return next_->Begin(info);
+  }
+  Status Quantum(const ScopeResult& r) override { return next_->Quantum(r); }
+  Status WholeRun(const ScopeResult& r) override { return next_->WholeRun(r); }
+  Status End(const RunSummary& summary) override { return next_->End(summary); }
+  bool prepares() const override { return next_->prepares(); }
+  void Prepare(const ScopeResult& r, std::string* prepared) const override {
+    next_->Prepare(r, prepared);
+  }
+  /// Begin refused an unanchored run (a usage error: the command line lacks an anchor).
+  bool refused() const { return refused_; }
+  /// Begin could not open the cluster or the directory.
+  bool open_failed() const { return open_failed_; }
+
+ private:
+  PushArgs* args_;
+  bool to_es_;
+  Destination* dest_;
+  ResultSink* next_;
+  bool refused_ = false;
+  bool open_failed_ = false;
+};
+
 }  // namespace
 
 int RunPushCommand(int argc, char** argv) {
@@ -165,23 +228,25 @@ int RunPushCommand(int argc, char** argv) {
 
   Destination dest;
   const bool to_es = args.out_dir.empty() && ResolveEsUrl(&args.conn);
-  Status s = to_es ? OpenCluster(&args, &dest) : OpenDirectory(&args, &dest);
-  if (!s.ok()) {
-    std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
-    return kExitError;
-  }
-
-  DocumentSink documents(args.conn.index_prefix, args.meta, dest.consume);
+  // The destination opens once the pipeline knows where the logs lie in time (AnchorGate).
+  DocumentSink documents(args.conn.index_prefix, args.meta,
+                         [&dest](BulkAction a) { return dest.consume(std::move(a)); });
   ResolutionSink resolutions(&documents, args.resolutions);
   SummarySink summary_sink(stderr, LatencyUnit());
   std::vector<ResultSink*> sinks = {&resolutions};
   if (!args.quiet) sinks.push_back(&summary_sink);
-  FanoutSink sink(sinks);
+  FanoutSink fanout(sinks);
+  AnchorGate sink(&args, to_es, &dest, &fanout);
   RunSummary summary;
-  s = RunPipeline(args.options, args.logs, &sink, &summary);
+  Status s = RunPipeline(args.options, args.logs, &sink, &summary);
+  PrintWarnings(stderr, summary);
   Status finished = dest.Finish();
   const BulkStats stats = dest.sender ? dest.sender->queue().stats() : BulkStats();
 
+  if (sink.refused() || sink.open_failed()) {
+    std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
+    return sink.refused() ? kExitUsage : kExitError;
+  }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
     return kExitError;

@@ -3,25 +3,16 @@
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "base/path.h"
 
 namespace fiohist {
-
-namespace {
-
-bool IsDirectory(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-}  // namespace
 
 Status ValidateIndexPrefix(const std::string& prefix) {
   if (prefix.empty() || prefix.size() > 100) {
@@ -71,13 +62,17 @@ std::string DefaultMappingsDir() {
   const char* env = std::getenv("FIOHIST_MAPPINGS_DIR");
   if (env != nullptr && env[0] != '\0') return env;
   char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    std::string installed = DirName(DirName(exe)) + "/share/fiohist/mappings";
-    if (IsDirectory(installed)) return installed;
-  }
-  return FIOHIST_SOURCE_MAPPINGS_DIR;
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n <= 0) return FIOHIST_SOURCE_MAPPINGS_DIR;
+  exe[n] = '\0';
+  const std::string self(exe);
+  // Run from the build tree: the source tree's templates, as edited. Installed: only the
+  // copy installed beside the binary, so nothing depends on the source tree.
+  const std::string build = std::string(FIOHIST_BUILD_DIR) + "/";
+  if (self.compare(0, build.size(), build) == 0) return FIOHIST_SOURCE_MAPPINGS_DIR;
+  return std::filesystem::path(DirName(self) + "/" + FIOHIST_MAPPINGS_FROM_BIN)
+      .lexically_normal()
+      .string();
 }
 
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
@@ -85,7 +80,8 @@ Status LoadIndexTemplate(const std::string& dir, const std::string& file, const 
   std::string path = (dir.empty() ? DefaultMappingsDir() : dir) + "/" + file;
   std::ifstream in(path);
   if (!in) {
-    return Status::Error("cannot read index template " + path + " (use --mappings DIR)");
+    return Status::Error("cannot read index template " + path +
+                         " (use --mappings DIR or FIOHIST_MAPPINGS_DIR)");
   }
   std::stringstream text;
   text << in.rdbuf();

@@ -4,8 +4,10 @@
 // Where the templates come from, first match wins:
 //   1. `--mappings DIR` (commands pass it as `dir` to LoadIndexTemplate);
 //   2. the environment variable FIOHIST_MAPPINGS_DIR;
-//   3. <directory of the fiohist executable>/../share/fiohist/mappings (an installed tree);
-//   4. the source tree's mappings/ folder, compiled in (works for any build directory).
+//   3. a fiohist run from its build directory: the source tree's mappings/ folder, compiled
+//      in (so edits show without installing);
+//   4. anywhere else (installed): <directory of the executable>/../share/fiohist/mappings
+//      (the install layout's relative path), never the source tree.
 // Files: fiohist-pctiles.json, fiohist-buckets.json, fiohist-runs.json and
 // fiohist-buckets-nohistogram.json (the buckets template without the `histogram` field type).
 // Each is a composable index template body (`PUT _index_template/NAME`); its index_patterns are

@@ -1,15 +1,12 @@
 #include "log/time_anchor.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
+
+#include "log/fio_json.h"
 
 namespace fiohist {
 namespace {
@@ -27,8 +24,10 @@ int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
 }  // namespace
 
 Status ParseStartTime(const std::string& text, int64_t* epoch_ms) {
-  const std::string bad = "--start-time: expected ISO 8601 (2026-11-22T00:08:42Z) or Unix "
-                          "epoch seconds/milliseconds, got '" + text + "'";
+  const std::string bad =
+      "--start-time: expected ISO 8601 (2026-11-22T00:08:42Z) or Unix "
+      "epoch seconds/milliseconds, got '" +
+      text + "'";
   if (text.empty()) return Status::Error(bad);
   if (text.find_first_not_of("0123456789.") == std::string::npos) {
     char* rest = nullptr;
@@ -117,55 +116,14 @@ std::string FormatIsoTime(int64_t epoch_ms) {
 }
 
 Status ReadFioJsonAnchor(const std::string& path, FioJsonAnchor* anchor) {
-  std::ifstream in(path);
-  if (!in) return Status::InputError(path, 0, "cannot open fio JSON output");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string body = text.str();
-  // fio may print notes before the JSON object.
-  const size_t brace = body.find('{');
-  if (brace == std::string::npos) return Status::InputError(path, 0, "no JSON object found");
-  rapidjson::Document doc;
-  doc.Parse(body.c_str() + brace);
-  if (doc.HasParseError()) {
-    return Status::InputError(path, 0,
-                              std::string("not valid JSON: ") +
-                                  rapidjson::GetParseError_En(doc.GetParseError()));
+  FioJsonOutput out;
+  Status s = ReadFioJson(path, &out);
+  if (!s.ok()) return s;
+  // A client/server output: the host that started first.
+  *anchor = out.hosts.front().anchor;
+  for (const FioJsonHost& h : out.hosts) {
+    if (h.anchor.start_ms < anchor->start_ms) *anchor = h.anchor;
   }
-  if (!doc.IsObject()) return Status::InputError(path, 0, "expected a JSON object");
-  if (doc.HasMember("fio version") && doc["fio version"].IsString()) {
-    anchor->fio_version = doc["fio version"].GetString();
-  }
-  if (!doc.HasMember("jobs") || !doc["jobs"].IsArray() || doc["jobs"].Empty()) {
-    return Status::InputError(path, 0, "expected a \"jobs\" array (fio --output-format=json)");
-  }
-  int64_t min_start = INT64_MAX, max_runtime = 0, ramp = 0;
-  for (const auto& job : doc["jobs"].GetArray()) {
-    if (!job.IsObject()) continue;
-    if (job.HasMember("job_start") && job["job_start"].IsInt64() &&
-        job["job_start"].GetInt64() > 0) {
-      min_start = std::min<int64_t>(min_start, job["job_start"].GetInt64());
-    }
-    if (job.HasMember("job_runtime") && job["job_runtime"].IsInt64()) {
-      max_runtime = std::max<int64_t>(max_runtime, job["job_runtime"].GetInt64());
-    }
-    if (job.HasMember("job options") && job["job options"].IsObject()) {
-      const auto& o = job["job options"];
-      if (o.HasMember("ramp_time") && o["ramp_time"].IsString()) {
-        ramp = std::max<int64_t>(ramp, std::atoll(o["ramp_time"].GetString()) * 1000);
-      }
-    }
-  }
-  if (min_start != INT64_MAX) {
-    anchor->start_ms = min_start;
-    anchor->method = "job_start";
-    return Status();
-  }
-  if (!doc.HasMember("timestamp_ms") || !doc["timestamp_ms"].IsInt64()) {
-    return Status::InputError(path, 0, "has neither job_start nor timestamp_ms");
-  }
-  anchor->start_ms = doc["timestamp_ms"].GetInt64() - max_runtime - ramp;
-  anchor->method = "timestamp_ms-runtime";
   return Status();
 }
 

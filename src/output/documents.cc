@@ -420,12 +420,12 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   // the finest not finer than the interval (the coarsest has no upper end: 2^53).
   for (size_t i = 0; i < info.resolutions.size(); ++i) {
     const int64_t gt = i == 0 ? 0 : info.resolutions[i - 1] * info.quantum_ms;
-    const int64_t le = i + 1 == info.resolutions.size() ? int64_t{1} << 53
-                                                        : info.resolutions[i] * info.quantum_ms;
-    resolution_json_.emplace_back(
-        info.resolutions[i], ResultKey("resolution") + std::to_string(info.resolutions[i]) +
-                                 ResultKey("zoom_gt_ms") + std::to_string(gt) +
-                                 ResultKey("zoom_le_ms") + std::to_string(le));
+    const int64_t le =
+        i + 1 == info.resolutions.size() ? int64_t{1} << 53 : info.resolutions[i] * info.quantum_ms;
+    resolution_json_.emplace_back(info.resolutions[i],
+                                  ResultKey("resolution") + std::to_string(info.resolutions[i]) +
+                                      ResultKey("zoom_gt_ms") + std::to_string(gt) +
+                                      ResultKey("zoom_le_ms") + std::to_string(le));
     percentile_room_ = std::max(percentile_room_, resolution_json_.back().second.size());
   }
   lower_bound_key_ = ResultKey("lower_bound");
@@ -433,7 +433,7 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   // Everything after "samples": the statistics, clamped, the lower_bound list (every name
   // and "max", with commas), "}".
   percentile_room_ += clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
-                     lower_bound_key_.size() + 2 + 6 + 1;
+                      lower_bound_key_.size() + 2 + 6 + 1;
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
   }
@@ -712,6 +712,11 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   w.StartArray();
   for (int m : info_.resolutions) w.Int(m);
   w.EndArray();
+  if (!summary.io_shares.empty()) {
+    double lowest = summary.io_shares.front().share();
+    for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());
+    Num(w, RunKey("logged_io_share"), lowest);
+  }
   for (const ScopeResult& r : whole_run) {
     if (r.kind != ScopeKind::kCluster) continue;
     const std::string prefix =
@@ -730,6 +735,13 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
     if (!r.job.empty()) Str(w, "job", r.job);
     Str(w, "direction", DirectionName(r.direction));
     Num(w, "samples", r.stats.samples);
+    // The share of fio's I/Os on the job's entries (the host's, for grouped fio JSON).
+    for (const IoShare& sh : summary.io_shares) {
+      const bool mine = r.kind == ScopeKind::kJob    ? sh.host == r.host && sh.job == r.job
+                        : r.kind == ScopeKind::kHost ? sh.host == r.host && sh.job.empty()
+                                                     : false;
+      if (mine) Num(w, "logged_io_share", sh.share());
+    }
     LatencyFields(w, "", r, info_.percentiles, ns_per_unit_);
     w.EndObject();
   }

@@ -84,6 +84,8 @@ const std::vector<Field>& RunFields() {
       {"anchor", FieldType::kKeyword, kInRuns},
       {"log_hist_msec", FieldType::kInteger, kInRuns},
       {"resolutions", FieldType::kInteger, kInRuns},
+      // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
+      {"logged_io_share", FieldType::kDouble, kInRuns},
       // The whole-run cluster statistics of all directions (RunStats()) stand here.
       {"samples", FieldType::kDouble, kInRuns},
       {"iops", FieldType::kDouble, kInRuns},

@@ -1,5 +1,7 @@
 #include "output/summary_sink.h"
 
+#include <algorithm>
+
 #include "log/time_anchor.h"
 
 namespace fiohist {
@@ -15,6 +17,32 @@ Status SummarySink::WholeRun(const ScopeResult& r) {
     cluster_.back().histogram = nullptr;
   }
   return Status();
+}
+
+void SummarySink::PrintIoShares(const RunSummary& summary) const {
+  if (summary.io_shares.empty()) return;
+  // Thousands of jobs would bury the table: past kListed, the lowest shares only (every
+  // one below 95 % is also a warning).
+  constexpr size_t kListed = 32;
+  std::vector<const IoShare*> shown;
+  for (const IoShare& sh : summary.io_shares) shown.push_back(&sh);
+  if (shown.size() > kListed) {
+    std::stable_sort(shown.begin(), shown.end(),
+                     [](const IoShare* a, const IoShare* b) { return a->share() < b->share(); });
+  }
+  std::fprintf(out_, "fiohist: share of fio's I/Os (JSON total_ios) the logs hold, per job%s:\n",
+               shown.size() > kListed ? ", lowest first" : "");
+  for (size_t i = 0; i < shown.size() && i < kListed; ++i) {
+    const IoShare& sh = *shown[i];
+    const std::string name = sh.host + "/" + (sh.job.empty() ? "(all jobs)" : sh.job);
+    std::fprintf(out_, "fiohist:   %-40s %6.1f%%  (%.0f of %.0f)%s\n", name.c_str(),
+                 100.0 * sh.share(), sh.logged, sh.fio,
+                 sh.share() < kLowIoShare ? "  below 95%" : "");
+  }
+  if (shown.size() > kListed) {
+    std::fprintf(out_, "fiohist:   ... and %zu more, each at %.1f%% or more\n",
+                 shown.size() - kListed, 100.0 * shown[kListed]->share());
+  }
 }
 
 Status SummarySink::End(const RunSummary& summary) {
@@ -36,11 +64,19 @@ Status SummarySink::End(const RunSummary& summary) {
                  FormatIsoTime(summary.end_ms).c_str());
   } else {
     std::fprintf(out_,
-                 "fiohist: times are ms since the jobs started (no --start-time or "
-                 "--fio-json given)\n");
+                 "fiohist: times are ms since the jobs started (no --start-time, no --fio-json "
+                 "and no fio JSON output found next to the logs)\n");
   }
-  for (const std::string& w : summary.warnings)
-    std::fprintf(out_, "fiohist: warning: %s\n", w.c_str());
+  // One line per host, up to a screenful.
+  constexpr size_t kNotes = 32;
+  for (size_t i = 0; i < info_.fio_json_notes.size() && i < kNotes; ++i) {
+    std::fprintf(out_, "fiohist: fio JSON of %s\n", info_.fio_json_notes[i].c_str());
+  }
+  if (info_.fio_json_notes.size() > kNotes) {
+    std::fprintf(out_, "fiohist: ... and %zu more hosts with their fio JSON\n",
+                 info_.fio_json_notes.size() - kNotes);
+  }
+  PrintIoShares(summary);
   if (cluster_.empty()) return Status();
   std::fprintf(out_, "%-6s %12s %10s %10s %10s", "dir", "ios", "iops", "min", "mean");
   for (const std::string& n : info_.percentiles.names) std::fprintf(out_, " %10s", n.c_str());
@@ -65,6 +101,11 @@ Status SummarySink::End(const RunSummary& summary) {
                  "are clamped): only lower bounds\n");
   }
   return Status();
+}
+
+void PrintWarnings(std::FILE* out, const RunSummary& summary) {
+  for (const std::string& w : summary.warnings)
+    std::fprintf(out, "fiohist: warning: %s\n", w.c_str());
 }
 
 }  // namespace fiohist

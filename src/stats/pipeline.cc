@@ -6,6 +6,7 @@
 
 #include "base/path.h"
 #include "base/worker_pool.h"
+#include "log/fio_json.h"
 #include "log/log_probe.h"
 #include "log/log_stream.h"
 #include "log/quantum_grid.h"
@@ -150,16 +151,24 @@ class Pipeline {
   Status EmptyLog(const LogSource& src);
   // log_hist_msec: given, or the smallest typical gap between records of one direction.
   Status SetLogHistMsec(const std::vector<LogProbe>& probes);
-  // Reads the fio JSON outputs, keyed by their directory, and notes their fio versions.
-  Status ReadFioJsons(std::map<std::string, FioJsonAnchor>* json_by_dir);
+  // Reads the fio JSON outputs given (or, with none given, found next to the logs),
+  // matches them with the logs and notes their fio versions.
+  Status ReadFioJsons();
+  // The --fio-json files, or the fio JSON outputs found in the logs' directories.
+  std::vector<FioJsonSpec> FioJsonSpecs() const;
+  // Fails when relative logs need an anchor that some of them have from no fio JSON.
+  Status CheckEveryLogMatched() const;
   // How times become absolute: epoch stamps, --start-time, fio JSON, or not at all.
-  void SetAnchor(bool have_json);
+  void SetAnchor();
   // One stream setup per log: its layout, first interval and place on the time line.
-  Status MakeSetups(const std::vector<LogProbe>& probes,
-                    const std::map<std::string, FioJsonAnchor>& json_by_dir);
-  // Where the relative stamps of the log at `path` start on the run's time line.
-  Status OffsetOf(const std::string& path, const std::map<std::string, FioJsonAnchor>& json_by_dir,
-                  int64_t* offset) const;
+  Status MakeSetups(const std::vector<LogProbe>& probes);
+  // Where the relative stamps of log `i` start on the run's time line.
+  int64_t OffsetOf(size_t i) const;
+  // The share of fio's I/Os each log (or host, for grouped JSON) holds, with a warning
+  // for each one below kLowIoShare.
+  void ShareOfFioIos();
+  // True when relative stamps need --start-time or a fio JSON to become absolute.
+  bool NeedsAnchor() const { return !info_.epoch_logs && !o_.has_start_time; }
 
   // Stream: every quantum of every log, in time order, into the sink.
   Status Stream();
@@ -211,6 +220,10 @@ class Pipeline {
   ResultSink* sink_;
   RunSummary* summary_;
   RunInfo info_;
+  // fio JSON outputs read, and which one covers each log (parallel to info_.logs).
+  std::vector<FioJsonSpec> json_specs_;
+  std::vector<FioJsonOutput> jsons_;
+  std::vector<FioJsonMatch> matches_;
   std::vector<LogSlot> slots_;
   std::vector<StreamSetup> setups_;
   WorkerPool* pool_ = nullptr;
@@ -235,11 +248,10 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   info_.quantum_ms = o_.quantum_ms;
   s = SetLogHistMsec(probes);
   if (!s.ok()) return s;
-  std::map<std::string, FioJsonAnchor> json_by_dir;
-  s = ReadFioJsons(&json_by_dir);
+  s = ReadFioJsons();
   if (!s.ok()) return s;
-  SetAnchor(!json_by_dir.empty());
-  return MakeSetups(probes, json_by_dir);
+  SetAnchor();
+  return MakeSetups(probes);
 }
 
 Status Pipeline::ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes) {
@@ -298,22 +310,95 @@ Status Pipeline::SetLogHistMsec(const std::vector<LogProbe>& probes) {
   return Status();
 }
 
-Status Pipeline::ReadFioJsons(std::map<std::string, FioJsonAnchor>* json_by_dir) {
-  for (const std::string& path : o_.fio_json) {
-    FioJsonAnchor a;
-    Status s = ReadFioJsonAnchor(path, &a);
-    if (!s.ok()) return s;
-    // The directory as written: a log finds its JSON when both spell it alike.
-    (*json_by_dir)[ParentPath(path, ".")] = a;
-    if (!a.fio_version.empty() && std::find(info_.fio_versions.begin(), info_.fio_versions.end(),
-                                            a.fio_version) == info_.fio_versions.end()) {
-      info_.fio_versions.push_back(a.fio_version);
+std::vector<FioJsonSpec> Pipeline::FioJsonSpecs() const {
+  std::vector<FioJsonSpec> specs;
+  for (const std::string& text : o_.fio_json) specs.push_back(ParseFioJsonSpec(text));
+  if (!specs.empty() || !o_.find_fio_json) return specs;
+  std::vector<std::string> dirs;  // as normalised, each looked in once
+  for (const LogSource& l : info_.logs) {
+    const std::string dir = NormalDirOf(l.path);
+    if (std::find(dirs.begin(), dirs.end(), dir) != dirs.end()) continue;
+    dirs.push_back(dir);
+    for (const std::string& path : FindFioJsonOutputs(ParentPath(l.path, "."))) {
+      FioJsonSpec spec;
+      spec.path = path;
+      spec.found = true;
+      specs.push_back(spec);
+    }
+  }
+  return specs;
+}
+
+Status Pipeline::ReadFioJsons() {
+  for (FioJsonSpec& spec : FioJsonSpecs()) {
+    FioJsonOutput out;
+    Status s = ReadFioJson(spec.path, &out);
+    if (!s.ok() && !spec.found) return s;
+    if (!s.ok()) {
+      summary_->warnings.push_back(s.message() + " (found next to the logs; not used)");
+      continue;
+    }
+    json_specs_.push_back(std::move(spec));
+    jsons_.push_back(std::move(out));
+  }
+  Status s = MatchFioJsons(info_.logs, json_specs_, jsons_, &matches_);
+  if (!s.ok()) {
+    // Absolute stamps (or --start-time) place the logs anyway: only the shares of fio's
+    // I/Os are lost, and the warning says so.
+    if (NeedsAnchor()) return s;
+    summary_->warnings.push_back(s.message() + "; the logs' shares of fio's I/Os are not reported");
+    matches_.assign(info_.logs.size(), FioJsonMatch());
+  }
+  s = CheckEveryLogMatched();
+  if (!s.ok()) return s;
+  std::vector<bool> used(jsons_.size(), false);
+  std::vector<std::string> noted;
+  for (size_t i = 0; i < matches_.size(); ++i) {
+    const FioJsonMatch& m = matches_[i];
+    if (m.file < 0) continue;
+    used[static_cast<size_t>(m.file)] = true;
+    const FioJsonSpec& spec = json_specs_[static_cast<size_t>(m.file)];
+    const FioJsonHost& h = jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)];
+    const std::string note = "host " + info_.logs[i].host + ": " + spec.path + " (" + m.how + "; " +
+                             h.anchor.method + ")" + (spec.found ? ", found next to the logs" : "");
+    if (std::find(noted.begin(), noted.end(), note) == noted.end()) noted.push_back(note);
+  }
+  info_.fio_json_notes = noted;
+  for (size_t f = 0; f < jsons_.size(); ++f) {
+    if (!used[f] && !json_specs_[f].found) {
+      summary_->warnings.push_back("--fio-json " + json_specs_[f].path +
+                                   ": covers no log (neither its host nor its directory)");
+    }
+    const std::string& v = jsons_[f].fio_version;
+    if (used[f] && !v.empty() &&
+        std::find(info_.fio_versions.begin(), info_.fio_versions.end(), v) ==
+            info_.fio_versions.end()) {
+      info_.fio_versions.push_back(v);
     }
   }
   return Status();
 }
 
-void Pipeline::SetAnchor(bool have_json) {
+Status Pipeline::CheckEveryLogMatched() const {
+  bool any = false;
+  for (const FioJsonMatch& m : matches_) any = any || m.file >= 0;
+  if (!any || !NeedsAnchor()) return Status();
+  for (size_t i = 0; i < matches_.size(); ++i) {
+    if (matches_[i].file >= 0) continue;
+    return Status::InputError(info_.logs[i].path, 0,
+                              "no fio JSON output covers this log (host '" + info_.logs[i].host +
+                                  "'), so its relative stamps cannot be placed on absolute "
+                                  "time: give --fio-json " +
+                                  info_.logs[i].host +
+                                  "=FILE (fio's --output-format=json of that host) or "
+                                  "--start-time");
+  }
+  return Status();
+}
+
+void Pipeline::SetAnchor() {
+  bool have_json = false;
+  for (const FioJsonMatch& m : matches_) have_json = have_json || m.file >= 0;
   if (info_.epoch_logs) {
     info_.anchor = "epoch";
     info_.absolute = true;
@@ -326,8 +411,7 @@ void Pipeline::SetAnchor(bool have_json) {
   }
 }
 
-Status Pipeline::MakeSetups(const std::vector<LogProbe>& probes,
-                            const std::map<std::string, FioJsonAnchor>& json_by_dir) {
+Status Pipeline::MakeSetups(const std::vector<LogProbe>& probes) {
   for (size_t i = 0; i < info_.logs.size(); ++i) {
     StreamSetup setup;
     setup.columns = probes.front().columns;
@@ -336,36 +420,66 @@ Status Pipeline::MakeSetups(const std::vector<LogProbe>& probes,
                                   : info_.log_hist_msec;
     setup.skip_bad_lines = o_.skip_bad_lines;
     if (!info_.epoch_logs) {
-      int64_t offset = 0;
-      Status s = OffsetOf(info_.logs[i].path, json_by_dir, &offset);
-      if (!s.ok()) return s;
-      setup.offset_ms = offset;
-      setup.floor_ms = offset;  // relative stamps count from the job's start
+      setup.offset_ms = OffsetOf(i);
+      setup.floor_ms = setup.offset_ms;  // relative stamps count from the job's start
     }
     setups_.push_back(setup);
   }
   return Status();
 }
 
-Status Pipeline::OffsetOf(const std::string& path,
-                          const std::map<std::string, FioJsonAnchor>& json_by_dir,
-                          int64_t* offset) const {
-  *offset = 0;
-  if (o_.has_start_time) {
-    *offset = o_.start_time_ms;
-  } else if (!json_by_dir.empty()) {
-    auto it = json_by_dir.find(ParentPath(path, "."));
-    if (it == json_by_dir.end()) {
-      if (json_by_dir.size() != 1) {
-        return Status::InputError(path, 0,
-                                  "no fio JSON output given for this log's directory "
-                                  "(--fio-json): cannot place it on absolute time");
-      }
-      it = json_by_dir.begin();
+int64_t Pipeline::OffsetOf(size_t i) const {
+  if (o_.has_start_time) return o_.start_time_ms;
+  const FioJsonMatch& m = matches_[i];
+  if (m.file < 0) return 0;  // no anchor at all (CheckEveryLogMatched rules out a partial one)
+  return jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)].anchor.start_ms;
+}
+
+void Pipeline::ShareOfFioIos() {
+  // Per job where fio's JSON lists the job the log's number names; per host (all the
+  // host's logs against the sum of its jobs) where it cannot (group_reporting).
+  std::map<std::pair<int, int>, IoShare> by_host;
+  std::vector<std::pair<int, int>> host_order;
+  for (size_t i = 0; i < matches_.size() && i < summary_->reports.size(); ++i) {
+    const FioJsonMatch& m = matches_[i];
+    if (m.file < 0) continue;
+    const FioJsonHost& h = jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)];
+    const LogSource& log = info_.logs[i];
+    const int job = FioJobNumber(log);
+    const double logged = summary_->reports[i].total_ios;
+    if (!h.grouped && job >= 1 && static_cast<size_t>(job) <= h.job_ios.size() &&
+        h.job_ios[static_cast<size_t>(job - 1)] > 0) {
+      summary_->io_shares.push_back(
+          {log.host, log.job, logged, h.job_ios[static_cast<size_t>(job - 1)]});
+      continue;
     }
-    *offset = it->second.start_ms;
+    const std::pair<int, int> key(m.file, m.host);
+    if (!by_host.count(key)) {
+      host_order.push_back(key);
+      IoShare& sh = by_host[key];
+      sh.host = log.host;
+      for (double v : h.job_ios) sh.fio += v;
+    }
+    by_host[key].logged += logged;
   }
-  return Status();
+  for (const auto& key : host_order) {
+    if (by_host[key].fio > 0) summary_->io_shares.push_back(by_host[key]);
+  }
+  for (const IoShare& sh : summary_->io_shares) {
+    // Above 100 % (beyond rounding) the logs hold I/Os fio never counted: likely the JSON
+    // of another run or job.
+    const bool low = sh.share()<kLowIoShare, high = sh.share()> 1.01;
+    if (!low && !high) continue;
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * sh.share());
+    const std::string what = sh.host + (sh.job.empty() ? " (all jobs)" : "/" + sh.job) +
+                             ": the log" + (sh.job.empty() ? "s hold " : " holds ") + pct +
+                             " of the I/Os fio's JSON output counts";
+    summary_->warnings.push_back(
+        what + (low ? " (fio does not log its last partial interval): its whole-run "
+                      "percentiles may differ from fio's own summary"
+                    : ": is that JSON the output of this run and job?"));
+  }
 }
 
 void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
@@ -596,6 +710,7 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
   Status s = Layout(paths);
   if (s.ok()) s = Stream();
   summary_->reports.clear();
+  summary_->io_shares.clear();
   for (const LogSlot& slot : slots_) {
     if (!slot.stream) continue;
     const LogReport& r = slot.stream->report();
@@ -630,6 +745,7 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
                                    "writing?); it was complete and was used");
     }
   }
+  if (s.ok() && summary_->reports.size() == info_.logs.size()) ShareOfFioIos();
   if (s.ok()) s = sink_->End(*summary_);
   return s;
 }

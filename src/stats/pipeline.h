@@ -33,9 +33,12 @@ struct PipelineOptions {
   bool has_start_time = false;
   /// The --start-time instant (valid when has_start_time).
   int64_t start_time_ms = 0;
-  /// fio JSON outputs: a directory's logs are anchored by the JSON file in it (a single
-  /// JSON file anchors every log).
+  /// fio JSON outputs, `FILE` or `HOST=FILE` (MatchFioJsons says which logs each one
+  /// covers). They place relative logs on absolute time and tell how many of fio's I/Os
+  /// the logs hold.
   std::vector<std::string> fio_json;
+  /// Without fio_json, look for fio JSON outputs in the logs' directories.
+  bool find_fio_json = true;
   /// Explicit host names (--host, --host-map) before those taken from file names.
   HostMapping host_mapping;
   /// --skip-bad-lines: count and skip malformed lines and empty logs instead of failing.

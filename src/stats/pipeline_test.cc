@@ -60,8 +60,10 @@ void CheckAgainstFioJson(const std::vector<std::string>& logs, const std::string
       const ScopeResult* r = sink.FindWhole(ScopeKind::kJob, host, dir, n);
       ASSERT_NE(r, nullptr) << logs[j] << " " << dir;
       const double missing = 100.0 * (fio_ios - r->stats.samples) / fio_ios;
-      std::printf("%s %s: logs hold %.0f of fio's %.0f I/Os (%.2f%% in the unlogged last "
-                  "interval)\n", job_name.c_str(), dir, r->stats.samples, fio_ios, missing);
+      std::printf(
+          "%s %s: logs hold %.0f of fio's %.0f I/Os (%.2f%% in the unlogged last "
+          "interval)\n",
+          job_name.c_str(), dir, r->stats.samples, fio_ios, missing);
       EXPECT_LT(missing, 10.0) << "the logs should miss only the last partial interval";
       EXPECT_GE(missing, -0.001) << "the logs cannot hold more I/Os than fio counted";
       const char* keys[3] = {"50.000000", "90.000000", "99.000000"};
@@ -77,14 +79,15 @@ void CheckAgainstFioJson(const std::vector<std::string>& logs, const std::string
         // The logs lack fio's last partial interval: fio's p-th percentile has rank p*N of
         // fio's N I/Os, which is somewhere in [p*N - missing, p*N] of the n I/Os logged.
         const double pct = std::atof(keys[p]);
-        const double lo_rank = std::max(0.0, (pct * fio_ios / 100 - (fio_ios - r->stats.samples)) /
-                                                 r->stats.samples * 100);
+        const double lo_rank = std::max(
+            0.0, (pct * fio_ios / 100 - (fio_ios - r->stats.samples)) / r->stats.samples * 100);
         const double hi_rank = std::min(100.0, pct * fio_ios / 100 / r->stats.samples * 100);
         const LatencyStats bounds = ComputeStats(h, sink.info.layout, {lo_rank, hi_rank});
-        std::printf("  %s p%s: fiohist %.0f ns vs fio %.0f ns (%.1f%% off): the %.2f%% of I/Os "
-                    "missing from the logs allow fio's value anywhere in [%.0f, %.0f] ns\n",
-                    dir, keys[p], got, want, 100 * (got / want - 1), missing,
-                    bounds.percentile_ns[0], bounds.percentile_ns[1]);
+        std::printf(
+            "  %s p%s: fiohist %.0f ns vs fio %.0f ns (%.1f%% off): the %.2f%% of I/Os "
+            "missing from the logs allow fio's value anywhere in [%.0f, %.0f] ns\n",
+            dir, keys[p], got, want, 100 * (got / want - 1), missing, bounds.percentile_ns[0],
+            bounds.percentile_ns[1]);
         EXPECT_GE(want, bounds.percentile_ns[0] * (1 - tolerance)) << job_name << " " << dir;
         EXPECT_LE(want, bounds.percentile_ns[1] * (1 + tolerance)) << job_name << " " << dir;
       }
@@ -106,9 +109,9 @@ TEST(PipelineGolden, CoarsenedLogsMatchFioJson) {
 
 TEST(PipelineGolden, EpochHostsMatchFioJson) {
   for (const std::string h : {"hostX", "hostY"}) {
-    CheckAgainstFioJson(Logs("epoch2", {"epoch2_clat_hist.1.log." + h,
-                                        "epoch2_clat_hist.2.log." + h}),
-                        kData + "/epoch2/fio-" + h + ".json", h);
+    CheckAgainstFioJson(
+        Logs("epoch2", {"epoch2_clat_hist.1.log." + h, "epoch2_clat_hist.2.log." + h}),
+        kData + "/epoch2/fio-" + h + ".json", h);
   }
 }
 
@@ -117,8 +120,9 @@ TEST(Pipeline, ClusterIsTheSumOfHostsAndJobs) {
   o.scopes = {true, true, true};
   CollectingSink sink;
   RunSummary summary;
-  const auto logs = Logs("epoch2", {"epoch2_clat_hist.1.log.hostX", "epoch2_clat_hist.2.log.hostX",
-                                    "epoch2_clat_hist.1.log.hostY", "epoch2_clat_hist.2.log.hostY"});
+  const auto logs =
+      Logs("epoch2", {"epoch2_clat_hist.1.log.hostX", "epoch2_clat_hist.2.log.hostX",
+                      "epoch2_clat_hist.1.log.hostY", "epoch2_clat_hist.2.log.hostY"});
   ASSERT_TRUE(RunPipeline(o, logs, &sink, &summary).ok());
   std::map<std::pair<int64_t, std::string>, double> cluster, hosts, jobs;
   for (const ScopeResult& r : sink.quanta) {
@@ -163,6 +167,32 @@ TEST(Pipeline, NoIoIsLostOnTheGrid) {
   }
 }
 
+TEST(Pipeline, SharesOfFioIosPerJob) {
+  // The fio.json beside the logs is found; job J of it goes with `..._clat_hist.J.log`.
+  PipelineOptions o;
+  CollectingSink sink;
+  RunSummary summary;
+  const auto logs = Logs("randrw4", {"randrw4_clat_hist.1.log", "randrw4_clat_hist.4.log"});
+  ASSERT_TRUE(RunPipeline(o, logs, &sink, &summary).ok());
+  EXPECT_EQ(sink.info.anchor, "fio-json");
+  ASSERT_EQ(summary.io_shares.size(), 2u);
+  EXPECT_EQ(summary.io_shares[0].job, "randrw4_clat_hist.1");
+  EXPECT_EQ(summary.io_shares[0].fio, 198811.0 + 198638.0);
+  EXPECT_EQ(summary.io_shares[0].logged, summary.reports[0].total_ios);
+  EXPECT_EQ(summary.io_shares[1].fio, 197242.0 + 198079.0);
+  EXPECT_TRUE(summary.warnings.empty());  // 96.6 % and 100 %
+
+  // Another run's JSON: more I/Os logged than it counts, which is warned about.
+  o.fio_json = {std::string(FIOHIST_SHARED_DATA) + "/fio-logs/coarse/fio.json"};
+  RunSummary other;
+  ASSERT_TRUE(RunPipeline(o, {logs[0]}, &sink, &other).ok());
+  ASSERT_EQ(other.io_shares.size(), 1u);
+  EXPECT_GT(other.io_shares[0].share(), 1.01);
+  ASSERT_EQ(other.warnings.size(), 1u);
+  EXPECT_NE(other.warnings[0].find("is that JSON the output of this run and job?"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace fiohist
 
@@ -178,11 +208,12 @@ TEST(Pipeline, ResultsAreBitIdenticalWhateverTheThreadCount) {
     CollectingSink sink;
     RunSummary summary;
     const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
-    ASSERT_TRUE(RunPipeline(o,
-                            {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
-                             d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"},
-                            &sink, &summary)
-                    .ok());
+    ASSERT_TRUE(
+        RunPipeline(o,
+                    {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
+                     d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"},
+                    &sink, &summary)
+            .ok());
     std::vector<double> values;
     for (const ScopeResult& r : sink.quanta) {
       values.push_back(r.stats.samples);

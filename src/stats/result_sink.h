@@ -9,8 +9,8 @@
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
 #include "log/log_line.h"
-#include "log/log_source.h"
 #include "log/log_report.h"
+#include "log/log_source.h"
 #include "stats/percentiles.h"
 #include "stats/scope_result.h"
 
@@ -41,9 +41,31 @@ struct RunInfo {
   bool log_hist_msec_inferred = false;
   std::vector<LogSource> logs;
   std::vector<std::string> hosts;
-  /// fio versions named by the fio JSON files given, if any.
+  /// fio versions named by the fio JSON files given or found, if any.
   std::vector<std::string> fio_versions;
+  /// Which fio JSON output placed or describes each host and how it was matched, e.g.
+  /// "host hostA: run/fio-hostA.json (file name; timestamp_ms-runtime)"; for the summary.
+  std::vector<std::string> fio_json_notes;
 };
+
+/// How many of the I/Os fio's JSON output counts for a job its log holds: fio does not log
+/// its last partial interval, so a log holds fewer, and its percentiles can differ from
+/// fio's own summary.
+struct IoShare {
+  std::string host;
+  /// The log's job; empty when fio's JSON only has the host's sum (group_reporting), so
+  /// the share is that of all the host's logs.
+  std::string job;
+  /// I/Os in the log(s).
+  double logged = 0;
+  /// I/Os fio's JSON output counts (read + write + trim total_ios).
+  double fio = 0;
+  /// logged / fio.
+  double share() const { return fio > 0 ? logged / fio : 0; }
+};
+
+/// Below this share of fio's I/Os a job's log is reported as incomplete.
+constexpr double kLowIoShare = 0.95;
 
 /// End-of-run facts: per-file counters and warnings.
 struct RunSummary {
@@ -51,6 +73,9 @@ struct RunSummary {
   long long quanta = 0;
   std::vector<LogReport> reports;  // parallel to RunInfo::logs
   std::vector<std::string> warnings;
+  /// Per job (or host) share of fio's I/Os the logs hold, where a fio JSON output covers
+  /// it; in log order.
+  std::vector<IoShare> io_shares;
   /// True when some input was skipped (--skip-bad-lines) so not everything went in.
   bool incomplete = false;
 };

@@ -674,6 +674,34 @@ def all_zero():
     check_samples(r, [p, corpus("base.log")])
 
 
+def run_push(*args, timeout=120):
+    """`fiohist push ARGS` (not pctiles), checked for crashes like run()."""
+    args = ["push"] + [str(a) for a in args]
+    p = subprocess.run([FIOHIST] + args, capture_output=True, timeout=timeout)
+    r = Run(args, p.returncode, p.stdout.decode(), p.stderr.decode(errors="replace"))
+    check(r.rc >= 0, "fiohist crashed (signal %d)\n%s" % (-r.rc, r.describe()))
+    return r
+
+
+@case
+def push_quiet_warnings():
+    # --quiet silences the summary, never a warning about the input; exit 3 says it.
+    p = corpus("non_numeric.log")
+    for quiet in ([], ["--quiet"]):
+        r = run_push("--run", "bad", "--out", os.path.join(TMP, "o%d" % len(quiet)),
+                     "--skip-bad-lines", *quiet, p)
+        check(r.rc == 3, "expected exit code 3\n" + r.describe())
+        warnings = re.findall(r"^fiohist: warning: %s: skipped 1 bad line" % re.escape(p), r.err,
+                              re.M)
+        check(len(warnings) == 1, "the skipped line is warned about exactly once\n" + r.describe())
+        check(re.search(r"^fiohist: warning:   %s:3: " % re.escape(p), r.err, re.M),
+              "the skipped line is named\n" + r.describe())
+        check(("dir " in r.err) != bool(quiet), "--quiet drops only the summary\n" + r.describe())
+    r = run("--skip-bad-lines", "--quiet", p)
+    check(r.rc == 3 and len(re.findall(r"skipped 1 bad line", r.err)) == 1,
+          "pctiles --quiet: warned once, exit 3\n" + r.describe())
+
+
 def main():
     global FIOHIST, TMP
     if len(sys.argv) != 3:

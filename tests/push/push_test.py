@@ -12,11 +12,15 @@ FIOHIST_ES_TINYQUEUE_URL, FIOHIST_ES_SECURE_URL + FIOHIST_ES_SECURE_USER, FIOHIS
 """
 import csv
 import glob
+import gzip
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import urllib.error
 import urllib.request
 
 FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
@@ -196,6 +200,30 @@ if tiny:
           "nothing lost despite 429s (%d of %d)" % (n, 2 * len(rows) + coarse))
     print("  tiny-queue summary: " + (err.strip().splitlines()[-1] if err.strip() else ""))
 
+# A push that fails at the server after reading everything (the runs index refuses writes)
+# still warns about the input it skipped, also with --quiet, and exits 3.
+tmp = tempfile.mkdtemp(prefix="push-test-")
+bad = os.path.join(tmp, "bad_clat_hist.1.log.hostX")
+with gzip.open(LOGS[0], "rb") as f:
+    lines = f.read().split(b"\n")
+with open(bad, "wb") as f:
+    f.write(b"\n".join(lines[:5] + [b"abc, 0, 4096, 0"] + lines[5:]))
+try:
+    es("DELETE", "/fiohist-blocked-*")
+except urllib.error.HTTPError:
+    pass
+es("PUT", "/fiohist-blocked-runs", {})
+es("PUT", "/fiohist-blocked-runs/_settings", {"index.blocks.write": True})
+for quiet in ([], ["--quiet"]):
+    rc, out, err = run(push + ["--run", "blocked", "--index-prefix", "fiohist-blocked",
+                               "--skip-bad-lines"] + quiet + [bad])
+    check(rc == 3 and "failed 1" in err,
+          "push into a write-blocked runs index exits 3 (rc %d, %s)" % (rc, err.strip()[-300:]))
+    check(err.count("skipped 1 bad line") == 1,
+          "a failing push%s still warns once about the skipped line" % (" --quiet" if quiet else ""))
+es("PUT", "/fiohist-blocked-runs/_settings", {"index.blocks.write": False})
+es("DELETE", "/fiohist-blocked-*")
+shutil.rmtree(tmp, ignore_errors=True)
 
 if failures:
     print("FAILED: %d check(s)" % len(failures))
