@@ -420,20 +420,23 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   // the finest not finer than the interval (the coarsest has no upper end: 2^53).
   for (size_t i = 0; i < info.resolutions.size(); ++i) {
     const int64_t gt = i == 0 ? 0 : info.resolutions[i - 1] * info.quantum_ms;
-    const int64_t le = i + 1 == info.resolutions.size() ? int64_t{1} << 53
-                                                        : info.resolutions[i] * info.quantum_ms;
-    resolution_json_.emplace_back(
-        info.resolutions[i], ResultKey("resolution") + std::to_string(info.resolutions[i]) +
-                                 ResultKey("zoom_gt_ms") + std::to_string(gt) +
-                                 ResultKey("zoom_le_ms") + std::to_string(le));
+    const int64_t le =
+        i + 1 == info.resolutions.size() ? int64_t{1} << 53 : info.resolutions[i] * info.quantum_ms;
+    resolution_json_.emplace_back(info.resolutions[i],
+                                  ResultKey("resolution") + std::to_string(info.resolutions[i]) +
+                                      ResultKey("zoom_gt_ms") + std::to_string(gt) +
+                                      ResultKey("zoom_le_ms") + std::to_string(le));
     percentile_room_ = std::max(percentile_room_, resolution_json_.back().second.size());
   }
   lower_bound_key_ = ResultKey("lower_bound");
+  coverage_key_ = ResultKey("coverage");
+  partial_key_ = ResultKey("partial");
 
   // Everything after "samples": the statistics, clamped, the lower_bound list (every name
   // and "max", with commas), "}".
   percentile_room_ += clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
-                     lower_bound_key_.size() + 2 + 6 + 1;
+                      lower_bound_key_.size() + 2 + 6 + 1 + coverage_key_.size() + kMaxDouble +
+                      partial_key_.size() + MaxValueBytes(FieldType::kBoolean);
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
   }
@@ -599,7 +602,11 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = Put(p, lower_bound_names_[i]);
   }
   if (s.max_lower_bound) p = first ? Lit(p, "\"max\"") : Lit(p, ",\"max\"");
-  p = Lit(p, "]}");
+  *p++ = ']';
+  p = Put(p, coverage_key_);
+  p = PutNum(p, r.coverage);
+  p = Put(p, partial_key_);
+  p = r.partial ? Lit(p, "true}") : Lit(p, "false}");
   out.Done(p);
 }
 

@@ -60,8 +60,10 @@ void CheckAgainstFioJson(const std::vector<std::string>& logs, const std::string
       const ScopeResult* r = sink.FindWhole(ScopeKind::kJob, host, dir, n);
       ASSERT_NE(r, nullptr) << logs[j] << " " << dir;
       const double missing = 100.0 * (fio_ios - r->stats.samples) / fio_ios;
-      std::printf("%s %s: logs hold %.0f of fio's %.0f I/Os (%.2f%% in the unlogged last "
-                  "interval)\n", job_name.c_str(), dir, r->stats.samples, fio_ios, missing);
+      std::printf(
+          "%s %s: logs hold %.0f of fio's %.0f I/Os (%.2f%% in the unlogged last "
+          "interval)\n",
+          job_name.c_str(), dir, r->stats.samples, fio_ios, missing);
       EXPECT_LT(missing, 10.0) << "the logs should miss only the last partial interval";
       EXPECT_GE(missing, -0.001) << "the logs cannot hold more I/Os than fio counted";
       const char* keys[3] = {"50.000000", "90.000000", "99.000000"};
@@ -77,14 +79,15 @@ void CheckAgainstFioJson(const std::vector<std::string>& logs, const std::string
         // The logs lack fio's last partial interval: fio's p-th percentile has rank p*N of
         // fio's N I/Os, which is somewhere in [p*N - missing, p*N] of the n I/Os logged.
         const double pct = std::atof(keys[p]);
-        const double lo_rank = std::max(0.0, (pct * fio_ios / 100 - (fio_ios - r->stats.samples)) /
-                                                 r->stats.samples * 100);
+        const double lo_rank = std::max(
+            0.0, (pct * fio_ios / 100 - (fio_ios - r->stats.samples)) / r->stats.samples * 100);
         const double hi_rank = std::min(100.0, pct * fio_ios / 100 / r->stats.samples * 100);
         const LatencyStats bounds = ComputeStats(h, sink.info.layout, {lo_rank, hi_rank});
-        std::printf("  %s p%s: fiohist %.0f ns vs fio %.0f ns (%.1f%% off): the %.2f%% of I/Os "
-                    "missing from the logs allow fio's value anywhere in [%.0f, %.0f] ns\n",
-                    dir, keys[p], got, want, 100 * (got / want - 1), missing,
-                    bounds.percentile_ns[0], bounds.percentile_ns[1]);
+        std::printf(
+            "  %s p%s: fiohist %.0f ns vs fio %.0f ns (%.1f%% off): the %.2f%% of I/Os "
+            "missing from the logs allow fio's value anywhere in [%.0f, %.0f] ns\n",
+            dir, keys[p], got, want, 100 * (got / want - 1), missing, bounds.percentile_ns[0],
+            bounds.percentile_ns[1]);
         EXPECT_GE(want, bounds.percentile_ns[0] * (1 - tolerance)) << job_name << " " << dir;
         EXPECT_LE(want, bounds.percentile_ns[1] * (1 + tolerance)) << job_name << " " << dir;
       }
@@ -106,9 +109,9 @@ TEST(PipelineGolden, CoarsenedLogsMatchFioJson) {
 
 TEST(PipelineGolden, EpochHostsMatchFioJson) {
   for (const std::string h : {"hostX", "hostY"}) {
-    CheckAgainstFioJson(Logs("epoch2", {"epoch2_clat_hist.1.log." + h,
-                                        "epoch2_clat_hist.2.log." + h}),
-                        kData + "/epoch2/fio-" + h + ".json", h);
+    CheckAgainstFioJson(
+        Logs("epoch2", {"epoch2_clat_hist.1.log." + h, "epoch2_clat_hist.2.log." + h}),
+        kData + "/epoch2/fio-" + h + ".json", h);
   }
 }
 
@@ -117,8 +120,9 @@ TEST(Pipeline, ClusterIsTheSumOfHostsAndJobs) {
   o.scopes = {true, true, true};
   CollectingSink sink;
   RunSummary summary;
-  const auto logs = Logs("epoch2", {"epoch2_clat_hist.1.log.hostX", "epoch2_clat_hist.2.log.hostX",
-                                    "epoch2_clat_hist.1.log.hostY", "epoch2_clat_hist.2.log.hostY"});
+  const auto logs =
+      Logs("epoch2", {"epoch2_clat_hist.1.log.hostX", "epoch2_clat_hist.2.log.hostX",
+                      "epoch2_clat_hist.1.log.hostY", "epoch2_clat_hist.2.log.hostY"});
   ASSERT_TRUE(RunPipeline(o, logs, &sink, &summary).ok());
   std::map<std::pair<int64_t, std::string>, double> cluster, hosts, jobs;
   for (const ScopeResult& r : sink.quanta) {
@@ -178,11 +182,12 @@ TEST(Pipeline, ResultsAreBitIdenticalWhateverTheThreadCount) {
     CollectingSink sink;
     RunSummary summary;
     const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
-    ASSERT_TRUE(RunPipeline(o,
-                            {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
-                             d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"},
-                            &sink, &summary)
-                    .ok());
+    ASSERT_TRUE(
+        RunPipeline(o,
+                    {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
+                     d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"},
+                    &sink, &summary)
+            .ok());
     std::vector<double> values;
     for (const ScopeResult& r : sink.quanta) {
       values.push_back(r.stats.samples);
@@ -237,6 +242,51 @@ TEST(Pipeline, ADirectionThatStallsIsPlacedExactly) {
     EXPECT_EQ(summary.reports[0].late_ios, 0) << path;
     EXPECT_EQ(summary.reports[0].records, 12) << path;
   }
+}
+
+// Coverage: log A runs (1, 5001]; log B starts at 2001 and its last record covers only
+// (4001, 4007] (fio drops its last partial interval). A quantum is partial where the two
+// logs together cover less than its time (1 ms per log of rounding allowed).
+std::vector<std::string> CoverageLogs() {
+  std::string a, b;
+  for (int k = 1; k <= 5; ++k) a += Line(k * 1000 + 1, 0, 10);
+  b = Line(3001, 0, 10) + Line(4001, 0, 10) + Line(4007, 0, 10);
+  return {WriteTempFile("cover_a.log", a), WriteTempFile("cover_b.log", b)};
+}
+
+TEST(Pipeline, QuantaReportTheirCoverageAndPartialOnes) {
+  PipelineOptions o;
+  o.scopes = {true, false, true};
+  o.log_hist_msec = 1000;
+  o.directions = {true, false, false, false};
+  CollectingSink sink;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, CoverageLogs(), &sink, &summary).ok());
+  std::map<int64_t, const ScopeResult*> cluster, job_b;
+  for (const ScopeResult& r : sink.quanta) {
+    if (r.kind == ScopeKind::kCluster) cluster[r.start_ms] = &r;
+    if (r.kind == ScopeKind::kJob && r.job == "cover_b") job_b[r.start_ms] = &r;
+  }
+  // Covered ms of A + B per quantum, of 2000.
+  const std::map<int64_t, std::pair<int, bool>> want = {
+      {0, {999, true}},      {1000, {1000, true}}, {2000, {1999, false}},
+      {3000, {2000, false}}, {4000, {1007, true}}, {5000, {1, true}}};
+  ASSERT_EQ(cluster.size(), want.size());
+  for (const auto& [start, w] : want) {
+    ASSERT_TRUE(cluster.count(start)) << start;
+    EXPECT_DOUBLE_EQ(cluster[start]->coverage, w.first / 2000.0) << start;
+    EXPECT_EQ(cluster[start]->partial, w.second) << start;
+  }
+  ASSERT_TRUE(job_b.count(4000));
+  EXPECT_DOUBLE_EQ(job_b[4000]->coverage, 7 / 1000.0);
+  EXPECT_TRUE(job_b[4000]->partial);
+  EXPECT_DOUBLE_EQ(job_b[3000]->coverage, 1.0);
+  EXPECT_FALSE(job_b[3000]->partial);
+  // The whole run: 5000 + 2006 ms of 2 x 6000.
+  ASSERT_FALSE(sink.whole.empty());
+  EXPECT_EQ(sink.whole[0].kind, ScopeKind::kCluster);
+  EXPECT_DOUBLE_EQ(sink.whole[0].coverage, (5000 + 2006) / 12000.0);
+  EXPECT_TRUE(sink.whole[0].partial);
 }
 
 }  // namespace
