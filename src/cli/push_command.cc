@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
+#include "cli/grafana_link.h"
 #include "cli/pipeline_flags.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
@@ -65,7 +66,7 @@ struct PushArgs {
   EsConnectionOptions conn;
   BulkOptions bulk;
   RunMeta meta;
-  std::string out_dir, mappings;
+  std::string out_dir, mappings, grafana_url;
   bool quiet = false;
   std::vector<int> resolutions = DefaultCoarseResolutions();
   PipelineOptions options;
@@ -86,6 +87,9 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
       ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
       ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
       ("quiet", po::bool_switch(&args->quiet), "no summary on stderr")
+      ("grafana-url", po::value(&args->grafana_url),
+       "Grafana whose run overview link is printed after a push to Elasticsearch (default: env "
+       "FIOHIST_GRAFANA_URL, else http://127.0.0.1:3000)")
       ("resolutions", po::value(&resolutions),
        "coarser percentile documents as multiples of the quantum, so zoomed-out dashboards stay "
        "exact (default 10,60,600,3600,36000; 'none': quanta only)");
@@ -167,8 +171,8 @@ Status OpenDirectory(PushArgs* args, Destination* dest) {
 }
 
 // The closing line: what went where.
-void PrintPushSummary(const PushArgs& args, const DocumentSink& documents,
-                      const Destination& dest, const BulkStats& stats) {
+void PrintPushSummary(const PushArgs& args, const DocumentSink& documents, const Destination& dest,
+                      const BulkStats& stats) {
   const auto pct = static_cast<unsigned long long>(documents.percentile_docs());
   const auto coarse = static_cast<unsigned long long>(documents.coarse_docs());
   const auto bkt = static_cast<unsigned long long>(documents.bucket_docs());
@@ -224,6 +228,13 @@ int RunPushCommand(int argc, char** argv) {
     return kExitError;
   }
   PrintPushSummary(args, documents, dest, stats);
+  if (dest.sender && !args.quiet && stats.failed == 0) {
+    // Last, so it is the line to click: the run on its own time range.
+    std::fprintf(stderr, "fiohist push: dashboard: %s\n",
+                 GrafanaRunUrl(ResolveGrafanaUrl(args.grafana_url), args.meta.run,
+                               documents.run_start_ms(), summary.end_ms)
+                     .c_str());
+  }
   if (stats.failed > 0) return kExitIncomplete;
   return summary.incomplete ? kExitIncomplete : kExitOk;
 }
