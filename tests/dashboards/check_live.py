@@ -148,7 +148,7 @@ def read_csv(text):
 
     def num(x):
         return float(x) if x not in (None, "") else None
-    return [{k: (v if k in ("start", "scope", "host", "job", "direction", "lower_bound")
+    return [{k: (v if k in ("start", "scope", "host", "job", "direction", "lower_bound", "partial")
                  else num(v)) for k, v in r.items()} for r in rows]
 
 
@@ -164,8 +164,10 @@ def push_logs(es, es_url, binary, log_dir, runs):
                            f"said: {(h.stdout + h.stderr).strip()[:300]!r}")
     delete_runs(es, runs)
     for run in runs:
-        cmd = [binary, "push", "--es-url", es_url, "--run", run] + logs
-        print("$ " + " ".join(cmd[:6]) + f" <{len(logs)} logs>", flush=True)
+        # A tag and a label, so the runs table has every column to show.
+        cmd = [binary, "push", "--es-url", es_url, "--run", run, "--tag", "dashcheck",
+               "--label", "check=live"] + logs
+        print("$ " + " ".join(cmd[:10]) + f" <{len(logs)} logs>", flush=True)
         r = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
         if r.returncode != 0:
@@ -365,10 +367,20 @@ class Checker:
     def specific(self, label, p, t, tt, out, iv, variables):
         """Value checks of the cluster/all pass against fiohist's CSV."""
         run_key = (("run", self.primary),)
+        # With `partial` on hide, the panels leave out the quanta fiohist flags partial (at
+        # the quantum's resolution; coarser windows are always drawn).
+        # The comparison picks its resolution by $elapsed_step, the overview by the interval.
+        span_ms = (float(variables.plain("$elapsed_step")) * 1000 if p["type"] == "xychart"
+                   else iv)
+        hide = ("$partial" in t.get("query", "") and variables.plain("$partial") == "false"
+                and span_ms <= self.quantum_ms)
+
+        def visible(rows):
+            return [r for r in rows if not (hide and r.get("partial") == "true")]
         metrics = {m["id"]: m for m in t["metrics"]}
         if "clamped:true" in tt["query"] and any(m["type"] == "count" for m in metrics.values()):
             total = sum(v or 0 for s in out["series"].values() for _, v in s)
-            want = len(self.clamped_rows)
+            want = len(visible(self.clamped_rows))
             if self.sel != [self.primary]:
                 ok(f"{label}: {total} clamped quanta over {self.sel}")
             elif total == want:
@@ -379,14 +391,14 @@ class Checker:
             for m in metrics.values():
                 if m.get("field") == "p99" and m["type"] == "max" and "$scope" in t["query"]:
                     got = dict(out["series"].get((run_key, "max p99"), []))
-                    want = grouped(self.csv, "start_ms", iv, "p99")
+                    want = grouped(visible(self.csv), "start_ms", iv, "p99")
                     compare(f"{label} cluster p99 of {self.primary}", got, want)
                 if m.get("field") == "p99" and m["type"] == "max" and any(
                         b.get("field") == "host" for b in t["bucketAggs"]):
                     hosts = sorted({r["host"] for r in self.host_rows})
                     for h in hosts:
                         got = dict(out["series"].get((run_key + (("host", h),), "max p99"), []))
-                        want = grouped([r for r in self.host_rows if r["host"] == h],
+                        want = grouped(visible([r for r in self.host_rows if r["host"] == h]),
                                        "start_ms", iv, "p99")
                         compare(f"{label} p99 of host {h} of {self.primary}", got, want)
                     if not hosts:
@@ -394,7 +406,7 @@ class Checker:
                 if m.get("field") == "iops" and m["type"] == "avg":
                     key = (run_key + (("direction", "all"),), "avg iops")
                     got = dict(out["series"].get(key, []))
-                    want = grouped(self.csv, "start_ms", iv, "iops",
+                    want = grouped(visible(self.csv), "start_ms", iv, "iops",
                                    how=lambda v: sum(v) / len(v))
                     compare(f"{label} cluster IOPS of {self.primary}", got, want)
         if p["type"] == "xychart":
@@ -407,7 +419,7 @@ class Checker:
             col = f"{m['type']} {m['field']}"
             got = {r["elapsed_s"]: r[col] for r in rows}
             how = max if m["type"] == "max" else (lambda v: sum(v) / len(v))
-            want = grouped(self.csv, "elapsed_s", step, m["field"], how=how)
+            want = grouped(visible(self.csv), "elapsed_s", step, m["field"], how=how)
             compare(f"{label} {col} by elapsed_s of {self.primary}", got, want)
         if p["type"] == "table":
             runs = {h.get("run"): h for h in out["hits"]}
@@ -528,6 +540,9 @@ def main():
     base = {"run": [runs[0]], "direction": "all", "scope": "cluster", "host": "$__all",
             "job": "$__all", "elapsed_step": "1"}
     ck.run_pass(f"{runs[0]}, cluster/all", dashboards, base, full=True)
+    # Partial quanta shown: every quantum of the CSV again.
+    ck.run_pass(f"{runs[0]}, partial quanta shown", dashboards, dict(base, partial="true"),
+                only_with=["partial"], full=True)
     # Both runs over a range covering both (multi-value variable, overlay, summary rows).
     ck = Checker(es, ds, histogram, runs, csv_rows, frm, to, host_rows)
     base = dict(base, run=runs)

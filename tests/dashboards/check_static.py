@@ -357,9 +357,11 @@ def check_grafana(tmpl):
         check_runs_dashboard(*by_uid["fiohist-runs"])
 
 
-# Lets partial quanta through only when the `partial` variable says "show" (true); documents
-# from before the field existed have no `partial` and always pass.
-PARTIAL_FILTER = "(partial:false OR partial:$partial OR (*:* AND NOT _exists_:partial))"
+# Lets partial quanta through only when the `partial` variable says "show" (true). Coarser
+# resolutions always pass: a window holding a run's first or last quantum is partial, and a run
+# shorter than the window would vanish when zoomed out. Documents from before the field
+# existed have no `partial` and always pass.
+PARTIAL_FILTER = "(partial:false OR partial:$partial OR resolution:>1 OR (*:* AND NOT _exists_:partial))"
 
 
 def check_partial_filter(fname, d):
