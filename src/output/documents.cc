@@ -696,6 +696,10 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   TimeField(w, RunKey("end"), summary.end_ms, info_.absolute);
   Num(w, RunKey("duration_s"),
       static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
+  Key(w, RunKey("start_ms"));
+  w.Int64(info_.first_quantum_ms);
+  Key(w, RunKey("end_ms"));
+  w.Int64(summary.end_ms);
   Key(w, RunKey("hosts"));
   w.StartArray();
   for (const std::string& h : info_.hosts) w.String(h.c_str());

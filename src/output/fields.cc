@@ -79,6 +79,10 @@ const std::vector<Field>& RunFields() {
       {"start", FieldType::kDate, kInRuns},
       {"end", FieldType::kDate, kInRuns},
       {"duration_s", FieldType::kDouble, kInRuns},
+      // start and end as Unix-epoch ms whatever the anchor: Grafana links take them as
+      // from/to (a date field reaches a data link as formatted text).
+      {"start_ms", FieldType::kLong, kInRuns},
+      {"end_ms", FieldType::kLong, kInRuns},
       {"hosts", FieldType::kKeyword, kInRuns},
       {"jobs", FieldType::kKeyword, kInRuns},
       {"files", FieldType::kInteger, kInRuns},

@@ -386,7 +386,8 @@ def check_partial_filter(fname, d):
                         f"{PARTIAL_FILTER!r}")
 
 
-RUNS_COLUMNS = ("run", "start", "end", "duration_s", "hosts", "tags", "labels", "p50", "p99")
+RUNS_COLUMNS = ("run", "start", "end", "duration_s", "hosts", "tags", "labels", "p50", "p99",
+                "start_ms", "end_ms")
 
 
 def check_runs_dashboard(fname, d):
@@ -409,8 +410,10 @@ def check_runs_dashboard(fname, d):
     urls = [link.get("url", "") for o in p["fieldConfig"].get("overrides", [])
             if o["matcher"].get("options") == "run"
             for prop in o["properties"] if prop["id"] == "links" for link in prop["value"]]
-    want = [("/d/fiohist-overview?var-run=${__data.fields.run", "&from=${__data.fields.start}",
-             "&to=${__data.fields.end}"), ("/d/fiohist-compare?var-run=${__data.fields.run",)]
+    # Epoch ms as numbers: a date field or a formatted number would reach the URL as text.
+    want = [("/d/fiohist-overview?var-run=${__data.fields.run",
+             "&from=${__data.fields.start_ms.numeric}", "&to=${__data.fields.end_ms.numeric}"),
+            ("/d/fiohist-compare?var-run=${__data.fields.run",)]
     for parts in want:
         if not any(u.startswith(parts[0]) and all(x in u for x in parts[1:]) for u in urls):
             problem(where, f"the run column has no data link {''.join(parts)}...: {urls}")

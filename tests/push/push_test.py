@@ -122,6 +122,8 @@ if m:
     want = (int(float(span["fields"]["start"][0])), int(float(span["fields"]["end"][0])))
     check((int(m.group(1)), int(m.group(2))) == want,
           "the link's from/to are the run document's start/end %s" % (want,))
+    check((span["_source"].get("start_ms"), span["_source"].get("end_ms")) == want,
+          "the run document's start_ms/end_ms (the runs dashboard's links) are its start/end")
 rc, out, err = run(push + ["--run", "push test/2", "--quantum", "1", "--resolutions", "none"]
                    + LOGS, env={"FIOHIST_GRAFANA_URL": "https://grafana.example/"})
 check(rc == 0 and err.strip().splitlines()[-1].startswith(
