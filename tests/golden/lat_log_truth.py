@@ -100,7 +100,7 @@ def fiohist_rows(fiohist, hist_log):
     for r in csv.DictReader(io.StringIO(out.stdout)):
         if r["direction"] == "all":
             rows[int(r["start_ms"]) // QUANTUM_MS] = r
-    return rows
+    return rows, out.stderr
 
 
 def main():
@@ -136,7 +136,7 @@ def compare(a):
     try:
         hist_log, clat_log = run_fio(workdir, datadir, a.seconds)
         truth = truth_by_quantum(clat_log)
-        rows = fiohist_rows(a.fiohist, hist_log)
+        rows, summary = fiohist_rows(a.fiohist, hist_log)
         stalled = stalled_quanta(hist_log)
     finally:
         shutil.rmtree(datadir, ignore_errors=True)
@@ -197,6 +197,10 @@ def compare(a):
             if med > MEDIAN_LIMIT:
                 failures.append("p%s: median error %.3f%% (limit %.1f%%)" %
                                 (p, 100 * med, 100 * MEDIAN_LIMIT))
+    partial = sum(1 for r in rows.values() if r["partial"] == "true")
+    if ("fiohist: %d of %d quanta partial" % (partial, len(rows))) not in summary:
+        failures.append("the summary does not say %d of %d quanta are partial:\n%s" %
+                        (partial, len(rows), summary))
     last = max(rows)
     if rows[last]["partial"] != "true" or float(rows[last]["coverage"]) >= 1:
         failures.append("last quantum %d (%s samples against %d I/Os in the lat log) is not "
