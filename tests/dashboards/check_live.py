@@ -21,10 +21,12 @@ import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -433,6 +435,13 @@ class Checker:
                 fail(f"{label}: run document of {self.primary} lacks columns {lacking}")
             else:
                 ok(f"{label}: summary rows for {self.sel} with all {len(names)} columns")
+            doc = runs.get(self.primary)
+            for o in p["fieldConfig"].get("overrides", []):
+                links = [v for prop in o["properties"] if prop["id"] == "links"
+                         for v in prop["value"]]
+                for link in links if doc else []:
+                    self.check_run_link(label, link["url"], doc)
+
         if p["type"] == "heatmap":
             bad = 0
             for times in zip(*[s for s in out["series"].values()]):
@@ -442,6 +451,31 @@ class Checker:
                 fail(f"{label}: percentiles not monotonic in {bad} time buckets")
             else:
                 ok(f"{label}: heatmap percentiles monotonic in every time bucket")
+
+
+    def check_run_link(self, label, url, doc):
+        """A runs-table link, as Grafana fills it in for the primary run's row: the
+        overview's must span exactly the run's quanta in fiohist's CSV."""
+        def field(m):
+            value = doc.get(m.group(1))
+            if m.group(2) == ":percentencode":
+                return urllib.parse.quote(str(value), safe="")
+            return str(int(value)) if m.group(2) == ".numeric" else str(value)
+        filled = re.sub(r"\$\{__data\.fields\.([A-Za-z0-9_@]+)(\.numeric|:percentencode)?\}",
+                        field, url)
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(filled).query)
+        if query.get("var-run") != [self.primary]:
+            fail(f"{label}: link {filled} does not select run {self.primary}")
+            return
+        if "from" not in query:
+            ok(f"{label}: link {filled}")
+            return
+        want = (int(min(r["start_ms"] for r in self.csv)), int(max(r["end_ms"] for r in self.csv)))
+        got = (int(query["from"][0]), int(query.get("to", ["0"])[0]))
+        if got == want:
+            ok(f"{label}: link {filled} spans the run's quanta {want}")
+        else:
+            fail(f"{label}: link {filled} spans {got}, the run's quanta {want}")
 
 
 def main():
