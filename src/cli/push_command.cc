@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
+#include "cli/grafana_link.h"
 #include "cli/pipeline_flags.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
@@ -48,7 +49,7 @@ struct PushArgs {
   EsConnectionOptions conn;
   BulkOptions bulk;
   RunMeta meta;
-  std::string out_dir, mappings;
+  std::string out_dir, mappings, grafana_url;
   bool quiet = false;
   /// --unanchored: index relative-time logs without an anchor (they land at 1970-01-01).
   bool unanchored = false;
@@ -74,6 +75,9 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
       ("unanchored", po::bool_switch(&args->unanchored),
        "index relative-time logs that have no time anchor (no --start-time, no fio JSON): "
        "their documents start at 1970-01-01")
+      ("grafana-url", po::value(&args->grafana_url),
+       "Grafana whose run overview link is printed after a push to Elasticsearch (default: env "
+       "FIOHIST_GRAFANA_URL, else http://127.0.0.1:3000)")
       ("resolutions", po::value(&resolutions),
        "coarser percentile documents as multiples of the quantum, so zoomed-out dashboards stay "
        "exact (default 10,60,600,3600,36000; 'none': quanta only)");
@@ -257,6 +261,13 @@ int RunPushCommand(int argc, char** argv) {
     return kExitError;
   }
   PrintPushSummary(args, documents, dest, stats);
+  if (dest.sender && !args.quiet && stats.failed == 0) {
+    // Last, so it is the line to click: the run on its own time range.
+    std::fprintf(stderr, "fiohist push: dashboard: %s\n",
+                 GrafanaRunUrl(ResolveGrafanaUrl(args.grafana_url), args.meta.run,
+                               documents.run_start_ms(), summary.end_ms)
+                     .c_str());
+  }
   if (stats.failed > 0) return kExitIncomplete;
   return summary.incomplete ? kExitIncomplete : kExitOk;
 }

@@ -34,6 +34,8 @@ class DocumentSink : public ResultSink {
   uint64_t bucket_docs() const { return bucket_docs_; }
   /// Percentile documents of coarser resolutions among percentile_docs().
   uint64_t coarse_docs() const { return coarse_docs_; }
+  /// Start of the run's first quantum (the run document's `start`), once Begin() ran.
+  int64_t run_start_ms() const { return info_.first_quantum_ms; }
 
  private:
   std::string prefix_;

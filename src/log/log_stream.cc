@@ -89,6 +89,7 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   const double w = grid.Weight(span, q);
   if (w > 0) (*out)[d].AddWeighted(record.counts, w);
   (*touched)[d] = true;
+  covered_[d] += std::max<int64_t>(0, std::min(span.end_ms, qe) - std::max(span.start_ms, qs));
   if (span.end_ms > qe) {
     if (pending_used_ == pending_.size()) pending_.emplace_back();
     Pending& p = pending_[pending_used_++];
@@ -165,7 +166,7 @@ void LogStream::UpdateNextStart() {
 
 void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* out,
                             DirectionFlags* touched) {
-  const int64_t qe = grid.End(q);
+  const int64_t qs = grid.Start(q), qe = grid.End(q);
   size_t keep = 0;
   for (size_t i = 0; i < pending_used_; ++i) {
     Pending& p = pending_[i];
@@ -174,6 +175,8 @@ void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* o
     if (w > 0) {
       (*out)[d].AddWeighted(p.counts, w);
       (*touched)[d] = true;
+      covered_[static_cast<size_t>(d)] +=
+          std::min(p.span.end_ms, qe) - std::max(p.span.start_ms, qs);
     }
     if (p.span.end_ms > qe) {
       if (keep != i) std::swap(pending_[keep], p);
@@ -276,6 +279,8 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
     Status s = Prime();
     if (!s.ok()) return s;
   }
+  covered_ = {};
+  covered_q_ = q;
   FeedPending(grid, q, out, touched);
   Status s = FeedLines(grid, q, out, touched);
   if (!s.ok()) return s;

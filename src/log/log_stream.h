@@ -1,6 +1,7 @@
 // One log file as a stream of per-quantum contributions: reader -> intervals -> grid.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -63,6 +64,13 @@ class LogStream {
   /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
   /// every direction with a span overlapping the quantum. Quanta must come in order.
   Status Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched);
+
+  /// The time of quantum `q` (as last fed) that this log's spans cover: the most of any
+  /// direction (a direction's spans do not overlap; where one stalls, the spans of the
+  /// others still say the job ran). 0 when the last Feed() was of another quantum.
+  int64_t covered_ms(int64_t q) const {
+    return covered_q_ != q ? 0 : std::max({covered_[0], covered_[1], covered_[2]});
+  }
 
   /// The file and its host and job.
   const LogSource& source() const { return source_; }
@@ -133,6 +141,9 @@ class LogStream {
   std::array<int64_t, kLogDirections> ahead_prev_{};
   std::array<bool, kLogDirections> ahead_done_{};
   LogRecord ahead_record_;
+  // Per direction: the time of quantum covered_q_ its spans cover (Feed() resets it).
+  std::array<int64_t, kLogDirections> covered_{};
+  int64_t covered_q_ = INT64_MIN;
 };
 
 }  // namespace fiohist

@@ -66,7 +66,9 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
     first = false;
   }
   if (s.max_lower_bound) l += first ? "max" : ";max";
-  l += '\n';
+  l += ',';
+  AppendShortest(&l, r.coverage);
+  l += r.partial ? ",true\n" : ",false\n";
 }
 
 Status CsvSink::Write(std::string_view row) {

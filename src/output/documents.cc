@@ -429,11 +429,14 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
     percentile_room_ = std::max(percentile_room_, resolution_json_.back().second.size());
   }
   lower_bound_key_ = ResultKey("lower_bound");
+  coverage_key_ = ResultKey("coverage");
+  partial_key_ = ResultKey("partial");
 
   // Everything after "samples": the statistics, clamped, the lower_bound list (every name
   // and "max", with commas), "}".
   percentile_room_ += clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
-                      lower_bound_key_.size() + 2 + 6 + 1;
+                      lower_bound_key_.size() + 2 + 6 + 1 + coverage_key_.size() + kMaxDouble +
+                      partial_key_.size() + MaxValueBytes(FieldType::kBoolean);
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
   }
@@ -599,7 +602,11 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = Put(p, lower_bound_names_[i]);
   }
   if (s.max_lower_bound) p = first ? Lit(p, "\"max\"") : Lit(p, ",\"max\"");
-  p = Lit(p, "]}");
+  *p++ = ']';
+  p = Put(p, coverage_key_);
+  p = PutNum(p, r.coverage);
+  p = Put(p, partial_key_);
+  p = r.partial ? Lit(p, "true}") : Lit(p, "false}");
   out.Done(p);
 }
 
@@ -689,6 +696,10 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   TimeField(w, RunKey("end"), summary.end_ms, info_.absolute);
   Num(w, RunKey("duration_s"),
       static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
+  Key(w, RunKey("start_ms"));
+  w.Int64(info_.first_quantum_ms);
+  Key(w, RunKey("end_ms"));
+  w.Int64(summary.end_ms);
   Key(w, RunKey("hosts"));
   w.StartArray();
   for (const std::string& h : info_.hosts) w.String(h.c_str());

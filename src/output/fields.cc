@@ -56,6 +56,10 @@ const std::vector<Field>& ResultFields() {
       {"top_bucket", FieldType::kDouble, kInPctiles | kInCsv},
       {"clamped", FieldType::kBoolean, kInPctiles},
       {"lower_bound", FieldType::kKeyword, kInPctiles | kInCsv},
+      // How much of the span the logs cover, and whether that is short of all of it (last
+      // in the CSV, so the columns before keep their positions).
+      {"coverage", FieldType::kDouble, kInPctiles | kInCsv},
+      {"partial", FieldType::kBoolean, kInPctiles | kInCsv},
       {"layout", FieldType::kKeyword, kInBuckets},
       {"bucket_index", FieldType::kInteger, kInBuckets},
       {"bucket_count", FieldType::kDouble, kInBuckets},
@@ -75,6 +79,10 @@ const std::vector<Field>& RunFields() {
       {"start", FieldType::kDate, kInRuns},
       {"end", FieldType::kDate, kInRuns},
       {"duration_s", FieldType::kDouble, kInRuns},
+      // start and end as Unix-epoch ms whatever the anchor: Grafana links take them as
+      // from/to (a date field reaches a data link as formatted text).
+      {"start_ms", FieldType::kLong, kInRuns},
+      {"end_ms", FieldType::kLong, kInRuns},
       {"hosts", FieldType::kKeyword, kInRuns},
       {"jobs", FieldType::kKeyword, kInRuns},
       {"files", FieldType::kInteger, kInRuns},

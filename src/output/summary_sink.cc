@@ -5,9 +5,27 @@
 #include "log/time_anchor.h"
 
 namespace fiohist {
+namespace {
+
+// Partial quanta the summary names (the rest are counted).
+constexpr size_t kNamedPartialQuanta = 4;
+
+}  // namespace
 
 Status SummarySink::Begin(const RunInfo& info) {
   info_ = info;
+  return Status();
+}
+
+Status SummarySink::Quantum(const ScopeResult& r) {
+  // Directions of one quantum share its coverage: count the quantum once.
+  if (r.kind != ScopeKind::kCluster || r.resolution != 1 || !r.partial ||
+      r.start_ms == last_partial_ms_) {
+    return Status();
+  }
+  last_partial_ms_ = r.start_ms;
+  ++partial_count_;
+  if (partial_.size() < kNamedPartialQuanta) partial_.emplace_back(r.elapsed_s, r.coverage);
   return Status();
 }
 
@@ -77,6 +95,21 @@ Status SummarySink::End(const RunSummary& summary) {
                  info_.fio_json_notes.size() - kNotes);
   }
   PrintIoShares(summary);
+  if (partial_count_ > 0) {
+    std::string which;
+    for (const auto& [elapsed, coverage] : partial_) {
+      char part[64];
+      std::snprintf(part, sizeof part, "%s%g s (%.1f%% covered)", which.empty() ? "" : ", ",
+                    elapsed, 100 * coverage);
+      which += part;
+    }
+    if (partial_count_ > static_cast<long long>(partial_.size())) which += ", ...";
+    std::fprintf(out_,
+                 "fiohist: %lld of %lld quanta partial (the logs cover only part of them: "
+                 "logs starting or ending, or fio's last interval, which it does not log; "
+                 "`partial` in the output): %s\n",
+                 partial_count_, summary.quanta, which.c_str());
+  }
   if (cluster_.empty()) return Status();
   std::fprintf(out_, "%-6s %12s %10s %10s %10s", "dir", "ios", "iops", "min", "mean");
   for (const std::string& n : info_.percentiles.names) std::fprintf(out_, " %10s", n.c_str());

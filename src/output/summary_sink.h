@@ -1,7 +1,9 @@
 // The human-readable end-of-run summary printed on stderr.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "output/latency_unit.h"
@@ -16,7 +18,8 @@ class SummarySink : public ResultSink {
  public:
   SummarySink(std::FILE* out, LatencyUnit unit) : out_(out), unit_(std::move(unit)) {}
   Status Begin(const RunInfo& info) override;
-  Status Quantum(const ScopeResult&) override { return Status(); }
+  /// Notes the cluster's partial quanta (the summary names them).
+  Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
 
@@ -28,6 +31,10 @@ class SummarySink : public ResultSink {
   LatencyUnit unit_;
   RunInfo info_;
   std::vector<ScopeResult> cluster_;
+  // The cluster's partial quanta: elapsed seconds and coverage, the first few of them.
+  std::vector<std::pair<double, double>> partial_;
+  long long partial_count_ = 0;
+  int64_t last_partial_ms_ = INT64_MIN;
 };
 
 /// Prints every warning of `summary` as "fiohist: warning: ..." on `out`. Commands call it

@@ -6,6 +6,7 @@ void ScopeHistograms::Clear() {
   for (Histogram& h : direction) h.Clear();
   touched = {};
   logs = 0;
+  covered_ms = 0;
 }
 
 void ScopeHistograms::Merge(const ScopeHistograms& other) {
@@ -14,6 +15,7 @@ void ScopeHistograms::Merge(const ScopeHistograms& other) {
     touched[d] = touched[d] || other.touched[d];
   }
   logs += other.logs;
+  covered_ms += other.covered_ms;
 }
 
 void ScopeHistograms::SumInto(Histogram* all) const {

@@ -16,6 +16,9 @@ struct ScopeHistograms {
   /// Directions that had a span in this quantum (even one with zero counts).
   std::array<bool, kLogDirections> touched{};
   int logs = 0;
+  /// Log time covered by spans, summed over the logs (and quanta) added: each log counts
+  /// the time any of its directions' spans covers (coverage, scope_result.h).
+  int64_t covered_ms = 0;
 
   /// Forgets all counts, keeping storage.
   void Clear();

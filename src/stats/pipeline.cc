@@ -67,6 +67,8 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     r.job = base.job;
     r.direction = d;
     r.logs = base.logs;
+    r.coverage = base.coverage;
+    r.partial = base.partial;
     r.histogram = histogram;
     r.prepared.clear();
     if (same_as >= 0) {
@@ -492,6 +494,8 @@ void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
     base.elapsed_s = state->elapsed_s;
     base.kind = ScopeKind::kCluster;
     base.logs = whole_run ? static_cast<int>(info_.logs.size()) : state->merge.cluster().logs;
+    SetCoverage(state->merge.cluster().covered_ms, static_cast<int>(info_.logs.size()),
+                state->end_ms - state->start_ms, &base);
     SetResults(state->merge.cluster(), o_, info_.layout, base, &state->cluster_all,
                &state->cluster_results);
     if (!whole_run) Prepare(&state->cluster_results);
@@ -511,6 +515,7 @@ void Pipeline::HostStats(QuantumState* state, bool whole_run, size_t h) {
   base.kind = ScopeKind::kHost;
   base.host = info_.hosts[h];
   base.logs = whole_run ? host_log_count_[h] : sum.logs;
+  SetCoverage(sum.covered_ms, host_log_count_[h], state->end_ms - state->start_ms, &base);
   SetResults(sum, o_, info_.layout, base, &state->host_all[h], &state->host_results[h]);
   if (!whole_run) Prepare(&state->host_results[h]);
 }
@@ -630,6 +635,7 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double ela
   mine.Clear();
   if (slot->stream->next_start_ms() < grid.End(q)) {
     slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched);
+    mine.covered_ms = slot->stream->covered_ms(q);
   }
   if (!slot->status.ok() || !mine.any() || !job_scope) {
     if (job_scope) slot->results[lb].clear();
@@ -642,6 +648,7 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double ela
   slot->base.start_ms = grid.Start(q);
   slot->base.end_ms = grid.End(q);
   slot->base.elapsed_s = elapsed;
+  SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), &slot->base);
   SetResults(mine, o_, info_.layout, slot->base, &slot->all[lb], &slot->results[lb]);
   Prepare(&slot->results[lb]);
 }
@@ -699,6 +706,7 @@ Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
     base.host = slot.stream->source().host;
     base.job = slot.stream->source().job;
     base.logs = 1;
+    SetCoverage(slot.whole.covered_ms, 1, last_end - info_.first_quantum_ms, &base);
     SetResults(slot.whole, o_, info_.layout, base, &all, &results);
     Status s = Emit(results, true);
     if (!s.ok()) return s;

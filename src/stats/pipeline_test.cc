@@ -270,5 +270,50 @@ TEST(Pipeline, ADirectionThatStallsIsPlacedExactly) {
   }
 }
 
+// Coverage: log A runs (1, 5001]; log B starts at 2001 and its last record covers only
+// (4001, 4007] (fio drops its last partial interval). A quantum is partial where the two
+// logs together cover less than its time (1 ms per log of rounding allowed).
+std::vector<std::string> CoverageLogs() {
+  std::string a, b;
+  for (int k = 1; k <= 5; ++k) a += Line(k * 1000 + 1, 0, 10);
+  b = Line(3001, 0, 10) + Line(4001, 0, 10) + Line(4007, 0, 10);
+  return {WriteTempFile("cover_a.log", a), WriteTempFile("cover_b.log", b)};
+}
+
+TEST(Pipeline, QuantaReportTheirCoverageAndPartialOnes) {
+  PipelineOptions o;
+  o.scopes = {true, false, true};
+  o.log_hist_msec = 1000;
+  o.directions = {true, false, false, false};
+  CollectingSink sink;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, CoverageLogs(), &sink, &summary).ok());
+  std::map<int64_t, const ScopeResult*> cluster, job_b;
+  for (const ScopeResult& r : sink.quanta) {
+    if (r.kind == ScopeKind::kCluster) cluster[r.start_ms] = &r;
+    if (r.kind == ScopeKind::kJob && r.job == "cover_b") job_b[r.start_ms] = &r;
+  }
+  // Covered ms of A + B per quantum, of 2000.
+  const std::map<int64_t, std::pair<int, bool>> want = {
+      {0, {999, true}},      {1000, {1000, true}}, {2000, {1999, false}},
+      {3000, {2000, false}}, {4000, {1007, true}}, {5000, {1, true}}};
+  ASSERT_EQ(cluster.size(), want.size());
+  for (const auto& [start, w] : want) {
+    ASSERT_TRUE(cluster.count(start)) << start;
+    EXPECT_DOUBLE_EQ(cluster[start]->coverage, w.first / 2000.0) << start;
+    EXPECT_EQ(cluster[start]->partial, w.second) << start;
+  }
+  ASSERT_TRUE(job_b.count(4000));
+  EXPECT_DOUBLE_EQ(job_b[4000]->coverage, 7 / 1000.0);
+  EXPECT_TRUE(job_b[4000]->partial);
+  EXPECT_DOUBLE_EQ(job_b[3000]->coverage, 1.0);
+  EXPECT_FALSE(job_b[3000]->partial);
+  // The whole run: 5000 + 2006 ms of 2 x 6000.
+  ASSERT_FALSE(sink.whole.empty());
+  EXPECT_EQ(sink.whole[0].kind, ScopeKind::kCluster);
+  EXPECT_DOUBLE_EQ(sink.whole[0].coverage, (5000 + 2006) / 12000.0);
+  EXPECT_TRUE(sink.whole[0].partial);
+}
+
 }  // namespace
 }  // namespace fiohist

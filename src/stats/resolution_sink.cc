@@ -16,9 +16,10 @@ Status CheckResolutions(const std::vector<int>& multiples) {
   int before = 1;
   for (int m : multiples) {
     if (m <= before || m % before != 0) {
-      return Status::Error("--resolutions: each must be a multiple of the one before it (and of "
-                           "1, the quantum), ascending; got " +
-                           std::to_string(m) + " after " + std::to_string(before));
+      return Status::Error(
+          "--resolutions: each must be a multiple of the one before it (and of "
+          "1, the quantum), ascending; got " +
+          std::to_string(m) + " after " + std::to_string(before));
     }
     before = m;
   }
@@ -35,8 +36,10 @@ Status ParseResolutions(const std::string& text, std::vector<int>* multiples) {
     char* end = nullptr;
     const long v = std::strtol(part.c_str(), &end, 10);
     if (part.empty() || *end != '\0' || v < 2 || v > 100000000) {
-      return Status::Error("--resolutions: expected whole multiples of the quantum like "
-                           "10,60,600 (or 'none'), got '" + text + "'");
+      return Status::Error(
+          "--resolutions: expected whole multiples of the quantum like "
+          "10,60,600 (or 'none'), got '" +
+          text + "'");
     }
     multiples->push_back(static_cast<int>(v));
     at = comma + 1;
@@ -51,6 +54,11 @@ struct ResolutionSink::Series {
     int64_t start_ms = 0;
     Histogram histogram;
     int logs = 0;  // the most of any part: a lower bound of the logs in the window
+    // Coverage of the parts times their length (ms), the quanta they hold, and whether any
+    // is partial: a window missing a quantum, or holding a partial one, is partial.
+    double covered_ms = 0;
+    int64_t quanta = 0;
+    bool partial = false;
   };
   ScopeResult key;  // kind, host, job, direction
   std::vector<Window> windows;
@@ -88,11 +96,12 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
     slot->windows.resize(multiples_.size());
     order_.push_back(slot.get());
   }
-  return Add(*slot, 0, r.start_ms, r.histogram, r.logs);
+  const Part part{r.coverage * static_cast<double>(info_.quantum_ms), 1, r.partial};
+  return Add(*slot, 0, r.start_ms, r.histogram, r.logs, part);
 }
 
-Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Histogram* h,
-                           int logs) {
+Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs,
+                           const Part& part) {
   Series::Window& w = s.windows[level];
   const QuantumGrid grid(0, info_.quantum_ms * multiples_[level]);
   const int64_t window_start = grid.Start(grid.IndexOf(start_ms));
@@ -105,9 +114,15 @@ Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Hist
     w.start_ms = window_start;
     w.histogram.Clear();
     w.logs = 0;
+    w.covered_ms = 0;
+    w.quanta = 0;
+    w.partial = false;
   }
   if (h != nullptr) w.histogram.Merge(*h);
   w.logs = std::max(w.logs, logs);
+  w.covered_ms += part.covered_ms;
+  w.quanta += part.quanta;
+  w.partial = w.partial || part.partial;
   return Status();
 }
 
@@ -121,12 +136,17 @@ Status ResolutionSink::Close(Series& s, size_t level) {
   r.elapsed_s = static_cast<double>(w.start_ms - info_.first_quantum_ms) / 1000.0;
   r.logs = w.logs;
   r.resolution = multiples_[level];
+  r.coverage = std::min(1.0, w.covered_ms / static_cast<double>(length));
+  r.partial = w.partial || w.quanta < multiples_[level];
   r.histogram = &w.histogram;
   ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats);
   Status st = inner_->Quantum(r);
   if (!st.ok()) return st;
   ++coarse_results_;
-  if (level + 1 < multiples_.size()) return Add(s, level + 1, w.start_ms, &w.histogram, w.logs);
+  if (level + 1 < multiples_.size()) {
+    return Add(s, level + 1, w.start_ms, &w.histogram, w.logs,
+               Part{w.covered_ms, w.quanta, r.partial});
+  }
   return Status();
 }
 

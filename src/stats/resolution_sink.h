@@ -53,9 +53,16 @@ class ResolutionSink : public ResultSink {
 
  private:
   struct Series;
+  // What a quantum or a closed window adds to the coverage of the window holding it.
+  struct Part {
+    double covered_ms;  // coverage x length
+    int64_t quanta;     // quanta present
+    bool partial;
+  };
   // Adds `h` (of one window of level `level - 1`, or a quantum for level 0) to the series'
   // open window of `level` that contains `start_ms`, closing the one before if it differs.
-  Status Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs);
+  Status Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs,
+             const Part& part);
   // Emits the open window of `level` and adds it to the next level.
   Status Close(Series& s, size_t level);
 

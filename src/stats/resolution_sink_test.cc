@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "base/test_util.h"
 #include "stats/collecting_sink.h"
 #include "stats/pipeline.h"
 
@@ -16,6 +17,13 @@ std::vector<std::string> SharedLogs() {
   const std::string dir = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
   return {dir + "epoch2_clat_hist.1.log.hostX", dir + "epoch2_clat_hist.2.log.hostX",
           dir + "epoch2_clat_hist.1.log.hostY", dir + "epoch2_clat_hist.2.log.hostY"};
+}
+
+// One read line: `count` I/Os in bucket 300, fio3 layout.
+std::string Line(int64_t t, int count) {
+  std::string s = std::to_string(t) + ", 0, 4096";
+  for (int c = 0; c < 1856; ++c) s += c == 300 ? ", " + std::to_string(count) : ", 0";
+  return s + "\n";
 }
 
 using Key = std::tuple<int64_t, int, std::string, std::string, int>;
@@ -79,6 +87,35 @@ TEST(ResolutionSink, ParsesAndChecksTheMultiples) {
   EXPECT_FALSE(ParseResolutions("10,,60", &m).ok());
   EXPECT_FALSE(ParseResolutions("ten", &m).ok());
   EXPECT_TRUE(CheckResolutions(DefaultCoarseResolutions()).ok());
+}
+
+// A window is partial when it holds a partial quantum or lacks one; its coverage is the
+// time share its quanta cover.
+TEST(ResolutionSink, WindowsWithPartialQuantaArePartial) {
+  std::string a, b;
+  for (int k = 1; k <= 5; ++k) a += Line(k * 1000 + 1, 10);
+  b = Line(3001, 10) + Line(4001, 10) + Line(4007, 10);
+  PipelineOptions o;
+  o.log_hist_msec = 1000;
+  o.directions = {true, false, false, false};
+  CollectingSink collected;
+  ResolutionSink sink(&collected, {2});
+  RunSummary summary;
+  ASSERT_TRUE(
+      RunPipeline(o, {WriteTempFile("rs_a.log", a), WriteTempFile("rs_b.log", b)}, &sink, &summary)
+          .ok());
+  std::map<int64_t, const ScopeResult*> windows;
+  for (const ScopeResult& r : collected.quanta) {
+    if (r.resolution == 2) windows[r.start_ms] = &r;
+  }
+  ASSERT_EQ(windows.size(), 3u);
+  // Quanta cover 999, 1000 | 1999, 2000 | 1007, 1 ms of 2000 (two logs).
+  EXPECT_TRUE(windows[0]->partial);
+  EXPECT_DOUBLE_EQ(windows[0]->coverage, (999 + 1000) / 4000.0);
+  EXPECT_FALSE(windows[2000]->partial);
+  EXPECT_DOUBLE_EQ(windows[2000]->coverage, (1999 + 2000) / 4000.0);
+  EXPECT_TRUE(windows[4000]->partial);
+  EXPECT_DOUBLE_EQ(windows[4000]->coverage, (1007 + 1) / 4000.0);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "stats/scope_result.h"
 
+#include <algorithm>
+
 namespace fiohist {
 
 const char* ScopeName(ScopeKind kind) {
@@ -12,6 +14,13 @@ const char* ScopeName(ScopeKind kind) {
       return "job";
   }
   return "?";
+}
+
+void SetCoverage(int64_t covered_ms, int logs, int64_t length_ms, ScopeResult* r) {
+  const int64_t whole = static_cast<int64_t>(logs) * length_ms;
+  r->coverage =
+      whole > 0 ? std::min(1.0, static_cast<double>(covered_ms) / static_cast<double>(whole)) : 0.0;
+  r->partial = whole <= 0 || covered_ms < whole - logs;
 }
 
 }  // namespace fiohist

@@ -17,6 +17,13 @@ enum class ScopeKind : uint8_t { kCluster = 0, kHost = 1, kJob = 2 };
 /// "cluster", "host" or "job".
 const char* ScopeName(ScopeKind kind);
 
+struct ScopeResult;
+
+/// Sets `r`'s coverage and partial from `covered_ms` of log time of `logs` logs over a
+/// span of `length_ms`. fio stamps are whole milliseconds (a log's first span starts 1 ms
+/// after its job), so up to 1 ms per log uncovered is rounding, not a partial span.
+void SetCoverage(int64_t covered_ms, int logs, int64_t length_ms, ScopeResult* r);
+
 /// The statistics of one scope and direction over one quantum (or the whole run).
 struct ScopeResult {
   int64_t start_ms = 0;
@@ -34,6 +41,13 @@ struct ScopeResult {
   /// The time span as a multiple of the run's quantum: 1 for a quantum, more for the
   /// coarser resolutions of ResolutionSink (their `logs` is the most of any quantum).
   int resolution = 1;
+  /// The share of the span's time the scope's logs cover, averaged over them (0..1): below
+  /// 1 where logs have not started or have ended, or where a log's last record covers only
+  /// part of the quantum (fio does not log its last partial interval).
+  double coverage = 1;
+  /// Coverage is short of 1 by more than the stamps' rounding (1 ms per log), or the span
+  /// holds a quantum that is: its counts are a sample of the time, not all of it.
+  bool partial = false;
   LatencyStats stats;
   /// The summed histogram behind `stats` (valid during the sink call only).
   const Histogram* histogram = nullptr;

@@ -27,10 +27,12 @@ import json
 import math
 import re
 import os
+import re
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -154,7 +156,7 @@ def read_csv(text):
 
     def num(x):
         return float(x) if x not in (None, "") else None
-    return [{k: (v if k in ("start", "scope", "host", "job", "direction", "lower_bound")
+    return [{k: (v if k in ("start", "scope", "host", "job", "direction", "lower_bound", "partial")
                  else num(v)) for k, v in r.items()} for r in rows]
 
 
@@ -170,8 +172,10 @@ def push_logs(es, es_url, binary, log_dir, runs):
                            f"said: {(h.stdout + h.stderr).strip()[:300]!r}")
     delete_runs(es, runs)
     for run in runs:
-        cmd = [binary, "push", "--es-url", es_url, "--run", run] + logs
-        print("$ " + " ".join(cmd[:6]) + f" <{len(logs)} logs>", flush=True)
+        # A tag and a label, so the runs table has every column to show.
+        cmd = [binary, "push", "--es-url", es_url, "--run", run, "--tag", "dashcheck",
+               "--label", "check=live"] + logs
+        print("$ " + " ".join(cmd[:10]) + f" <{len(logs)} logs>", flush=True)
         r = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(r.stdout[-2000:] + r.stderr[-2000:])
         if r.returncode != 0:
@@ -373,10 +377,20 @@ class Checker:
     def specific(self, label, p, t, tt, out, iv, variables):
         """Value checks of the cluster/all pass against fiohist's CSV."""
         run_key = (("run", self.primary),)
+        # With `partial` on hide, the panels leave out the quanta fiohist flags partial (at
+        # the quantum's resolution; coarser windows are always drawn).
+        # The comparison picks its resolution by $elapsed_step, the overview by the interval.
+        span_ms = (float(variables.plain("$elapsed_step")) * 1000 if p["type"] == "xychart"
+                   else iv)
+        hide = ("$partial" in t.get("query", "") and variables.plain("$partial") == "false"
+                and span_ms <= self.quantum_ms)
+
+        def visible(rows):
+            return [r for r in rows if not (hide and r.get("partial") == "true")]
         metrics = {m["id"]: m for m in t["metrics"]}
         if "clamped:true" in tt["query"] and any(m["type"] == "count" for m in metrics.values()):
             total = sum(v or 0 for s in out["series"].values() for _, v in s)
-            want = len(self.clamped_rows)
+            want = len(visible(self.clamped_rows))
             if self.sel != [self.primary]:
                 ok(f"{label}: {total} clamped quanta over {self.sel}")
             elif total == want:
@@ -387,14 +401,14 @@ class Checker:
             for m in metrics.values():
                 if m.get("field") == "p99" and m["type"] == "max" and "$scope" in t["query"]:
                     got = dict(out["series"].get((run_key, "max p99"), []))
-                    want = grouped(self.csv, "start_ms", iv, "p99")
+                    want = grouped(visible(self.csv), "start_ms", iv, "p99")
                     compare(f"{label} cluster p99 of {self.primary}", got, want)
                 if m.get("field") == "p99" and m["type"] == "max" and any(
                         b.get("field") == "host" for b in t["bucketAggs"]):
                     hosts = sorted({r["host"] for r in self.host_rows})
                     for h in hosts:
                         got = dict(out["series"].get((run_key + (("host", h),), "max p99"), []))
-                        want = grouped([r for r in self.host_rows if r["host"] == h],
+                        want = grouped(visible([r for r in self.host_rows if r["host"] == h]),
                                        "start_ms", iv, "p99")
                         compare(f"{label} p99 of host {h} of {self.primary}", got, want)
                     if not hosts:
@@ -402,7 +416,7 @@ class Checker:
                 if m.get("field") == "iops" and m["type"] == "avg":
                     key = (run_key + (("direction", "all"),), "avg iops")
                     got = dict(out["series"].get(key, []))
-                    want = grouped(self.csv, "start_ms", iv, "iops",
+                    want = grouped(visible(self.csv), "start_ms", iv, "iops",
                                    how=lambda v: sum(v) / len(v))
                     compare(f"{label} cluster IOPS of {self.primary}", got, want)
         if p["type"] == "xychart":
@@ -415,7 +429,7 @@ class Checker:
             col = f"{m['type']} {m['field']}"
             got = {r["elapsed_s"]: r[col] for r in rows}
             how = max if m["type"] == "max" else (lambda v: sum(v) / len(v))
-            want = grouped(self.csv, "elapsed_s", step, m["field"], how=how)
+            want = grouped(visible(self.csv), "elapsed_s", step, m["field"], how=how)
             compare(f"{label} {col} by elapsed_s of {self.primary}", got, want)
         if p["type"] == "table":
             runs = {h.get("run"): h for h in out["hits"]}
@@ -431,6 +445,13 @@ class Checker:
                 fail(f"{label}: run document of {self.primary} lacks columns {lacking}")
             else:
                 ok(f"{label}: summary rows for {self.sel} with all {len(names)} columns")
+            doc = runs.get(self.primary)
+            for o in p["fieldConfig"].get("overrides", []):
+                links = [v for prop in o["properties"] if prop["id"] == "links"
+                         for v in prop["value"]]
+                for link in links if doc else []:
+                    self.check_run_link(label, link["url"], doc)
+
         if p["type"] == "heatmap":
             bad = 0
             for times in zip(*[s for s in out["series"].values()]):
@@ -440,6 +461,31 @@ class Checker:
                 fail(f"{label}: percentiles not monotonic in {bad} time buckets")
             else:
                 ok(f"{label}: heatmap percentiles monotonic in every time bucket")
+
+
+    def check_run_link(self, label, url, doc):
+        """A runs-table link, as Grafana fills it in for the primary run's row: the
+        overview's must span exactly the run's quanta in fiohist's CSV."""
+        def field(m):
+            value = doc.get(m.group(1))
+            if m.group(2) == ":percentencode":
+                return urllib.parse.quote(str(value), safe="")
+            return str(int(value)) if m.group(2) == ".numeric" else str(value)
+        filled = re.sub(r"\$\{__data\.fields\.([A-Za-z0-9_@]+)(\.numeric|:percentencode)?\}",
+                        field, url)
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(filled).query)
+        if query.get("var-run") != [self.primary]:
+            fail(f"{label}: link {filled} does not select run {self.primary}")
+            return
+        if "from" not in query:
+            ok(f"{label}: link {filled}")
+            return
+        want = (int(min(r["start_ms"] for r in self.csv)), int(max(r["end_ms"] for r in self.csv)))
+        got = (int(query["from"][0]), int(query.get("to", ["0"])[0]))
+        if got == want:
+            ok(f"{label}: link {filled} spans the run's quanta {want}")
+        else:
+            fail(f"{label}: link {filled} spans {got}, the run's quanta {want}")
 
 
 def kuery_to_lucene(q):
@@ -598,6 +644,9 @@ def main():
     base = {"run": [runs[0]], "direction": "all", "scope": "cluster", "host": "$__all",
             "job": "$__all", "elapsed_step": "1"}
     ck.run_pass(f"{runs[0]}, cluster/all", dashboards, base, full=True)
+    # Partial quanta shown: every quantum of the CSV again.
+    ck.run_pass(f"{runs[0]}, partial quanta shown", dashboards, dict(base, partial="true"),
+                only_with=["partial"], full=True)
     # Both runs over a range covering both (multi-value variable, overlay, summary rows).
     ck = Checker(es, ds, histogram, runs, csv_rows, frm, to, host_rows)
     base = dict(base, run=runs)

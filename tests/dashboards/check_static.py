@@ -351,10 +351,80 @@ def check_grafana(tmpl):
                 if "histogram" not in aggs or "partitionByValues" not in parts:
                     problem(where, "xychart must get a histogram on elapsed_s split per run")
     suffix = "" if dl.VARIANT["type"] == "elasticsearch" else "-os"
-    for need in ("fiohist-overview" + suffix, "fiohist-compare" + suffix):
+    for need in ("fiohist-overview" + suffix, "fiohist-compare" + suffix,
+                 "fiohist-runs" + suffix):
         if need not in uids:
             problem("dashboards", f"no dashboard with uid {need}")
     check_required_panels(dashboards)
+    by_uid = {d.get("uid"): (f, d) for f, d in dashboards.items()}
+    for uid in ("fiohist-overview", "fiohist-compare"):
+        if uid in by_uid:
+            check_partial_filter(*by_uid[uid])
+    if "fiohist-runs" in by_uid:
+        check_runs_dashboard(*by_uid["fiohist-runs"])
+
+
+# Lets partial quanta through only when the `partial` variable says "show" (true). Coarser
+# resolutions always pass: a window holding a run's first or last quantum is partial, and a run
+# shorter than the window would vanish when zoomed out. Documents from before the field
+# existed have no `partial` and always pass.
+PARTIAL_FILTER = "(partial:false OR partial:$partial OR resolution:>1 OR (*:* AND NOT _exists_:partial))"
+
+
+def check_partial_filter(fname, d):
+    """Every percentile query of the overview and comparison leaves out partial quanta
+    unless the `partial` variable (default hide = false) says otherwise."""
+    var = next((v for v in d.get("templating", {}).get("list", []) if v["name"] == "partial"),
+               None)
+    if var is None:
+        problem(fname, "no `partial` variable (hide/show partial quanta)")
+    else:
+        values = {o.get("text"): o.get("value") for o in var.get("options", [])}
+        if values != {"hide": "false", "show": "true"} or \
+                var.get("current", {}).get("value") != "false":
+            problem(fname, "variable partial must offer hide=false (the default) and show=true, "
+                           f"has {values} (current {var.get('current')})")
+    for p in dl.iter_panels(d):
+        for t in p.get("targets", []):
+            uid = dl.ds_uid(t.get("datasource") or p.get("datasource"))
+            if uid == "fiohist-pctiles" and PARTIAL_FILTER not in t.get("query", ""):
+                problem(f"{fname} panel {p.get('id')}",
+                        f"percentile query does not leave out partial quanta: add "
+                        f"{PARTIAL_FILTER!r}")
+
+
+RUNS_COLUMNS = ("run", "start", "end", "duration_s", "hosts", "tags", "labels", "p50", "p99",
+                "logged_io_share",
+                "start_ms", "end_ms")
+
+
+def check_runs_dashboard(fname, d):
+    """A table of the run documents whose run names link to the overview at the run's time
+    range and to the comparison."""
+    tables = [p for p in dl.iter_panels(d) if p.get("type") == "table" and
+              dl.ds_uid(p.get("datasource")) == "fiohist-runs"]
+    if not tables:
+        problem(fname, "no table on fiohist-runs")
+        return
+    p = tables[0]
+    where = f"{fname} panel {p.get('id')}"
+    if not any(m.get("type") == "raw_data" for t in p["targets"] for m in t["metrics"]):
+        problem(where, "the runs table needs raw documents (raw_data)")
+    names = next((tr["options"]["include"]["names"] for tr in p.get("transformations", [])
+                  if tr["id"] == "filterFieldsByName"), [])
+    missing = [c for c in RUNS_COLUMNS if c not in names]
+    if missing:
+        problem(where, f"runs table lacks columns {missing}")
+    urls = [link.get("url", "") for o in p["fieldConfig"].get("overrides", [])
+            if o["matcher"].get("options") == "run"
+            for prop in o["properties"] if prop["id"] == "links" for link in prop["value"]]
+    # Epoch ms as numbers: a date field or a formatted number would reach the URL as text.
+    want = [("/d/fiohist-overview?var-run=${__data.fields.run",
+             "&from=${__data.fields.start_ms.numeric}", "&to=${__data.fields.end_ms.numeric}"),
+            ("/d/fiohist-compare?var-run=${__data.fields.run",)]
+    for parts in want:
+        if not any(u.startswith(parts[0]) and all(x in u for x in parts[1:]) for u in urls):
+            problem(where, f"the run column has no data link {''.join(parts)}...: {urls}")
 
 
 def check_required_panels(dashboards):

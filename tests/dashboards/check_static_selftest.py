@@ -13,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 OV = "dashboards/grafana/dashboards/fiohist-overview.json"
 CMP = "dashboards/grafana/dashboards/fiohist-compare.json"
+RUNS = "dashboards/grafana/dashboards/fiohist-runs.json"
 
 
 def edit_json(rel, fn):
@@ -69,6 +70,20 @@ MUTATIONS = [
     ("compose opensearch-dashboards version differs",
      edit_text("docker-compose.yml", "opensearch-dashboards:2.19.1", "opensearch-dashboards:2.18.0"),
      "must match the OpenSearch version"),
+    ("partial quanta not left out",
+     edit_json(OV, lambda d: panel(d, 2)["targets"][0].update(
+         query=panel(d, 2)["targets"][0]["query"].split(" AND (partial:")[0])),
+     "does not leave out partial quanta"),
+    ("partial variable shows them by default",
+     edit_json(CMP, lambda d: next(v for v in d["templating"]["list"]
+                                   if v["name"] == "partial")["current"].update(value="true")),
+     "variable partial must offer"),
+    ("runs table without the overview link",
+     edit_json(RUNS, lambda d: panel(d, 1)["fieldConfig"]["overrides"][0]["properties"][0][
+         "value"].pop(0)), "no data link /d/fiohist-overview"),
+    ("runs table without the p99 column",
+     edit_json(RUNS, lambda d: panel(d, 1)["transformations"][0]["options"]["include"][
+         "names"].remove("p99")), "runs table lacks columns ['p99']"),
     ("percentiles on a stored-only field",
      edit_json(OV, lambda d: panel(d, 4)["targets"][0]["metrics"][0].update(field="bucket_count")),
      "cannot be aggregated"),

@@ -140,6 +140,7 @@ def make_run(run, start_ms, seed, clamp_quantum=None):
     s = stats(whole["all"])
     rdoc = {"run": run, "tags": ["synthetic"], "labels": {"suite": "dashcheck"},
             "@timestamp": start_ms, "start": start_ms, "end": end_ms,
+            "start_ms": start_ms, "end_ms": end_ms,
             "duration_s": NQ * QUANTUM_S, "hosts": list(HOSTS), "jobs": [j for _, j in jobs],
             "files": len(jobs), "quantum_s": QUANTUM_S, "layout": "fio3-g29-c0",
             "fio_versions": ["fio-3.33"], "anchor": "epoch", "samples": s["samples"],

@@ -17,6 +17,7 @@ import io
 import json
 import os
 import shutil
+import re
 import subprocess
 import sys
 import tempfile
@@ -101,6 +102,12 @@ check(count("push-test", "pctiles", resolution=1) == len(rows),
 check(count("push-test", "pctiles") == len(rows) + coarse,
       "and one per row of pctiles at each coarser resolution (%d vs %d)"
       % (count("push-test", "pctiles"), len(rows) + coarse))
+# The last line is the Grafana link of the run on its own span (default: the compose stack's).
+last = err.strip().splitlines()[-1] if err.strip() else ""
+m = re.match(r"fiohist push: dashboard: http://127\.0\.0\.1:3000/d/fiohist-overview\?"
+             r"var-run=push-test&from=(\d+)&to=(\d+)$", last)
+check(m is not None and int(m.group(1)) < int(m.group(2)),
+      "push ends with the run's Grafana link (%r)" % last)
 check(count("push-test", "buckets") == len(rows), "one bucket document per CSV row")
 check(count("push-test", "runs") == 1, "one run document")
 
@@ -130,6 +137,25 @@ check(sorted(src.get("hosts", [])) == sorted({r["host"] for r in rows if r["host
       "run document lists the hosts")
 rc, out, err = run(["runs", "--es-url", URL])
 check(rc == 0 and "push-test" in out, "`fiohist runs` lists the run")
+
+if m:
+    span = es("POST", "/fiohist-runs/_search", {
+        "query": {"term": {"run": "push-test"}}, "size": 1,
+        "docvalue_fields": [{"field": "start", "format": "epoch_millis"},
+                            {"field": "end", "format": "epoch_millis"}]})["hits"]["hits"][0]
+    want = (int(float(span["fields"]["start"][0])), int(float(span["fields"]["end"][0])))
+    check((int(m.group(1)), int(m.group(2))) == want,
+          "the link's from/to are the run document's start/end %s" % (want,))
+    check((span["_source"].get("start_ms"), span["_source"].get("end_ms")) == want,
+          "the run document's start_ms/end_ms (the runs dashboard's links) are its start/end")
+rc, out, err = run(push + ["--run", "push test/2", "--quantum", "1", "--resolutions", "none"]
+                   + LOGS, env={"FIOHIST_GRAFANA_URL": "https://grafana.example/"})
+check(rc == 0 and err.strip().splitlines()[-1].startswith(
+    "fiohist push: dashboard: https://grafana.example/d/fiohist-overview?var-run=push%20test%2F2&"),
+      "FIOHIST_GRAFANA_URL and an encoded run name (%r)" % err.strip().splitlines()[-1:])
+rc, out, err = run(push + ["--run", "push test/2", "--quiet", "--resolutions", "none"] + LOGS)
+check(rc == 0 and "dashboard:" not in err, "--quiet prints no link")
+run(["delete", "--es-url", URL, "--run", "push test/2"])
 
 # A second push changes nothing.
 before = all_docs("push-test")
