@@ -185,10 +185,7 @@ const char* RunKey(const char* name) {
   std::abort();
 }
 
-// Bytes PutTime may write.
-constexpr size_t kMaxTime = 26;
-
-// A date field's value: ISO 8601 when the run has absolute time; else milliseconds since
+// A date field's value (at most MaxValueBytes(FieldType::kDate) bytes): ISO 8601 when the run has absolute time; else milliseconds since
 // the jobs started (relative logs without an anchor), which a date field reads as early
 // 1970 but which stays ordered and comparable within the run.
 char* PutTime(char* p, int64_t ms, bool absolute) {
