@@ -60,7 +60,7 @@ struct IdHash {
 };
 
 // Bytes PutDouble may write.
-constexpr size_t kMaxDouble = 32;
+constexpr size_t kMaxDouble = MaxValueBytes(FieldType::kDouble);
 
 // Shortest round-trip digits as std::to_chars writes them (WriteShortest: to_chars was
 // most of the cost of a document). JSON numbers need no ".0", but Elasticsearch's dynamic
@@ -185,7 +185,8 @@ const char* RunKey(const char* name) {
   std::abort();
 }
 
-// A date field's value (at most MaxValueBytes(FieldType::kDate) bytes): ISO 8601 when the run has absolute time; else milliseconds since
+// A date field's value (at most MaxValueBytes(FieldType::kDate) bytes): ISO 8601 when the
+// run has absolute time; else milliseconds since
 // the jobs started (relative logs without an anchor), which a date field reads as early
 // 1970 but which stays ordered and comparable within the run.
 char* PutTime(char* p, int64_t ms, bool absolute) {

@@ -94,7 +94,7 @@ const std::vector<Field>& RunFields() {
       {"resolutions", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},
-      // The whole-run cluster statistics of all directions (RunStats()) stand here.
+      // The whole-run cluster statistics of all directions stand here.
       {"samples", FieldType::kDouble, kInRuns},
       {"iops", FieldType::kDouble, kInRuns},
       {"min", FieldType::kDouble, kInRuns},
@@ -105,12 +105,6 @@ const std::vector<Field>& RunFields() {
       {"summary", FieldType::kObject, kInRuns},
   };
   return fields;
-}
-
-const std::vector<Stat>& RunStats() {
-  static const std::vector<Stat> stats = {Stat::kSamples, Stat::kIops, Stat::kMin, Stat::kMean,
-                                          Stat::kMax};
-  return stats;
 }
 
 const char* StatName(Stat stat) {
@@ -164,25 +158,6 @@ std::string CsvHeader(const std::vector<std::string>& percentiles) {
   }
   header.back() = '\n';
   return header;
-}
-
-size_t MaxValueBytes(FieldType type) {
-  switch (type) {
-    case FieldType::kDate:
-      return 26;  // "2026-11-22T10:00:00.000Z" quoted, or up to 20 digits of epoch ms
-    case FieldType::kDouble:
-      return 32;  // the shortest exact text of any double, ".0" and sign included
-    case FieldType::kInteger:
-    case FieldType::kLong:
-      return 20;
-    case FieldType::kBoolean:
-      return 5;
-    case FieldType::kKeyword:
-    case FieldType::kObject:
-    case FieldType::kHistogram:
-      return 0;
-  }
-  return 0;
 }
 
 }  // namespace fiohist

@@ -53,12 +53,8 @@ const std::vector<Field>& ResultFields();
 
 /// The fixed fields of run documents, in the order they are written. The whole-run
 /// statistics follow, as `<direction>_<stat>` for read, write and trim (matched by a
-/// dynamic template) and as the plain names of RunStatFields() for all directions.
+/// dynamic template) and as plain names for all directions.
 const std::vector<Field>& RunFields();
-
-/// The whole-run statistics a run document carries per direction, in order (the
-/// percentiles between max and the end).
-const std::vector<Stat>& RunStats();
 
 /// The field name of `stat` ("samples", "iops", ...).
 const char* StatName(Stat stat);
@@ -72,6 +68,23 @@ std::string CsvHeader(const std::vector<std::string>& percentiles);
 /// Most bytes a value of `type` takes in a document (dates: quoted ISO text or epoch ms;
 /// numbers: the shortest exact double text). Strings, arrays and objects have no fixed
 /// bound: 0.
-size_t MaxValueBytes(FieldType type);
+constexpr size_t MaxValueBytes(FieldType type) {
+  switch (type) {
+    case FieldType::kDate:
+      return 26;  // "2026-11-22T10:00:00.000Z" quoted, or up to 20 digits of epoch ms
+    case FieldType::kDouble:
+      return 32;  // the shortest exact text of any double, ".0" and sign included
+    case FieldType::kInteger:
+    case FieldType::kLong:
+      return 20;
+    case FieldType::kBoolean:
+      return 5;
+    case FieldType::kKeyword:
+    case FieldType::kObject:
+    case FieldType::kHistogram:
+      return 0;
+  }
+  return 0;
+}
 
 }  // namespace fiohist
