@@ -19,6 +19,11 @@ using rapidjson::Value;
 
 const char kMultiIndexOptions[] = "ignore_unavailable=true&allow_no_indices=true";
 
+// Retention judges a run by when its data ends: the percentile documents of coarser
+// resolutions span whole windows (up to 10 h by default) past the last quantum, so they are
+// left out of its max(end).
+const char kNotCoarse[] = R"({"bool":{"must_not":{"range":{"resolution":{"gt":1}}}}})";
+
 Status ParseJson(const HttpResult& result, const char* what, rapidjson::Document* doc) {
   doc->Parse(result.body.data(), result.body.size());
   if (doc->HasParseError() || !doc->IsObject()) {
@@ -195,11 +200,13 @@ std::string TemplateRefusedMessage(const std::string& name, const HttpResult& r)
 Status EsAdmin::KeptSettings(DocKind kind, IndexSettings* settings) {
   *settings = IndexSettings();
   HttpResult r = client_->Request("GET", "/_index_template/" + IndexBaseName(prefix_, kind));
-  if (r.status == 404) return Status();  // none yet: the file's defaults
-  if (!r.ok()) {
+  if (!r.error.empty()) {
     return Status::Error("reading index template " + IndexBaseName(prefix_, kind) +
                          " failed: " + DescribeHttpFailure(r));
   }
+  // None yet (404), or not readable (403, an old cluster): the file's defaults, and the PUT
+  // that follows says what is wrong if anything is.
+  if (!r.ok()) return Status();
   ParseTemplateSettings(r.body, settings);
   return Status();
 }
@@ -272,8 +279,8 @@ Status EsAdmin::ListIndices(std::vector<std::string>* indices) {
 Status EsAdmin::LatestEnd(const std::string& indices, double* end_ms, uint64_t* docs) {
   HttpResult r = client_->Request(
       "POST", "/" + indices + "/_search?" + kMultiIndexOptions,
-      R"({"size":0,"track_total_hits":true,"aggs":{"end":{"max":{"field":"end"}},)"
-      R"("start":{"max":{"field":"@timestamp"}}}})");
+      std::string(R"({"size":0,"track_total_hits":true,"query":)") + kNotCoarse +
+          R"(,"aggs":{"end":{"max":{"field":"end"}},"start":{"max":{"field":"@timestamp"}}}})");
   if (!r.ok()) return Status::Error("searching " + indices + " failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
   Status st = ParseJson(r, "searching", &doc);
@@ -336,11 +343,12 @@ Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
   if (by_run.empty()) return Status();
   std::string joined;
   for (const std::string& n : by_run) joined += (joined.empty() ? "" : ",") + n;
-  const char kAggs[] =
-      R"({"size":0,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
+  const std::string aggs =
+      std::string(R"({"size":0,"query":)") + kNotCoarse +
+      R"(,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
       R"("aggs":{"start":{"min":{"field":"@timestamp","format":"strict_date_time"}},)"
       R"("end":{"max":{"field":"end","format":"strict_date_time"}}}}}})";
-  HttpResult r = client_->Request("POST", "/" + joined + "/_search?" + kMultiIndexOptions, kAggs);
+  HttpResult r = client_->Request("POST", "/" + joined + "/_search?" + kMultiIndexOptions, aggs);
   if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
   st = ParseJson(r, "listing runs", &doc);
