@@ -214,6 +214,14 @@ Status EsAdmin::KeptSettings(DocKind kind, IndexSettings* settings) {
 Status EsAdmin::InstallTemplates(const std::string& mappings_dir, const IndexSettings& settings,
                                  TemplateReport* report) {
   *report = TemplateReport();
+  // The files first, before any request: a missing or broken template is named as such, not
+  // hidden behind a connection error.
+  for (DocKind kind : kAllDocKinds) {
+    std::string body;
+    Status st = LoadIndexTemplate(mappings_dir, TemplateFileName(kind), prefix_, kind, settings,
+                                  &body);
+    if (!st.ok()) return st;
+  }
   for (DocKind kind : {DocKind::kPercentiles, DocKind::kRun, DocKind::kBuckets}) {
     IndexSettings chosen = settings;
     if (chosen.empty()) {
