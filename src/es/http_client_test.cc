@@ -43,7 +43,8 @@ std::string ClosedPortUrl() {
 }
 
 // A real HTTP/1.1 answerer on loopback: every request gets `status` and the body `name`
-// (Connection: close), so a test sees which node served it. Stops in the destructor.
+// (Connection: close), so a test sees which node served it; status 0: the connection is
+// closed once the request is read, without an answer. Stops in the destructor.
 class TinyServer {
  public:
   TinyServer(std::string name, int status) : name_(std::move(name)), status_(status) {
@@ -71,6 +72,10 @@ class TinyServer {
         request.append(buf, static_cast<size_t>(n));
       }
       ++requests_;
+      if (status_ == 0) {  // the node dies with the request in flight: no answer at all
+        close(c);
+        continue;
+      }
       std::string answer = "HTTP/1.1 " + std::to_string(status_) +
                            " X\r\nContent-Type: text/plain\r\nConnection: close\r\n"
                            "Content-Length: " +
@@ -193,6 +198,21 @@ TEST(HttpClientFailover, RefusedNodeIsSkippedAndSaidOnce) {
   EXPECT_EQ(clone->base_url(), live.url());
   EXPECT_EQ(clone->Request("GET", "/").body, "live");
   EXPECT_EQ(notices.size(), 1u);
+}
+
+TEST(HttpClientFailover, RequestInFlightOnANodeThatDiesGoesToTheNext) {
+  TinyServer dying("dying", 0), live("live", 200);
+  HttpOptions o;
+  o.urls = {dying.url(), live.url()};
+  std::unique_ptr<HttpClient> client;
+  ASSERT_TRUE(HttpClient::Create(o, &client).ok());
+  // A _bulk body read by the first node, which then closes without answering: the same
+  // request is sent to the next node (ids make a second delivery an overwrite).
+  HttpResult r = client->Request("POST", "/_bulk", "{\"index\":{}}\n{}\n", "application/x-ndjson");
+  EXPECT_EQ(r.status, 200) << r.error;
+  EXPECT_EQ(r.body, "live");
+  EXPECT_EQ(dying.requests(), 1);
+  EXPECT_EQ(live.requests(), 1);
 }
 
 TEST(HttpClientFailover, TriesLiveNodesInRingOrder) {
