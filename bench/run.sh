@@ -331,7 +331,8 @@ if [ -n "$DOC_BENCH" ]; then
 fi
 
 # --- indexing: fiohist push --es-url / load versus curl posting the same NDJSON to _bulk ----
-# Every run indexes into freshly created indices of a bench-only prefix (deleted and set up
+# Every run indexes into freshly created indices of a bench-only prefix (monthly or single:
+# the wildcards cover both; deleted and set up
 # again before each run), so all of them create documents rather than overwrite them.
 # curl sends each bulk file of `push --out` as one request: those files are complete `_bulk`
 # bodies of at most 5 MiB, fiohist's own default batch bound, and fiohist is told to batch by
@@ -343,14 +344,14 @@ if [ -n "$ES" ]; then
   HAVE_SETUP=0
   probe x "$FIOHIST" setup --es-url "$ES" --index-prefix "$PREFIX" && HAVE_SETUP=1
   es_reset() {
-    curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs?ignore_unavailable=true"
+    curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles*,$PREFIX-buckets*,$PREFIX-runs*?ignore_unavailable=true"
     if [ "$HAVE_SETUP" = 1 ]; then
       "$FIOHIST" setup --es-url "$ES" --index-prefix "$PREFIX" >/dev/null 2>&1
     fi
   }
   es_count() {
-    curl -s -X POST "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_refresh" -o /dev/null
-    curl -s "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_count" |
+    curl -s -X POST "$ES/$PREFIX-pctiles*,$PREFIX-buckets*,$PREFIX-runs*/_refresh" -o /dev/null
+    curl -s "$ES/$PREFIX-pctiles*,$PREFIX-buckets*,$PREFIX-runs*/_count" |
       sed -n 's/.*"count":\([0-9]*\).*/\1/p'
   }
   BEFORE_EACH=es_reset  # every indexing run starts from empty, freshly set up indices
@@ -398,7 +399,7 @@ if [ -n "$ES" ]; then
     done
     # fiohist ends with a refresh (the documents are searchable when it returns): so does curl.
     CURL_ARGS+=(--next -s -o /dev/null -w '%{http_code}\n' -X POST
-      "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_refresh")
+      "$ES/$PREFIX-pctiles*,$PREFIX-buckets*,$PREFIX-runs*/_refresh")
     NOTE="$DOCS docs in $NREQ requests (~$(( DOCS / (NREQ > 0 ? NREQ : 1) )) docs each) + refresh"
     bench es_curl "curl _bulk (same NDJSON files)" "$TEXT_BYTES" "$RECORDS" "$WORK/curl.codes" \
       curl "${CURL_ARGS[@]}"
@@ -420,7 +421,7 @@ if [ -n "$ES" ]; then
         printf 'curl'
         printf ' %q' "${PAR_ARGS[@]}"
         printf ' && curl -s -o /dev/null -w %q -X POST %q\n' '%{http_code}\n' \
-          "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs/_refresh"
+          "$ES/$PREFIX-pctiles*,$PREFIX-buckets*,$PREFIX-runs*/_refresh"
       } >"$WORK/curl-parallel.sh"
       NOTE="$DOCS docs in $NREQ requests, $CONC at a time + refresh"
       bench es_curl_par "curl _bulk, $CONC in flight (as push)" "$TEXT_BYTES" "$RECORDS" \
@@ -431,7 +432,7 @@ if [ -n "$ES" ]; then
     NOTE=""
   fi
   BEFORE_EACH=""
-  curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles,$PREFIX-buckets,$PREFIX-runs?ignore_unavailable=true"
+  curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles*,$PREFIX-buckets*,$PREFIX-runs*?ignore_unavailable=true"
 fi
 
 # --- report --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ const std::vector<Command>& Commands() {
       {"load", "index a directory of bulk NDJSON written by push --out", RunLoadCommand},
       {"setup", "install the index templates", RunSetupCommand},
       {"runs", "list the runs stored in Elasticsearch", RunRunsCommand},
-      {"delete", "delete one run's documents", RunDeleteCommand},
+      {"delete", "delete one run, or every run older than an age", RunDeleteCommand},
   };
   return commands;
 }

@@ -13,7 +13,9 @@ namespace fiohist {
 void AddEsConnectionOptions(po::options_description* desc, EsConnectionOptions* opts) {
   // clang-format off
   desc->add_options()
-      ("es-url", po::value(&opts->url), "Elasticsearch URL (default: env FIOHIST_ES_URL)")
+      ("es-url", po::value(&opts->urls)->composing(),
+       "Elasticsearch URL; repeat it or give a comma list to name several nodes of the cluster, "
+       "tried in turn when one stops answering (default: env FIOHIST_ES_URL, a comma list)")
       ("user", po::value(&opts->user),
        "basic-auth user; the password comes from env FIOHIST_ES_PASSWORD or --password-file")
       ("password-file", po::value(&opts->password_file), "file whose first line is the password")
@@ -22,7 +24,8 @@ void AddEsConnectionOptions(po::options_description* desc, EsConnectionOptions* 
       ("ca-file", po::value(&opts->ca_file), "PEM CA bundle to verify the server's TLS certificate")
       ("insecure", po::bool_switch(&opts->insecure), "do not verify TLS certificates")
       ("index-prefix", po::value(&opts->index_prefix)->default_value(kDefaultIndexPrefix),
-       "indices are PREFIX-pctiles, PREFIX-buckets, PREFIX-runs")
+       "indices are PREFIX-pctiles-YYYY.MM, PREFIX-buckets-YYYY.MM, PREFIX-runs-YYYY.MM (the "
+       "month of each run's start)")
       ("gzip", po::bool_switch(&opts->gzip), "gzip request bodies")
       ("timeout", po::value(&opts->timeout_s)->default_value(120.0, "120"),
        "seconds allowed for one HTTP request");
@@ -47,12 +50,75 @@ void AddBulkOptions(po::options_description* desc, BulkOptions* opts) {
   // clang-format on
 }
 
-bool ResolveEsUrl(EsConnectionOptions* opts) {
-  if (opts->url.empty()) {
-    const char* env = std::getenv("FIOHIST_ES_URL");
-    if (env != nullptr) opts->url = env;
+namespace {
+
+// Appends the non-empty comma-separated parts of `text` to `out`.
+void SplitCommas(const std::string& text, std::vector<std::string>* out) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    std::string part = text.substr(start, comma - start);
+    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+    while (!part.empty() && part.back() == ' ') part.pop_back();
+    if (!part.empty()) out->push_back(part);
+    start = comma + 1;
   }
-  return !opts->url.empty();
+}
+
+}  // namespace
+
+bool ResolveEsUrl(EsConnectionOptions* opts) {
+  std::vector<std::string> urls;
+  for (const std::string& u : opts->urls) SplitCommas(u, &urls);
+  if (urls.empty()) {
+    const char* env = std::getenv("FIOHIST_ES_URL");
+    if (env != nullptr) SplitCommas(env, &urls);
+  }
+  opts->urls = urls;
+  return !opts->urls.empty();
+}
+
+void AddPartitionOptions(po::options_description* desc, PartitionOptions* opts) {
+  // clang-format off
+  desc->add_options()
+      ("shards", po::value(&opts->shards),
+       "primary shards of each monthly pctiles and buckets index (default 1, or what the "
+       "installed templates say); aim at 10-50 GB per shard")
+      ("replicas", po::value(&opts->replicas),
+       "replicas of every new index: 'auto' (index.auto_expand_replicas 0-1: none on one node, "
+       "one on a cluster; the default) or a number");
+  // clang-format on
+}
+
+Status CheckPartitionOptions(const po::variables_map& vm, const PartitionOptions& opts,
+                             IndexSettings* settings) {
+  return ParseIndexSettings(vm.count("shards") > 0, opts.shards, opts.replicas, settings);
+}
+
+Status ParseAge(const std::string& option, const std::string& text, int64_t* seconds) {
+  const std::string expected = option +
+                               ": expected a positive age: a whole number and a unit, s, m "
+                               "(minutes), h, d or w, e.g. 90d; got '" +
+                               text + "'";
+  if (text.size() < 2 || text.size() > 12) return Status::Error(expected);
+  int64_t value = 0;
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return Status::Error(expected);
+    value = value * 10 + (text[i] - '0');
+  }
+  int64_t unit = 0;
+  switch (text.back()) {
+    case 's': unit = 1; break;
+    case 'm': unit = 60; break;
+    case 'h': unit = 3600; break;
+    case 'd': unit = 86400; break;
+    case 'w': unit = 7 * 86400; break;
+    default: return Status::Error(expected);
+  }
+  if (value <= 0 || value > 100000LL * 365) return Status::Error(expected);
+  *seconds = value * unit;
+  return Status();
 }
 
 Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>* client) {
@@ -60,12 +126,15 @@ Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>
   if (!st.ok()) return st;
   if (!(opts.timeout_s > 0)) return Status::Error("--timeout must be positive");
   HttpOptions http;
-  http.base_url = opts.url;
+  http.urls = opts.urls;
   http.ca_file = opts.ca_file;
   http.insecure = opts.insecure;
   http.gzip = opts.gzip;
   http.timeout_ms = static_cast<long>(opts.timeout_s * 1000);
   http.connect_timeout_ms = std::min(http.timeout_ms, 10000L);
+  http.on_failover = [](const std::string& message) {
+    std::cerr << "fiohist: " << message << "\n";
+  };
   bool found = false;
   if (!opts.user.empty()) {
     http.auth.user = opts.user;

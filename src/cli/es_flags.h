@@ -3,19 +3,24 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "es/bulk_indexer.h"
 #include "es/es_admin.h"
 #include "es/http_client.h"
+#include "es/index_templates.h"
 
 namespace fiohist {
 
 /// Connection settings common to every command that talks to Elasticsearch.
 struct EsConnectionOptions {
-  std::string url;   ///< --es-url, default env FIOHIST_ES_URL
+  /// --es-url (repeatable, each may be a comma list), default env FIOHIST_ES_URL (a comma
+  /// list): the nodes of one cluster, tried in turn when one stops answering.
+  std::vector<std::string> urls;
   std::string user;  ///< --user; password from FIOHIST_ES_PASSWORD or --password-file
   std::string password_file;
   std::string api_key_file;  ///< --api-key-file, else env FIOHIST_ES_API_KEY
@@ -32,12 +37,33 @@ struct EsConnectionOptions {
 void AddEsConnectionOptions(boost::program_options::options_description* desc,
                             EsConnectionOptions* opts);
 
-/// Fills the URL from FIOHIST_ES_URL if empty; false when there is still none.
+/// Splits the --es-url values at commas, or takes FIOHIST_ES_URL's when there are none; false
+/// when there is still no URL.
 bool ResolveEsUrl(EsConnectionOptions* opts);
 
 /// Builds a client from `opts`: checks the prefix, reads the password / API key from the file
 /// or the environment. Errors never contain a secret.
 Status MakeEsClient(const EsConnectionOptions& opts, std::unique_ptr<HttpClient>* client);
+
+/// Index partition options of the commands that install templates: --shards, --replicas.
+struct PartitionOptions {
+  int64_t shards = 0;    ///< --shards as given (checked by CheckPartitionOptions)
+  bool shards_given = false;
+  std::string replicas;  ///< --replicas as given
+};
+
+/// Adds --shards and --replicas to `desc`, stored into `*opts`.
+void AddPartitionOptions(boost::program_options::options_description* desc,
+                         PartitionOptions* opts);
+
+/// Checks the partition options after parsing (`vm` tells whether --shards was given) into
+/// `*settings`; the message names the option and what it expects.
+Status CheckPartitionOptions(const boost::program_options::variables_map& vm,
+                             const PartitionOptions& opts, IndexSettings* settings);
+
+/// Reads an age such as "90d", "12h", "2w", "3600s" (a positive whole number and one unit
+/// s/m/h/d/w; m is minutes) into seconds; the message names `option` and what it expects.
+Status ParseAge(const std::string& option, const std::string& text, int64_t* seconds);
 
 /// Bulk tuning options (--batch-bytes, --batch-docs, --concurrency, --max-attempts,
 /// --max-retry-time) for commands that index; stored into `*opts`.

@@ -39,8 +39,8 @@ int RunLoadCommand(int argc, char** argv) {
   int rc =
       ParseCommandLine(argc, argv,
                        "usage: fiohist load DIR [--es-url URL]\n"
-                       "Documents go to PREFIX-pctiles/-buckets/-runs whatever prefix the files "
-                       "name.",
+                       "Documents go to PREFIX-pctiles/-buckets/-runs (and the month the files "
+                       "name) whatever prefix the files name.",
                        desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (Status checked = CheckBulkOptions(bulk); !checked.ok()) {
@@ -52,7 +52,7 @@ int RunLoadCommand(int argc, char** argv) {
   if (!no_setup) {
     EsAdmin admin(client.get(), conn.index_prefix);
     TemplateReport report;
-    Status st = admin.InstallTemplates(mappings, &report);
+    Status st = admin.InstallTemplates(mappings, IndexSettings(), &report);
     if (!st.ok()) {
       std::cerr << "fiohist load: " << st.message() << "\n";
       return kExitError;

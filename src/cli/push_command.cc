@@ -30,8 +30,11 @@ const char kUsage[] =
     "\n"
     "Computes what `fiohist pctiles` computes for every scope (cluster, each host, each job)\n"
     "and direction, and indexes percentile documents, bucket documents (the sparse histogram\n"
-    "of each quantum) and one run document into Elasticsearch (PREFIX-pctiles, -buckets,\n"
-    "-runs; templates are installed first). Without --es-url (or FIOHIST_ES_URL) the same\n"
+    "of each quantum) and one run document into Elasticsearch (PREFIX-pctiles-YYYY.MM,\n"
+    "-buckets-YYYY.MM, -runs-YYYY.MM: the month of the run's start, so a run is never split;\n"
+    "templates are installed first). --es-url may name several nodes (repeated or a comma\n"
+    "list): a node that stops answering is skipped. Without --es-url (or FIOHIST_ES_URL) the\n"
+    "same\n"
     "bulk NDJSON is written to --out DIR (default ./fiohist-out/NAME) for `fiohist load`.\n"
     "Document ids are deterministic: pushing the same run again overwrites, never doubles.\n"
     "Credentials come from FIOHIST_ES_PASSWORD / --password-file or FIOHIST_ES_API_KEY /\n"
@@ -48,6 +51,8 @@ const char kUsage[] =
 struct PushArgs {
   EsConnectionOptions conn;
   BulkOptions bulk;
+  PartitionOptions partition;
+  IndexSettings settings;
   RunMeta meta;
   std::string out_dir, mappings, grafana_url;
   bool quiet = false;
@@ -84,6 +89,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   // clang-format on
   AddEsConnectionOptions(&desc, &args->conn);
   AddBulkOptions(&desc, &args->bulk);
+  AddPartitionOptions(&desc, &args->partition);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
@@ -91,6 +97,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->logs);
   if (s.ok() && args->meta.run.empty()) s = Status::Error("--run NAME is required");
   if (s.ok()) s = CheckBulkOptions(args->bulk);
+  if (s.ok()) s = CheckPartitionOptions(vm, args->partition, &args->settings);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
   for (const std::string& l : labels) {
     const size_t eq = l.find('=');
@@ -121,13 +128,14 @@ struct Destination {
 };
 
 // Connects, installs the templates (saying once what the server is and what was decided
-// from it) and starts the sender.
-Status OpenCluster(PushArgs* args, Destination* dest) {
+// from it), creates the indices of the month of the run's start and starts the sender.
+Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
   Status s = MakeEsClient(args->conn, &dest->client);
   if (s.ok()) {
     EsAdmin admin(dest->client.get(), args->conn.index_prefix);
     TemplateReport report;
-    s = admin.InstallTemplates(args->mappings, &report);
+    s = admin.InstallTemplates(args->mappings, args->settings, &report);
+    if (s.ok()) s = admin.CreateRunIndices(run_start_ms, &report);
     if (s.ok()) PrintServerDecisions(dest->client.get(), report);
   }
   if (s.ok())
@@ -196,7 +204,8 @@ class AnchorGate : public ResultSink {
                    "documents start at 1970-01-01; `fiohist load` into Elasticsearch puts them "
                    "outside the dashboards' default time range\n");
     }
-    Status s = to_es_ ? OpenCluster(args_, dest_) : OpenDirectory(args_, dest_);
+    Status s = to_es_ ? OpenCluster(args_, info.first_quantum_ms, dest_)
+                      : OpenDirectory(args_, dest_);
     if (!s.ok()) {
       open_failed_ = true;
       return s;

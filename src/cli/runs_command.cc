@@ -73,7 +73,7 @@ int RunRunsCommand(int argc, char** argv) {
                 static_cast<unsigned long long>(r.documents), hosts.c_str());
   }
   if (runs.empty())
-    std::fprintf(stderr, "fiohist runs: no runs in %s\n", AllIndexNames(conn.index_prefix).c_str());
+    std::fprintf(stderr, "fiohist runs: no runs in %s\n", AllIndexPatterns(conn.index_prefix).c_str());
   return kExitOk;
 }
 

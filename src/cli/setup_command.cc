@@ -15,19 +15,30 @@ namespace fiohist {
 int RunSetupCommand(int argc, char** argv) {
   EsConnectionOptions conn;
   std::string mappings;
+  PartitionOptions partition;
   po::options_description desc("setup options");
   AddEsConnectionOptions(&desc, &conn);
+  AddPartitionOptions(&desc, &partition);
   desc.add_options()("mappings", po::value(&mappings),
                      "folder of the index templates (default: the installed/source mappings/)");
   po::variables_map vm;
-  int rc = ParseCommandLine(argc, argv, "usage: fiohist setup [--es-url URL] [--mappings DIR]",
+  int rc = ParseCommandLine(argc, argv,
+                            "usage: fiohist setup [--es-url URL]... [--mappings DIR] [--shards N] "
+                            "[--replicas N|auto]\n"
+                            "Installs the index templates; the monthly indices are created by "
+                            "push.",
                             desc, nullptr, &vm);
   if (rc >= 0) return rc;
+  IndexSettings settings;
+  if (Status checked = CheckPartitionOptions(vm, partition, &settings); !checked.ok()) {
+    std::cerr << "fiohist setup: " << checked.message() << "\n";
+    return kExitUsage;
+  }
   std::unique_ptr<HttpClient> client = ConnectOrComplain("setup", &conn);
   if (!client) return kExitError;
   EsAdmin admin(client.get(), conn.index_prefix);
   TemplateReport report;
-  Status st = admin.InstallTemplates(mappings, &report);
+  Status st = admin.InstallTemplates(mappings, settings, &report);
   if (!st.ok()) {
     std::cerr << "fiohist setup: " << st.message() << "\n";
     return kExitError;
@@ -35,9 +46,6 @@ int RunSetupCommand(int argc, char** argv) {
   PrintServerDecisions(client.get(), report);
   std::cout << "installed templates:";
   for (const std::string& name : report.installed) std::cout << " " << name;
-  std::cout << "\ncreated indices:";
-  if (report.created.empty()) std::cout << " none (all existed)";
-  for (const std::string& name : report.created) std::cout << " " << name;
   std::cout << "\nhistogram field type: " << (report.histogram_supported ? "yes" : "no") << "\n";
   return kExitOk;
 }

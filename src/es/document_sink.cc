@@ -11,6 +11,10 @@ DocumentSink::DocumentSink(std::string index_prefix, RunMeta meta, ActionConsume
 
 Status DocumentSink::Begin(const RunInfo& info) {
   info_ = info;
+  // Every document of the run goes to the month of its start: a run is never split.
+  for (DocKind kind : kAllDocKinds) {
+    index_[static_cast<int>(kind)] = IndexName(prefix_, kind, info.first_quantum_ms);
+  }
   builder_ = std::make_unique<DocumentBuilder>(info_, meta_);
   return Status();
 }
@@ -45,7 +49,7 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     return line;
   };
   BulkAction a;
-  a.index = IndexName(prefix_, DocKind::kPercentiles);
+  a.index = index_name(DocKind::kPercentiles);
   a.id = next_line();
   a.source = next_line();
   Status s = consume_(std::move(a));
@@ -56,7 +60,7 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     return s;
   }
   BulkAction b;
-  b.index = IndexName(prefix_, DocKind::kBuckets);
+  b.index = index_name(DocKind::kBuckets);
   b.id = next_line();
   b.source = next_line();
   s = consume_(std::move(b));
@@ -72,7 +76,7 @@ Status DocumentSink::WholeRun(const ScopeResult& r) {
 
 Status DocumentSink::End(const RunSummary& summary) {
   BulkAction a;
-  a.index = IndexName(prefix_, DocKind::kRun);
+  a.index = index_name(DocKind::kRun);
   a.id = builder_->RunId();
   a.source = builder_->Run(summary, whole_run_);
   return consume_(std::move(a));

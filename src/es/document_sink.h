@@ -36,9 +36,13 @@ class DocumentSink : public ResultSink {
   uint64_t coarse_docs() const { return coarse_docs_; }
   /// Start of the run's first quantum (the run document's `start`), once Begin() ran.
   int64_t run_start_ms() const { return info_.first_quantum_ms; }
+  /// The index of `kind` the run's documents go to (IndexName() of the run's start), once
+  /// Begin() ran.
+  const std::string& index_name(DocKind kind) const { return index_[static_cast<int>(kind)]; }
 
  private:
   std::string prefix_;
+  std::string index_[3];
   RunMeta meta_;
   ActionConsumer consume_;
   RunInfo info_;

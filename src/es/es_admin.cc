@@ -5,6 +5,8 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "es/index_templates.h"
@@ -16,6 +18,11 @@ namespace {
 using rapidjson::Value;
 
 const char kMultiIndexOptions[] = "ignore_unavailable=true&allow_no_indices=true";
+
+// Retention judges a run by when its data ends: the percentile documents of coarser
+// resolutions span whole windows (up to 10 h by default) past the last quantum, so they are
+// left out of its max(end).
+const char kNotCoarse[] = R"({"bool":{"must_not":{"range":{"resolution":{"gt":1}}}}})";
 
 Status ParseJson(const HttpResult& result, const char* what, rapidjson::Document* doc) {
   doc->Parse(result.body.data(), result.body.size());
@@ -144,36 +151,266 @@ std::string RunTermQuery(const std::string& run) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-Status EsAdmin::InstallTemplates(const std::string& mappings_dir, TemplateReport* report) {
+bool ParseTemplateSettings(const std::string& body, IndexSettings* settings) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("index_templates") ||
+      !doc["index_templates"].IsArray() || doc["index_templates"].Empty()) {
+    return false;
+  }
+  const Value& t = doc["index_templates"][0];
+  if (!t.IsObject() || !t.HasMember("index_template")) return false;
+  const Value& it = t["index_template"];
+  if (NumberOr(it, "version", 0) < 2 || !it.HasMember("template")) return false;
+  const Value& tmpl = it["template"];
+  if (!tmpl.IsObject() || !tmpl.HasMember("settings") || !tmpl["settings"].IsObject()) return false;
+  const Value& top = tmpl["settings"];
+  if (!top.HasMember("index") || !top["index"].IsObject()) return false;
+  const Value& index = top["index"];
+  *settings = IndexSettings();
+  // Elasticsearch answers setting values as strings.
+  const std::string shards = StringOr(index, "number_of_shards");
+  if (!shards.empty()) settings->shards = std::atoi(shards.c_str());
+  const std::string expand = StringOr(index, "auto_expand_replicas");
+  const std::string replicas = StringOr(index, "number_of_replicas");
+  if (expand == "0-1") {
+    settings->replicas = "auto";
+  } else if (!replicas.empty()) {
+    settings->replicas = replicas;
+  }
+  return true;
+}
+
+std::string TemplateRefusedMessage(const std::string& name, const HttpResult& r) {
+  std::string text = "the cluster refused index template " + name + " (" + DescribeHttpFailure(r) +
+                     "): ";
+  if (r.status == 401 || r.status == 403) {
+    return text + "the user needs the cluster privilege manage_index_templates and the index "
+                  "privileges create_index, write, read, delete_index on the prefix's indices "
+                  "(or run `fiohist setup` once as a user who has them)";
+  }
+  if (r.status == 400 || r.status == 404 || r.status == 405) {
+    return text + "fiohist needs composable index templates (Elasticsearch 7.8 or later, "
+                  "OpenSearch 1.0 or later); upgrade the cluster, or check the templates "
+                  "given with --mappings";
+  }
+  return text + "check that the cluster is healthy, then run `fiohist setup` again";
+}
+
+Status EsAdmin::KeptSettings(DocKind kind, IndexSettings* settings) {
+  *settings = IndexSettings();
+  HttpResult r = client_->Request("GET", "/_index_template/" + IndexBaseName(prefix_, kind));
+  if (!r.error.empty()) {
+    return Status::Error("reading index template " + IndexBaseName(prefix_, kind) +
+                         " failed: " + DescribeHttpFailure(r));
+  }
+  // None yet (404), or not readable (403, an old cluster): the file's defaults, and the PUT
+  // that follows says what is wrong if anything is.
+  if (!r.ok()) return Status();
+  ParseTemplateSettings(r.body, settings);
+  return Status();
+}
+
+Status EsAdmin::InstallTemplates(const std::string& mappings_dir, const IndexSettings& settings,
+                                 TemplateReport* report) {
   *report = TemplateReport();
-  for (DocKind kind : {DocKind::kPercentiles, DocKind::kRun, DocKind::kBuckets}) {
+  // The files first, before any request: a missing or broken template is named as such, not
+  // hidden behind a connection error.
+  for (DocKind kind : kAllDocKinds) {
     std::string body;
-    Status st = LoadIndexTemplate(mappings_dir, TemplateFileName(kind), prefix_, kind, &body);
+    Status st = LoadIndexTemplate(mappings_dir, TemplateFileName(kind), prefix_, kind, settings,
+                                  &body);
     if (!st.ok()) return st;
-    std::string name = IndexName(prefix_, kind);
+  }
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kRun, DocKind::kBuckets}) {
+    IndexSettings chosen = settings;
+    if (chosen.empty()) {
+      Status st = KeptSettings(kind, &chosen);
+      if (!st.ok()) return st;
+    }
+    std::string body;
+    Status st = LoadIndexTemplate(mappings_dir, TemplateFileName(kind), prefix_, kind, chosen, &body);
+    if (!st.ok()) return st;
+    std::string name = IndexBaseName(prefix_, kind);
     HttpResult r = client_->Request("PUT", "/_index_template/" + name, body);
     if (kind == DocKind::kBuckets && LacksHistogramType(r)) {
       // The cluster has no `histogram` field type (integ-test build, OpenSearch): the fallback
       // keeps `latency` in _source only.
       report->histogram_supported = false;
-      st = LoadIndexTemplate(mappings_dir, TemplateFileName(kind, true), prefix_, kind, &body);
+      st = LoadIndexTemplate(mappings_dir, TemplateFileName(kind, true), prefix_, kind, chosen,
+                             &body);
       if (!st.ok()) return st;
       r = client_->Request("PUT", "/_index_template/" + name, body);
     }
     if (!r.ok()) {
-      return Status::Error("installing index template " + name +
-                           " failed: " + DescribeHttpFailure(r));
+      if (!r.error.empty()) {
+        return Status::Error("installing index template " + name +
+                             " failed: " + DescribeHttpFailure(r));
+      }
+      return Status::Error(TemplateRefusedMessage(name, r));
     }
     report->installed.push_back(name);
   }
-  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
-    std::string name = IndexName(prefix_, kind);
+  return Status();
+}
+
+Status EsAdmin::CreateRunIndices(int64_t run_start_ms, TemplateReport* report) {
+  for (DocKind kind : kAllDocKinds) {
+    std::string name = IndexName(prefix_, kind, run_start_ms);
     HttpResult r = client_->Request("PUT", "/" + name, "{}");
     if (r.ok()) {
       report->created.push_back(name);
     } else if (!(r.status == 400 &&
                  r.body.find("resource_already_exists_exception") != std::string::npos)) {
       return Status::Error("creating index " + name + " failed: " + DescribeHttpFailure(r));
+    }
+  }
+  return Status();
+}
+
+Status EsAdmin::ListIndices(std::vector<std::string>* indices) {
+  indices->clear();
+  HttpResult r = client_->Request("GET", "/" + AllIndexPatterns(prefix_) +
+                                             "/_settings/index.number_of_shards?" +
+                                             kMultiIndexOptions);
+  if (!r.ok()) return Status::Error("listing indices failed: " + DescribeHttpFailure(r));
+  rapidjson::Document doc;
+  Status st = ParseJson(r, "listing indices", &doc);
+  if (!st.ok()) return st;
+  for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+    indices->push_back(it->name.GetString());
+  }
+  std::sort(indices->begin(), indices->end());
+  return Status();
+}
+
+Status EsAdmin::LatestEnd(const std::string& indices, double* end_ms, uint64_t* docs) {
+  HttpResult r = client_->Request(
+      "POST", "/" + indices + "/_search?" + kMultiIndexOptions,
+      std::string(R"({"size":0,"track_total_hits":true,"query":)") + kNotCoarse +
+          R"(,"aggs":{"end":{"max":{"field":"end"}},"start":{"max":{"field":"@timestamp"}}}})");
+  if (!r.ok()) return Status::Error("searching " + indices + " failed: " + DescribeHttpFailure(r));
+  rapidjson::Document doc;
+  Status st = ParseJson(r, "searching", &doc);
+  if (!st.ok()) return st;
+  *docs = 0;
+  if (doc.HasMember("hits") && doc["hits"].HasMember("total")) {
+    *docs = static_cast<uint64_t>(NumberOr(doc["hits"]["total"], "value", 0));
+  }
+  *end_ms = 0;
+  if (doc.HasMember("aggregations")) {
+    // A document without `end` counts by its @timestamp.
+    *end_ms = std::max(NumberOr(doc["aggregations"]["end"], "value", 0),
+                       NumberOr(doc["aggregations"]["start"], "value", 0));
+  }
+  return Status();
+}
+
+Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
+  *plan = RetentionPlan();
+  plan->cutoff_ms = cutoff_ms;
+  std::vector<std::string> indices;
+  Status st = ListIndices(&indices);
+  if (!st.ok()) return st;
+  // Months by their indices; a month whose end is past the cutoff, or with a document ending
+  // after it, is searched run by run instead, as are the single indices of before partitioning.
+  std::map<std::string, std::vector<std::string>> months;
+  std::map<std::string, int64_t> month_start, month_end;
+  std::vector<std::string> by_run;
+  for (const std::string& index : indices) {
+    IndexNameParts parts;
+    if (!ParseIndexName(prefix_, index, &parts)) continue;
+    if (!parts.monthly) {
+      by_run.push_back(index);
+      continue;
+    }
+    char key[16];
+    std::snprintf(key, sizeof key, "%04d.%02d", parts.year, parts.month);
+    months[key].push_back(index);
+    month_end[key] = MonthEndMs(parts.year, parts.month);
+    month_start[key] = parts.month == 1 ? MonthEndMs(parts.year - 1, 12)
+                                        : MonthEndMs(parts.year, parts.month - 1);
+  }
+  for (const auto& [month, names] : months) {
+    std::string joined;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : ",") + n;
+    if (month_end[month] <= cutoff_ms) {
+      double end_ms = 0;
+      uint64_t docs = 0;
+      st = LatestEnd(joined, &end_ms, &docs);
+      if (!st.ok()) return st;
+      if (end_ms < static_cast<double>(cutoff_ms)) {
+        plan->drop_months.push_back(month);
+        plan->drop_indices.insert(plan->drop_indices.end(), names.begin(), names.end());
+        continue;
+      }
+    }
+    // A month starting at or after the cutoff holds no run that ended before it.
+    if (month_start[month] < cutoff_ms) by_run.insert(by_run.end(), names.begin(), names.end());
+  }
+  if (by_run.empty()) return Status();
+  std::string joined;
+  for (const std::string& n : by_run) joined += (joined.empty() ? "" : ",") + n;
+  const std::string aggs =
+      std::string(R"({"size":0,"query":)") + kNotCoarse +
+      R"(,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
+      R"("aggs":{"start":{"min":{"field":"@timestamp","format":"strict_date_time"}},)"
+      R"("end":{"max":{"field":"end","format":"strict_date_time"}}}}}})";
+  HttpResult r = client_->Request("POST", "/" + joined + "/_search?" + kMultiIndexOptions, aggs);
+  if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));
+  rapidjson::Document doc;
+  st = ParseJson(r, "listing runs", &doc);
+  if (!st.ok()) return st;
+  if (!doc.HasMember("aggregations") || !doc["aggregations"].HasMember("runs")) return Status();
+  for (const Value& b : doc["aggregations"]["runs"]["buckets"].GetArray()) {
+    if (!b.HasMember("key") || !b["key"].IsString()) continue;
+    const double end_ms = NumberOr(b["end"], "value", 0);
+    if (!(end_ms < static_cast<double>(cutoff_ms))) continue;
+    StoredRun run;
+    run.run = b["key"].GetString();
+    run.documents = b["doc_count"].GetUint64();
+    run.start = StringOr(b["start"], "value_as_string");
+    run.end = StringOr(b["end"], "value_as_string");
+    plan->delete_runs.push_back(std::move(run));
+  }
+  return Status();
+}
+
+Status EsAdmin::ApplyRetention(const RetentionPlan& plan, const BulkOptions& bulk_options,
+                               uint64_t* deleted) {
+  *deleted = 0;
+  // Month by month, checking again just before dropping: a run pushed into an old month since
+  // the plan was made keeps its month.
+  std::map<std::string, std::vector<std::string>> by_month;
+  for (const std::string& index : plan.drop_indices) {
+    IndexNameParts parts;
+    if (!ParseIndexName(prefix_, index, &parts) || !parts.monthly) continue;
+    char key[16];
+    std::snprintf(key, sizeof key, "%04d.%02d", parts.year, parts.month);
+    by_month[key].push_back(index);
+  }
+  for (const auto& [month, names] : by_month) {
+    std::string joined;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : ",") + n;
+    double end_ms = 0;
+    uint64_t docs = 0;
+    Status st = LatestEnd(joined, &end_ms, &docs);
+    if (!st.ok()) return st;
+    if (!(end_ms < static_cast<double>(plan.cutoff_ms))) {
+      return Status::Error("month " + month + " received documents ending after the cutoff "
+                           "since the plan was made: not dropped");
+    }
+    HttpResult r = client_->Request("DELETE", "/" + joined + "?ignore_unavailable=true");
+    if (!r.ok()) return Status::Error("dropping " + joined + " failed: " + DescribeHttpFailure(r));
+  }
+  for (const StoredRun& run : plan.delete_runs) {
+    DeleteReport report;
+    Status st = DeleteRun(run.run, bulk_options, &report);
+    *deleted += report.deleted;
+    if (!st.ok()) return st;
+    if (report.failed > 0 || report.remaining > 0) {
+      return Status::Error("run " + run.run + ": " + std::to_string(report.remaining) +
+                           " documents remain after deleting");
     }
   }
   return Status();
@@ -196,7 +433,7 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       R"("aggs":{"start":{"min":{"field":"@timestamp","format":"strict_date_time"}},)"
       R"("end":{"max":{"field":"end","format":"strict_date_time"}}}}}})";
   HttpResult r = client_->Request(
-      "POST", "/" + AllIndexNames(prefix_) + "/_search?" + kMultiIndexOptions, kAggs);
+      "POST", "/" + AllIndexPatterns(prefix_) + "/_search?" + kMultiIndexOptions, kAggs);
   if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
   Status st = ParseJson(r, "listing runs", &doc);
@@ -220,7 +457,7 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
   }
   // Hosts and duration come from the run documents.
   HttpResult rr = client_->Request(
-      "POST", "/" + IndexName(prefix_, DocKind::kRun) + "/_search?" + kMultiIndexOptions,
+      "POST", "/" + IndexPattern(prefix_, DocKind::kRun) + "/_search?" + kMultiIndexOptions,
       R"({"size":10000,"_source":["run","hosts","duration_s"]})");
   if (!rr.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(rr));
   rapidjson::Document runs_doc;
@@ -251,7 +488,7 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
 
 Status EsAdmin::CountRunDocuments(const std::string& run, uint64_t* count) {
   HttpResult r = client_->Request(
-      "POST", "/" + AllIndexNames(prefix_) + "/_count?" + kMultiIndexOptions, RunTermQuery(run));
+      "POST", "/" + AllIndexPatterns(prefix_) + "/_count?" + kMultiIndexOptions, RunTermQuery(run));
   if (!r.ok()) return Status::Error("counting documents failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
   Status st = ParseJson(r, "counting documents", &doc);
@@ -269,7 +506,7 @@ Status EsAdmin::DeleteRun(const std::string& run, const BulkOptions& bulk_option
   if (run.empty()) return Status::Error("no run name given");
   HttpResult r =
       client_->Request("POST",
-                       "/" + AllIndexNames(prefix_) +
+                       "/" + AllIndexPatterns(prefix_) +
                            "/_delete_by_query?refresh=true&conflicts=proceed&" + kMultiIndexOptions,
                        RunTermQuery(run));
   if (LacksEndpoint(r)) return DeleteRunByScroll(run, bulk_options, report);
@@ -297,7 +534,7 @@ Status EsAdmin::DeleteRunByScroll(const std::string& run, const BulkOptions& bul
   WriteRunQuery(&w, run);
   w.EndObject();
   HttpResult r = client_->Request(
-      "POST", "/" + AllIndexNames(prefix_) + "/_search?scroll=2m&" + kMultiIndexOptions,
+      "POST", "/" + AllIndexPatterns(prefix_) + "/_search?scroll=2m&" + kMultiIndexOptions,
       std::string(buffer.GetString(), buffer.GetSize()));
   BulkIndexer bulk(client_, bulk_options);
   std::string scroll_id;

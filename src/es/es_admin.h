@@ -1,5 +1,5 @@
-// Administration of fiohist's indices in one cluster: installing the index templates, listing
-// the runs stored, deleting one run's documents.
+// Administration of fiohist's indices in one cluster: installing the index templates, creating
+// a run's monthly indices, listing the runs stored, deleting one run's documents, retention.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 
 #include "es/bulk_indexer.h"
 #include "es/http_client.h"
+#include "es/index_templates.h"
 #include "base/status.h"
 
 namespace fiohist {
@@ -37,6 +38,16 @@ struct TemplateReport {
   std::vector<std::string> created;    ///< indices created now (the others existed)
 };
 
+/// What `delete --older-than` drops: whole monthly indices whose every document ended before
+/// the cutoff, and single runs (in the month holding the cutoff, or in a single index of before
+/// partitioning) that ended before it.
+struct RetentionPlan {
+  int64_t cutoff_ms = 0;
+  std::vector<std::string> drop_indices;  ///< exact names, the three kinds of each month
+  std::vector<std::string> drop_months;   ///< "YYYY.MM" of each month dropped
+  std::vector<StoredRun> delete_runs;     ///< runs outside those months, ended before the cutoff
+};
+
 /// How a run deletion went.
 struct DeleteReport {
   bool used_delete_by_query = false;  ///< false: searched the ids and bulk-deleted them
@@ -52,17 +63,32 @@ class EsAdmin {
  public:
   EsAdmin(HttpClient* client, std::string prefix) : client_(client), prefix_(std::move(prefix)) {}
 
-  /// Installs the three templates from `mappings_dir` ("" = DefaultMappingsDir()) and creates
-  /// the indices that do not exist. When the cluster lacks the `histogram` field type, installs
-  /// fiohist-buckets-nohistogram.json instead and says so in the report.
-  Status InstallTemplates(const std::string& mappings_dir, TemplateReport* report);
+  /// Installs the three templates from `mappings_dir` ("" = DefaultMappingsDir()) with
+  /// `settings`; with none given, the shards and replicas of fiohist templates already there
+  /// (version 2 on) are kept, so push does not undo what setup chose. When the cluster lacks the
+  /// `histogram` field type, installs fiohist-buckets-nohistogram.json instead and says so in
+  /// the report. A refused template gets one message saying what to do.
+  Status InstallTemplates(const std::string& mappings_dir, const IndexSettings& settings,
+                          TemplateReport* report);
+
+  /// Creates the three indices of the month of `run_start_ms` that do not exist yet.
+  Status CreateRunIndices(int64_t run_start_ms, TemplateReport* report);
+
+  /// Works out what retention with `cutoff_ms` (Unix ms) removes: nothing is changed.
+  Status PlanRetention(int64_t cutoff_ms, RetentionPlan* plan);
+
+  /// Drops `plan`'s indices (after checking again that nothing newer arrived) and deletes its
+  /// runs. `deleted` counts run documents deleted one by one.
+  Status ApplyRetention(const RetentionPlan& plan, const BulkOptions& bulk_options,
+                        uint64_t* deleted);
 
   /// Asks the server what it is: GET / (both engines; version.distribution is "opensearch" on
   /// OpenSearch), else GET /_nodes/_local (the Elasticsearch integ-test build has no GET /).
   /// Never fails: an unknown server leaves `info` empty.
   void ProbeServer(ServerInfo* info);
 
-  /// Lists the runs found in the three indices, oldest first.
+  /// Lists the runs found in every index of the prefix (all months, and the single indices of
+  /// before partitioning), oldest first.
   Status ListRuns(std::vector<StoredRun>* runs);
 
   /// Deletes exactly the documents whose `run` is `run`, in the three indices: with
@@ -75,9 +101,19 @@ class EsAdmin {
  private:
   Status DeleteRunByScroll(const std::string& run, const BulkOptions& bulk_options,
                            DeleteReport* report);
+  Status KeptSettings(DocKind kind, IndexSettings* settings);
+  Status ListIndices(std::vector<std::string>* indices);
+  Status LatestEnd(const std::string& indices, double* end_ms, uint64_t* docs);
   HttpClient* client_;
   std::string prefix_;
 };
+
+/// Reads the answer of GET /_index_template/NAME: the shards and replicas of a fiohist template
+/// of version 2 or later (older ones had fixed replicas 0: they get today's defaults).
+bool ParseTemplateSettings(const std::string& body, IndexSettings* settings);
+
+/// The message for a template the cluster refused (old version, missing privilege).
+std::string TemplateRefusedMessage(const std::string& name, const HttpResult& result);
 
 /// The JSON body of a term query on `run` (escaped by RapidJSON).
 std::string RunTermQuery(const std::string& run);

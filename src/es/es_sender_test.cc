@@ -10,7 +10,7 @@ namespace {
 TEST(EsSender, SenderOpensOneLanePerRequestInFlight) {
   std::unique_ptr<HttpClient> client;
   HttpOptions http;
-  http.base_url = "http://127.0.0.1:9";
+  http.urls = {"http://127.0.0.1:9"};
   ASSERT_TRUE(HttpClient::Create(http, &client).ok());
   BulkOptions bulk;
   bulk.concurrent_requests = 3;

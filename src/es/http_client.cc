@@ -49,22 +49,42 @@ HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {}
 
 HttpClient::~HttpClient() = default;
 
-Status HttpClient::Create(HttpOptions options, std::unique_ptr<HttpClient>* out) {
-  std::string& url = options.base_url;
-  while (!url.empty() && url.back() == '/') url.pop_back();
-  if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
-    return Status::Error("Elasticsearch URL must start with http:// or https://");
+namespace {
+
+// Normalises and checks one node URL.
+Status CheckUrl(std::string* url) {
+  while (!url->empty() && url->back() == '/') url->pop_back();
+  if (url->rfind("http://", 0) != 0 && url->rfind("https://", 0) != 0) {
+    return Status::Error("Elasticsearch URL '" + *url + "' must start with http:// or https://");
   }
-  // Credentials embedded in a URL end up in shell history and messages: refuse them.
-  size_t authority = url.find("://") + 3;
-  size_t path_start = url.find('/', authority);
-  if (url.find('@', authority) < path_start) {
+  // Credentials embedded in a URL end up in shell history and messages: refuse them (and do not
+  // quote the URL).
+  size_t authority = url->find("://") + 3;
+  size_t path_start = url->find('/', authority);
+  if (url->find('@', authority) < path_start) {
     return Status::Error(
         "Elasticsearch URL must not contain credentials; use --user with FIOHIST_ES_PASSWORD "
         "or --password-file, or --api-key-file");
   }
+  return Status();
+}
+
+bool IsFailoverStatus(long status) { return status == 502 || status == 503 || status == 504; }
+
+}  // namespace
+
+Status HttpClient::Create(HttpOptions options, std::unique_ptr<HttpClient>* out) {
+  if (options.urls.empty()) return Status::Error("no Elasticsearch URL");
+  for (std::string& url : options.urls) {
+    Status st = CheckUrl(&url);
+    if (!st.ok()) return st;
+  }
   GlobalInitOnce();
+  auto pool = std::make_shared<NodePool>(options.urls,
+                                         std::chrono::milliseconds(options.dead_node_ms));
   std::unique_ptr<HttpClient> client(new HttpClient(std::move(options)));
+  client->pool_ = std::move(pool);
+  client->current_ = client->pool_->NextStart();
   client->handle_ = std::make_unique<Handle>();
   client->handle_->curl.reset(curl_easy_init());
   if (!client->handle_->curl) return Status::Error("cannot initialise libcurl");
@@ -72,11 +92,62 @@ Status HttpClient::Create(HttpOptions options, std::unique_ptr<HttpClient>* out)
   return Status();
 }
 
+Status HttpClient::Clone(std::unique_ptr<HttpClient>* out) const {
+  std::unique_ptr<HttpClient> client(new HttpClient(options_));
+  client->pool_ = pool_;
+  client->current_ = pool_->NextStart();
+  client->handle_ = std::make_unique<Handle>();
+  client->handle_->curl.reset(curl_easy_init());
+  if (!client->handle_->curl) return Status::Error("cannot initialise libcurl");
+  *out = std::move(client);
+  return Status();
+}
+
+std::string HttpClient::all_urls() const {
+  std::string all;
+  for (size_t i = 0; i < pool_->size(); ++i) all += (i ? "," : "") + pool_->url(i);
+  return all;
+}
+
 HttpResult HttpClient::Request(std::string_view method, std::string_view path,
                                std::string_view body, std::string_view content_type) {
+  const std::vector<size_t> order = pool_->Order(current_);
+  HttpResult result;
+  std::string failures;  // every node's error, when none answered
+  for (size_t k = 0; k < order.size(); ++k) {
+    const size_t node = order[k];
+    result = RequestOnce(pool_->url(node), method, path, body, content_type);
+    const bool no_answer = !result.error.empty();
+    if (!no_answer) {
+      pool_->MarkAlive(node);
+      current_ = node;
+      if (!IsFailoverStatus(result.status) || k + 1 == order.size()) return result;
+      continue;  // this node is up but cannot serve: another may
+    }
+    failures += (failures.empty() ? "" : "; ") + result.error;
+    const bool newly_dead = pool_->MarkDead(node);
+    if (k + 1 == order.size()) break;
+    const size_t next = order[k + 1];
+    current_ = next;
+    if (newly_dead && options_.on_failover) {
+      options_.on_failover("node " + pool_->url(node) + " gave no answer (" + result.error +
+                           "): trying " + pool_->url(next) + "; " + pool_->url(node) +
+                           " is skipped for " + std::to_string(options_.dead_node_ms / 1000) +
+                           " s");
+    }
+  }
+  if (order.size() > 1 && !result.error.empty()) {
+    result.error = "no node of " + all_urls() + " answered: " + failures;
+  }
+  return result;
+}
+
+HttpResult HttpClient::RequestOnce(const std::string& base_url, std::string_view method,
+                                   std::string_view path, std::string_view body,
+                                   std::string_view content_type) {
   HttpResult result;
   CURL* curl = handle_->curl.get();
-  std::string url = options_.base_url;
+  std::string url = base_url;
   url.append(path);
 
   std::string compressed;
@@ -150,7 +221,7 @@ HttpResult HttpClient::Request(std::string_view method, std::string_view path,
   if (code != CURLE_OK) {
     result.error =
         handle_->error_buffer[0] != '\0' ? handle_->error_buffer : curl_easy_strerror(code);
-    result.error = "request to " + options_.base_url + " failed: " + result.error;
+    result.error = "request to " + base_url + " failed: " + result.error;
     result.body.clear();
     return result;
   }

@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,36 @@
 #include "base/path.h"
 
 namespace fiohist {
+
+using rapidjson::Value;
+
+namespace {
+
+// Days since 1970-01-01 of the first day of `year`-`month` (proleptic Gregorian; the civil
+// calendar algorithm of H. Hinnant, days_from_civil), C++17 having no std::chrono calendar.
+int64_t DaysFromCivil(int year, unsigned month) {
+  const int64_t y = static_cast<int64_t>(year) - (month <= 2 ? 1 : 0);
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t mp = (month + 9) % 12;
+  const int64_t doy = (153 * mp + 2) / 5;  // day 1 of the month
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// The inverse for year and month: the month holding day `days` since 1970-01-01.
+void CivilFromDays(int64_t days, int* year, unsigned* month) {
+  const int64_t z = days + 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  *month = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
+  *year = static_cast<int>(yoe + era * 400 + (*month <= 2 ? 1 : 0));
+}
+
+}  // namespace
 
 Status ValidateIndexPrefix(const std::string& prefix) {
   if (prefix.empty() || prefix.size() > 100) {
@@ -32,13 +63,58 @@ Status ValidateIndexPrefix(const std::string& prefix) {
   return Status();
 }
 
-std::string IndexName(const std::string& prefix, DocKind kind) {
+std::string IndexBaseName(const std::string& prefix, DocKind kind) {
   return prefix + "-" + DocKindName(kind);
 }
 
-std::string AllIndexNames(const std::string& prefix) {
-  return IndexName(prefix, DocKind::kPercentiles) + "," + IndexName(prefix, DocKind::kBuckets) +
-         "," + IndexName(prefix, DocKind::kRun);
+std::string IndexName(const std::string& prefix, DocKind kind, int64_t run_start_ms) {
+  // Floor division: a (pathological) start before 1970 still names its own month.
+  int64_t days = run_start_ms / 86400000;
+  if (run_start_ms % 86400000 < 0) --days;
+  int year = 0;
+  unsigned month = 0;
+  CivilFromDays(days, &year, &month);
+  char suffix[24];
+  std::snprintf(suffix, sizeof suffix, "-%04d.%02u", year, month);
+  return IndexBaseName(prefix, kind) + suffix;
+}
+
+std::string IndexPattern(const std::string& prefix, DocKind kind) {
+  const std::string base = IndexBaseName(prefix, kind);
+  return base + "," + base + "-*";
+}
+
+std::string AllIndexPatterns(const std::string& prefix) {
+  std::string all;
+  for (DocKind kind : kAllDocKinds) all += (all.empty() ? "" : ",") + IndexPattern(prefix, kind);
+  return all;
+}
+
+bool ParseIndexName(const std::string& prefix, const std::string& index, IndexNameParts* parts) {
+  for (DocKind kind : kAllDocKinds) {
+    const std::string base = IndexBaseName(prefix, kind);
+    if (index.compare(0, base.size(), base) != 0) continue;
+    const std::string rest = index.substr(base.size());
+    *parts = IndexNameParts();
+    parts->kind = kind;
+    if (rest.empty()) return true;
+    // "-YYYY.MM"
+    if (rest.size() != 8 || rest[0] != '-' || rest[5] != '.') return false;
+    for (size_t i : {1, 2, 3, 4, 6, 7}) {
+      if (rest[i] < '0' || rest[i] > '9') return false;
+    }
+    parts->year = std::stoi(rest.substr(1, 4));
+    parts->month = std::stoi(rest.substr(6, 2));
+    if (parts->month < 1 || parts->month > 12) return false;
+    parts->monthly = true;
+    return true;
+  }
+  return false;
+}
+
+int64_t MonthEndMs(int year, int month) {
+  if (month == 12) return DaysFromCivil(year + 1, 1) * 86400000;
+  return DaysFromCivil(year, static_cast<unsigned>(month) + 1) * 86400000;
 }
 
 std::string TemplateFileName(DocKind kind, bool without_histogram) {
@@ -48,14 +124,49 @@ std::string TemplateFileName(DocKind kind, bool without_histogram) {
 }
 
 std::string RewriteIndexPrefix(const std::string& index, const std::string& prefix) {
-  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
-    std::string suffix = std::string("-") + DocKindName(kind);
-    if (index.size() > suffix.size() &&
-        index.compare(index.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      return IndexName(prefix, kind);
+  for (DocKind kind : kAllDocKinds) {
+    const std::string infix = std::string("-") + DocKindName(kind);
+    // "<any>-<kind>" or "<any>-<kind>-YYYY.MM": the month stays.
+    size_t at = index.size() >= infix.size() + 8 ? index.size() - infix.size() - 8 : 0;
+    if (at > 0 && index.compare(at, infix.size(), infix) == 0 && index[at + infix.size()] == '-') {
+      IndexNameParts parts;
+      const std::string tail = index.substr(at + infix.size());
+      if (ParseIndexName("x", "x" + infix + tail, &parts) && parts.monthly) {
+        return IndexBaseName(prefix, kind) + tail;
+      }
+    }
+    if (index.size() > infix.size() &&
+        index.compare(index.size() - infix.size(), infix.size(), infix) == 0) {
+      return IndexBaseName(prefix, kind);
     }
   }
   return index;
+}
+
+Status ParseIndexSettings(bool shards_given, int64_t shards, const std::string& replicas,
+                          IndexSettings* out) {
+  *out = IndexSettings();
+  if (shards_given) {
+    if (shards < 1 || shards > 1024) {
+      return Status::Error("--shards: expected a number of primary shards from 1 to 1024, got " +
+                           std::to_string(shards));
+    }
+    out->shards = static_cast<int>(shards);
+  }
+  if (replicas.empty()) return Status();
+  if (replicas == "auto") {
+    out->replicas = replicas;
+    return Status();
+  }
+  bool digits = replicas.size() <= 2;
+  for (char c : replicas) digits = digits && c >= '0' && c <= '9';
+  if (!digits || std::stoi(replicas) > 16) {
+    return Status::Error("--replicas: expected 'auto' (one replica when the cluster has a second "
+                         "node, none on one node) or a number of replicas from 0 to 16, got '" +
+                         replicas + "'");
+  }
+  out->replicas = std::to_string(std::stoi(replicas));
+  return Status();
 }
 
 std::string DefaultMappingsDir() {
@@ -76,7 +187,7 @@ std::string DefaultMappingsDir() {
 }
 
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
-                         DocKind kind, std::string* body) {
+                         DocKind kind, const IndexSettings& settings, std::string* body) {
   std::string path = (dir.empty() ? DefaultMappingsDir() : dir) + "/" + file;
   std::ifstream in(path);
   if (!in) {
@@ -96,12 +207,40 @@ Status LoadIndexTemplate(const std::string& dir, const std::string& file, const 
   }
   rapidjson::Document::AllocatorType& alloc = doc.GetAllocator();
   rapidjson::Value patterns(rapidjson::kArrayType);
-  std::string name = IndexName(prefix, kind);
-  patterns.PushBack(rapidjson::Value(name.c_str(), alloc), alloc);
+  // The single index of before partitioning and the monthly ones; "<base>-*" and not
+  // "<base>*", so the patterns of two prefixes never overlap (Elasticsearch refuses templates
+  // of equal priority whose patterns do).
+  const std::string base = IndexBaseName(prefix, kind);
+  patterns.PushBack(rapidjson::Value(base.c_str(), alloc), alloc);
+  patterns.PushBack(rapidjson::Value((base + "-*").c_str(), alloc), alloc);
   if (doc.HasMember("index_patterns")) {
     doc["index_patterns"] = patterns;
   } else {
     doc.AddMember("index_patterns", patterns, alloc);
+  }
+  if (!settings.empty()) {
+    if (!doc["template"].IsObject()) {
+      return Status::InputError(path, 0, "\"template\" is not an object");
+    }
+    rapidjson::Value& tmpl = doc["template"];
+    if (!tmpl.HasMember("settings")) tmpl.AddMember("settings", Value(rapidjson::kObjectType), alloc);
+    rapidjson::Value& top = tmpl["settings"];
+    if (!top.HasMember("index")) top.AddMember("index", Value(rapidjson::kObjectType), alloc);
+    rapidjson::Value& index = top["index"];
+    auto set = [&](const char* key, rapidjson::Value value) {
+      index.RemoveMember(key);
+      index.AddMember(rapidjson::Value(key, alloc), value, alloc);
+    };
+    if (settings.shards > 0 && kind != DocKind::kRun) {
+      set("number_of_shards", rapidjson::Value(settings.shards));
+    }
+    if (settings.replicas == "auto") {
+      index.RemoveMember("number_of_replicas");
+      set("auto_expand_replicas", rapidjson::Value("0-1", alloc));
+    } else if (!settings.replicas.empty()) {
+      set("auto_expand_replicas", rapidjson::Value("false", alloc));
+      set("number_of_replicas", rapidjson::Value(std::stoi(settings.replicas)));
+    }
   }
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);

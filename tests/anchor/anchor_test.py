@@ -99,7 +99,7 @@ def run_document(out_dir):
     for f in sorted(glob.glob(os.path.join(out_dir, "*.ndjson"))):
         lines = open(f).read().splitlines()
         for i, line in enumerate(lines):
-            if '"fiohist-runs"' in line:
+            if '"_index":"fiohist-runs' in line:
                 return json.loads(lines[i + 1])
     return None
 

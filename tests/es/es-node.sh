@@ -2,6 +2,7 @@
 # es-node.sh — run a throw-away single-node Elasticsearch or OpenSearch for fiohist's tests.
 #
 #   es-node.sh start [--engine E] [--name N] [--port P] [--write-queue K] [--user U --password-file F]
+#                    [--cluster C --transport-port T --seeds P1,P2.. --masters N1,N2.. [--keep-data]]
 #   es-node.sh stop  [--name N]
 #   es-node.sh kill  [--name N]   (SIGKILL: a crashed node, for the fault tests)
 #   es-node.sh url   [--name N]
@@ -52,6 +53,12 @@
 #   scroll, PIT (POST /IDX/_search/point_in_time), _count, _refresh, _index_template.
 #   `tests/es/probe_modules.sh --engine opensearch URL` re-checks it (opensearch.probe_modules).
 #   Newer builds on Maven Central (checked 2026-11-23): see the table in zip_sha256().
+#
+# With --cluster C the node is one of several forming cluster C (es-cluster.sh starts them): it
+# binds transport to 127.0.0.1:T, finds the others at the loopback transport ports of --seeds,
+# bootstraps with --masters (node names) and `start` returns once its HTTP port answers (the
+# cluster forms when enough nodes are up: es-cluster.sh waits for that). --keep-data restarts a
+# node on the data it had (a node coming back), instead of a fresh directory.
 #
 # Defaults: --name fiohist, --port 9250 + (cksum of the name mod 40) (9257 for "fiohist"),
 # 9350 + the same for OpenSearch;
@@ -117,6 +124,7 @@ usage() {
 
 cmd="${1:-}"; [[ -n "$cmd" ]] || usage; shift
 name="fiohist"; port=""; write_queue=""; sec_user=""; sec_pwfile=""
+cluster=""; transport_port=""; seeds=""; masters=""; keep_data=""
 engine="${FIOHIST_ENGINE:-elasticsearch}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -126,6 +134,11 @@ while [[ $# -gt 0 ]]; do
     --write-queue) write_queue="${2:?}"; shift 2 ;;
     --user) sec_user="${2:?}"; shift 2 ;;
     --password-file) sec_pwfile="${2:?}"; shift 2 ;;
+    --cluster) cluster="${2:?}"; shift 2 ;;
+    --transport-port) transport_port="${2:?}"; shift 2 ;;
+    --seeds) seeds="${2:?}"; shift 2 ;;
+    --masters) masters="${2:?}"; shift 2 ;;
+    --keep-data) keep_data=1; shift ;;
     -h|--help) usage ;;
     *) die "unknown argument: $1" ;;
   esac
@@ -133,6 +146,12 @@ done
 [[ "$name" =~ ^[a-z0-9][a-z0-9_-]{0,40}$ ]] || die "bad --name '$name' (a-z 0-9 _ -)"
 [[ -z "$port" || "$port" =~ ^[0-9]+$ ]] || die "bad --port '$port'"
 [[ -z "$write_queue" || "$write_queue" =~ ^-?[0-9]+$ ]] || die "bad --write-queue '$write_queue'"
+if [[ -n "$cluster" ]]; then
+  [[ "$cluster" =~ ^[a-z0-9][a-z0-9_-]{0,40}$ ]] || die "bad --cluster '$cluster' (a-z 0-9 _ -)"
+  [[ "$transport_port" =~ ^[0-9]+$ ]] || die "--cluster needs --transport-port PORT"
+  [[ "$seeds" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--cluster needs --seeds PORT,PORT,... (transport)"
+  [[ "$masters" =~ ^[a-z0-9_,-]+$ ]] || die "--cluster needs --masters NAME,NAME,..."
+fi
 if [[ -n "$sec_user$sec_pwfile" ]]; then
   [[ -n "$sec_user" && -n "$sec_pwfile" ]] || die "--user and --password-file go together"
   [[ -r "$sec_pwfile" ]] || die "cannot read password file $sec_pwfile"
@@ -233,7 +252,7 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 log_tail() {
   local f
   # The server log is named after the cluster.
-  for f in "$NODE_DIR/logs/fiohist-$name.log" "$NODE_DIR/console.log"; do
+  for f in "$NODE_DIR/logs/${cluster:-fiohist-$name}.log" "$NODE_DIR/console.log"; do
     if [[ -s "$f" ]]; then echo "---- last lines of $f ----" >&2; tail -n 40 "$f" >&2; fi
   done
 }
@@ -261,10 +280,13 @@ do_start() {
   local java_home
   java_home="$(find_java_home)"
 
-  # A fresh node directory: config copied from the distribution, empty data and logs.
-  rm -rf "$NODE_DIR"
-  mkdir -p "$NODE_DIR/data" "$NODE_DIR/logs" "$NODE_DIR/tmp"
-  cp -r "$HOME_DIR/config" "$NODE_DIR/config"
+  # A fresh node directory: config copied from the distribution, empty data and logs (with
+  # --keep-data on a node started before: its data as it was).
+  if [[ -z "$keep_data" || ! -d "$NODE_DIR/data" ]]; then
+    rm -rf "$NODE_DIR"
+    mkdir -p "$NODE_DIR/data" "$NODE_DIR/logs" "$NODE_DIR/tmp"
+    cp -r "$HOME_DIR/config" "$NODE_DIR/config"
+  fi
   # OpenSearch's jvm.options name logs/gc.log, data/ (heap dumps) relative to the launcher's
   # working directory, which the node user may not be able to write: make them the node's.
   sed -i -e "s#=logs/#=$NODE_DIR/logs/#g; s#file=logs/#file=$NODE_DIR/logs/#g" \
@@ -272,13 +294,21 @@ do_start() {
   echo "$port" >"$PORT_FILE"
   am_root && chmod 755 "$BASE" "$BASE/nodes" && chmod -R a+rX "$HOME_DIR"
   local settings=(
-    -Ecluster.name="fiohist-$name" -Enode.name="$name"
+    -Ecluster.name="${cluster:-fiohist-$name}" -Enode.name="$name"
     -Enetwork.host=127.0.0.1 -Ehttp.port="$port"
-    -Ediscovery.type=single-node
     -Epath.data="$NODE_DIR/data" -Epath.logs="$NODE_DIR/logs"
     -Ecluster.routing.allocation.disk.threshold_enabled=false
     -Eaction.destructive_requires_name=false
   )
+  if [[ -n "$cluster" ]]; then
+    local hosts="127.0.0.1:${seeds//,/,127.0.0.1:}"
+    settings+=(-Etransport.port="$transport_port" -Ediscovery.seed_hosts="$hosts"
+               -Ecluster.initial_master_nodes="$masters"
+               # start returns without waiting for the others (es-cluster.sh waits for green).
+               -Ediscovery.initial_state_timeout=0s)
+  else
+    settings+=(-Ediscovery.type=single-node)
+  fi
   if [[ -d "$HOME_DIR/modules/x-pack-security" ]]; then
     if [[ -n "$sec_user" ]]; then
       settings+=(-Expack.security.enabled=true -Expack.security.http.ssl.enabled=false
@@ -327,7 +357,12 @@ do_start() {
   fi
   local url="http://127.0.0.1:$port" started=$SECONDS deadline=$((SECONDS + ${FIOHIST_ES_START_TIMEOUT:-300}))
   while ((SECONDS < deadline)); do
-    if curl_health "$url" 5; then
+    if [[ -n "$cluster" ]] && curl -s -o /dev/null --max-time 5 "$url/_cluster/health?local=true"; then
+      echo "es-node.sh: '$name' answers at $url (pid $(cat "$PID_FILE"), cluster $cluster)" >&2
+      echo "$url"
+      return 0
+    fi
+    if [[ -z "$cluster" ]] && curl_health "$url" 5; then
       echo "es-node.sh: '$name' is up at $url (pid $(cat "$PID_FILE"))" >&2
       echo "$url"
       return 0

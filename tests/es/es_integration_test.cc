@@ -52,7 +52,7 @@ std::string ParsingExceptionType() {
 }
 
 std::unique_ptr<HttpClient> Client(const std::string& url, HttpOptions options = {}) {
-  options.base_url = url;
+  options.urls = {url};
   std::unique_ptr<HttpClient> client;
   Status st = HttpClient::Create(options, &client);
   EXPECT_TRUE(st.ok()) << st.message();
@@ -141,6 +141,11 @@ uint64_t Count(HttpClient* client, const std::string& index, const std::string& 
   return d["count"].GetUint64();
 }
 
+// The monthly index of `kind` of a run starting at 2026-11-23T14:00:00Z.
+std::string TestIndex(const std::string& prefix, DocKind kind) {
+  return IndexName(prefix, kind, 1795442400000);
+}
+
 BulkOptions FastRetries() {
   BulkOptions o;
   o.initial_backoff_s = 0.05;
@@ -153,10 +158,10 @@ BulkStats IndexRun(HttpClient* client, const std::string& prefix, const std::str
                    BulkOptions options = FastRetries()) {
   BulkIndexer bulk(client, options);
   for (int i = 0; i < n; ++i) {
-    bulk.Add(IndexAction(IndexName(prefix, DocKind::kPercentiles), run + "-" + std::to_string(i),
+    bulk.Add(IndexAction(TestIndex(prefix, DocKind::kPercentiles), run + "-" + std::to_string(i),
                          PctileDoc(run, i)));
   }
-  bulk.Add(IndexAction(IndexName(prefix, DocKind::kRun), run, RunDoc(run, n)));
+  bulk.Add(IndexAction(TestIndex(prefix, DocKind::kRun), run, RunDoc(run, n)));
   Status st = bulk.Finish();
   EXPECT_TRUE(st.ok()) << st.message();
   return bulk.stats();
@@ -172,14 +177,16 @@ class EsTest : public ::testing::Test {
     client_ = Client(url_);
     prefix_ = TestPrefix();
     EsAdmin admin(client_.get(), prefix_);
-    Status st = admin.InstallTemplates("", &templates_);
+    Status st = admin.InstallTemplates("", IndexSettings(), &templates_);
+    ASSERT_TRUE(st.ok()) << st.message();
+    st = admin.CreateRunIndices(1795442400000, &templates_);
     ASSERT_TRUE(st.ok()) << st.message();
   }
   void TearDown() override {
     if (!client_) return;
-    client_->Request("DELETE", "/" + AllIndexNames(prefix_) + "?ignore_unavailable=true");
+    client_->Request("DELETE", "/" + AllIndexPatterns(prefix_) + "?ignore_unavailable=true");
     for (DocKind k : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
-      client_->Request("DELETE", "/_index_template/" + IndexName(prefix_, k));
+      client_->Request("DELETE", "/_index_template/" + IndexBaseName(prefix_, k));
     }
   }
   std::string url_;
@@ -293,8 +300,8 @@ TEST_F(Bulk, IndexAndCount) {
   EXPECT_EQ(stats.failed, 0u);
   EXPECT_EQ(stats.retried, 0u);
   EXPECT_GE(stats.requests, 4u);
-  EXPECT_EQ(Count(client_.get(), IndexName(prefix_, DocKind::kPercentiles)), 1000u);
-  EXPECT_EQ(Count(client_.get(), IndexName(prefix_, DocKind::kRun)), 1u);
+  EXPECT_EQ(Count(client_.get(), TestIndex(prefix_, DocKind::kPercentiles)), 1000u);
+  EXPECT_EQ(Count(client_.get(), TestIndex(prefix_, DocKind::kRun)), 1u);
 }
 
 TEST_F(Bulk, ReindexSameIdsIsIdempotent) {
@@ -302,12 +309,12 @@ TEST_F(Bulk, ReindexSameIdsIsIdempotent) {
   BulkStats again = IndexRun(client_.get(), prefix_, "run-a", 500);
   EXPECT_EQ(again.indexed, 501u);  // overwritten, not added
   EXPECT_EQ(again.failed, 0u);
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 501u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 501u);
 }
 
 TEST_F(Bulk, MappingErrorIsReportedPerItem) {
   BulkIndexer bulk(client_.get(), FastRetries());
-  std::string index = IndexName(prefix_, DocKind::kPercentiles);
+  std::string index = TestIndex(prefix_, DocKind::kPercentiles);
   bulk.Add(IndexAction(index, "good-1", PctileDoc("run-a", 1)));
   bulk.Add(IndexAction(index, "bad-1",
                        R"({"@timestamp":1700000000000,"run":"run-a","samples":"not-a-number"})"));
@@ -333,7 +340,7 @@ TEST_F(Bulk, GzipRequestBodies) {
   BulkStats stats = IndexRun(gz.get(), prefix_, "run-gz", 2000);
   EXPECT_EQ(stats.indexed, 2001u);
   EXPECT_EQ(stats.failed, 0u);
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 2001u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 2001u);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,15 +353,39 @@ TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
   EXPECT_EQ(templates_.installed.size(), 3u);
   EXPECT_EQ(templates_.created.size(), 3u);
   HttpResult r =
-      client_->Request("GET", "/" + IndexName(prefix_, DocKind::kBuckets) + "/_mapping");
+      client_->Request("GET", "/" + TestIndex(prefix_, DocKind::kBuckets) + "/_mapping");
   ASSERT_TRUE(r.ok()) << DescribeHttpFailure(r);
   EXPECT_NE(r.body.find(R"("latency":{"type":"object","enabled":false})"), std::string::npos)
       << r.body.substr(0, 500);
   // A second setup is harmless.
   EsAdmin admin(client_.get(), prefix_);
   TemplateReport again;
-  ASSERT_TRUE(admin.InstallTemplates("", &again).ok());
+  ASSERT_TRUE(admin.InstallTemplates("", IndexSettings(), &again).ok());
+  ASSERT_TRUE(admin.CreateRunIndices(1795442400000, &again).ok());
   EXPECT_TRUE(again.created.empty());
+  // The default replicas: auto_expand_replicas 0-1 (green on one node, a replica on many).
+  r = client_->Request("GET", "/" + TestIndex(prefix_, DocKind::kBuckets) +
+                                  "/_settings?flat_settings=true");
+  EXPECT_NE(r.body.find(R"("index.auto_expand_replicas":"0-1")"), std::string::npos) << r.body;
+}
+
+TEST_F(Admin, SettingsChosenAtSetupStay) {
+  EsAdmin admin(client_.get(), prefix_);
+  TemplateReport report;
+  IndexSettings chosen;
+  ASSERT_TRUE(ParseIndexSettings(true, 2, "0", &chosen).ok());
+  ASSERT_TRUE(admin.InstallTemplates("", chosen, &report).ok());
+  // A later install without settings (what push does) keeps them.
+  ASSERT_TRUE(admin.InstallTemplates("", IndexSettings(), &report).ok());
+  ASSERT_TRUE(admin.CreateRunIndices(1700000000000, &report).ok());  // 2023-11
+  HttpResult r = client_->Request("GET", "/" + IndexName(prefix_, DocKind::kPercentiles,
+                                                         1700000000000) +
+                                             "/_settings?flat_settings=true");
+  EXPECT_NE(r.body.find(R"("index.number_of_shards":"2")"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find(R"("index.number_of_replicas":"0")"), std::string::npos) << r.body;
+  r = client_->Request("GET", "/" + IndexName(prefix_, DocKind::kRun, 1700000000000) +
+                                  "/_settings?flat_settings=true");
+  EXPECT_NE(r.body.find(R"("index.number_of_shards":"1")"), std::string::npos) << r.body;
 }
 
 TEST_F(Admin, ProbeServerNamesTheEngine) {
@@ -391,7 +422,7 @@ TEST_F(Admin, DeleteOneRunLeavesAnother) {
   BulkIndexer bulk(client_.get(), FastRetries());
   for (const char* run : {"run-a", "run-b"}) {
     for (int i = 0; i < 5; ++i) {
-      bulk.Add(IndexAction(IndexName(prefix_, DocKind::kBuckets),
+      bulk.Add(IndexAction(TestIndex(prefix_, DocKind::kBuckets),
                            std::string(run) + "-b" + std::to_string(i),
                            std::string(R"({"run":")") + run +
                                R"(","bucket_index":[1,2],"bucket_count":[1.5,2.5],)"
@@ -412,7 +443,7 @@ TEST_F(Admin, DeleteOneRunLeavesAnother) {
   uint64_t left = 0;
   ASSERT_TRUE(admin.CountRunDocuments("run-b", &left).ok());
   EXPECT_EQ(left, 306u);
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 306u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 306u);
 }
 
 TEST_F(Admin, RunNamesAreMatchedExactly) {
@@ -423,7 +454,7 @@ TEST_F(Admin, RunNamesAreMatchedExactly) {
   DeleteReport report;
   ASSERT_TRUE(admin.DeleteRun("run", FastRetries(), &report).ok());
   EXPECT_EQ(report.deleted, 6u);
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 12u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 12u);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -448,11 +479,11 @@ TEST_F(Cli, LoadDirectory) {
                            " --batch-docs 400");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "indexed 1501, retried 0, failed 0\n");
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 1501u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 1501u);
   // Loading again overwrites.
   r = RunCli("load " + dir + " --es-url " + url_ + " --index-prefix " + prefix_ + " --gzip");
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 1501u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 1501u);
   std::filesystem::remove_all(dir);
 }
 
@@ -500,7 +531,7 @@ TEST_F(Cli, SetupRunsAndDelete) {
   r = RunCli("delete --run run-x" + common);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("no documents of run 'run-x'"), std::string::npos) << r.err;
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 21u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 21u);
 }
 
 TEST_F(Cli, UnreachableServerFailsClearly) {
@@ -547,7 +578,7 @@ TEST_F(Faults, TooLargeSplitsTheBatch) {
   EXPECT_GT(stats.splits, 0u);
   EXPECT_LE(proxy.Stat("max_bulk_bytes"), 300000);
   EXPECT_GT(proxy.Stat("split_413"), 0);
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 3001u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 3001u);
 }
 
 TEST_F(Faults, OneDocumentTooLargeFailsAlone) {
@@ -555,7 +586,7 @@ TEST_F(Faults, OneDocumentTooLargeFailsAlone) {
   proxy.Arm(R"({"mode":"too_large","max_bytes":2000})");
   std::unique_ptr<HttpClient> via = Client(proxy.url());
   BulkIndexer bulk(via.get(), FastRetries());
-  std::string index = IndexName(prefix_, DocKind::kPercentiles);
+  std::string index = TestIndex(prefix_, DocKind::kPercentiles);
   bulk.Add(IndexAction(index, "small", PctileDoc("r", 1)));
   bulk.Add(IndexAction(index, "huge", R"({"run":"r","note":")" + std::string(5000, 'x') + R"("})"));
   bulk.Add(IndexAction(index, "small2", PctileDoc("r", 2)));
@@ -581,7 +612,7 @@ TEST_F(Faults, DroppedConnectionsAreRetriedWithoutDuplicates) {
   EXPECT_EQ(stats.failed, 0u);
   EXPECT_GE(stats.retried, 250u * 4);
   EXPECT_EQ(proxy.Stat("injected"), 4);
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 1001u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 1001u);
 }
 
 TEST_F(Faults, SlowResponsesTimeOutAndAreRetried) {
@@ -599,7 +630,7 @@ TEST_F(Faults, SlowResponsesTimeOutAndAreRetried) {
   EXPECT_LT(took, 2.9);  // did not wait for the slow answer
   // Give the delayed, forwarded request time to land before counting (it is an overwrite).
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 201u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 201u);
 }
 
 TEST_F(Faults, ServiceUnavailableIsRetried) {
@@ -611,7 +642,7 @@ TEST_F(Faults, ServiceUnavailableIsRetried) {
   EXPECT_EQ(stats.indexed, 101u);
   EXPECT_EQ(stats.failed, 0u);
   EXPECT_EQ(stats.retried, 5u * 101);
-  EXPECT_EQ(Count(client_.get(), AllIndexNames(prefix_)), 101u);
+  EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 101u);
 }
 
 TEST_F(Faults, PersistentFailureGivesUpWithinBounds) {
@@ -624,7 +655,7 @@ TEST_F(Faults, PersistentFailureGivesUpWithinBounds) {
   BulkIndexer bulk(via.get(), options);
   for (int i = 0; i < 50; ++i) {
     bulk.Add(
-        IndexAction(IndexName(prefix_, DocKind::kPercentiles), std::to_string(i), PctileDoc("r", i)));
+        IndexAction(TestIndex(prefix_, DocKind::kPercentiles), std::to_string(i), PctileDoc("r", i)));
   }
   bulk.Finish();
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -641,7 +672,7 @@ TEST_F(Faults, PersistentFailureGivesUpWithinBounds) {
   options.max_retry_time_s = 1.5;
   start = std::chrono::steady_clock::now();
   BulkIndexer timed(via.get(), options);
-  timed.Add(IndexAction(IndexName(prefix_, DocKind::kPercentiles), "t", PctileDoc("r", 1)));
+  timed.Add(IndexAction(TestIndex(prefix_, DocKind::kPercentiles), "t", PctileDoc("r", 1)));
   timed.Finish();
   took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(timed.stats().failed, 1u);
@@ -782,9 +813,9 @@ TEST_F(Security, RightPasswordAndApiKeysWork) {
   std::unique_ptr<HttpClient> client = Client(url_, basic);
   BulkStats stats = IndexRun(client.get(), prefix, "run-k", 50);
   EXPECT_EQ(stats.indexed, 51u);
-  client->Request("DELETE", "/" + AllIndexNames(prefix) + "?ignore_unavailable=true");
+  client->Request("DELETE", "/" + AllIndexPatterns(prefix) + "?ignore_unavailable=true");
   for (DocKind k : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
-    client->Request("DELETE", "/_index_template/" + IndexName(prefix, k));
+    client->Request("DELETE", "/_index_template/" + IndexBaseName(prefix, k));
   }
 }
 

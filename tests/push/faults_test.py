@@ -48,9 +48,9 @@ def es(method, path, body=None):
 def ids_in_es(run):
     out = set()
     for kind in ("pctiles", "buckets", "runs"):
-        es("POST", "/fiohist-%s/_refresh" % kind)
+        es("POST", "/fiohist-%s*/_refresh" % kind)
         body = {"size": 10000, "_source": False, "query": {"term": {"run": run}}}
-        r = es("POST", "/fiohist-%s/_search?scroll=1m" % kind, body)
+        r = es("POST", "/fiohist-%s*/_search?scroll=1m" % kind, body)
         while r["hits"]["hits"]:
             out.update((h["_index"], h["_id"]) for h in r["hits"]["hits"])
             r = es("POST", "/_search/scroll", {"scroll": "1m", "scroll_id": r["_scroll_id"]})
@@ -61,7 +61,7 @@ def count(run):
     total = 0
     for kind in ("pctiles", "buckets"):
         try:
-            total += es("POST", "/fiohist-%s/_count" % kind,
+            total += es("POST", "/fiohist-%s*/_count" % kind,
                         {"query": {"term": {"run": run}}})["count"]
         except Exception:  # index not there yet
             pass

@@ -4,13 +4,17 @@
 Pushes real fio logs, then checks: document counts per kind; that Elasticsearch's own
 aggregation over the percentile documents (max of p99 per quantum) equals fiohist's CSV; that
 a second push changes nothing; `runs`; `delete`; bad credentials and an unreachable server;
-a node with a tiny write queue (429s) loses nothing.
+a node with a tiny write queue (429s) loses nothing; monthly indices by the run's start;
+several --es-url with a dead one first; the upgrade path (a run in the single indices of
+before partitioning: runs, delete, retention work on it); `delete --older-than`; partition
+settings and ages that make no sense are refused before any request.
 
 Usage: push_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, optional FIOHIST_ENGINE
 (elasticsearch or opensearch: what the node is, which push must find out and say),
 FIOHIST_ES_TINYQUEUE_URL, FIOHIST_ES_SECURE_URL + FIOHIST_ES_SECURE_USER, FIOHIST_MAPPINGS_DIR)
 """
 import csv
+import datetime
 import glob
 import gzip
 import io
@@ -54,18 +58,18 @@ def run(args, env=None):
 
 def count(run_name, kind, url=URL, resolution=None):
     """Documents of a run; of one resolution only when given (percentile documents)."""
-    es("POST", "/fiohist-%s/_refresh" % kind, url=url)
+    es("POST", "/fiohist-%s*/_refresh" % kind, url=url)
     flt = [{"term": {"run": run_name}}]
     if resolution is not None:
         flt.append({"term": {"resolution": resolution}})
-    return es("POST", "/fiohist-%s/_count" % kind,
+    return es("POST", "/fiohist-%s*/_count" % kind,
               {"query": {"bool": {"filter": flt}}}, url=url)["count"]
 
 
 def all_docs(run_name):
     out = {}
     for kind in ("pctiles", "buckets", "runs"):
-        r = es("POST", "/fiohist-%s/_search" % kind,
+        r = es("POST", "/fiohist-%s*/_search" % kind,
                {"size": 10000, "query": {"term": {"run": run_name}}})
         for h in r["hits"]["hits"]:
             out[(h["_index"], h["_id"])] = h["_source"]
@@ -112,7 +116,7 @@ check(count("push-test", "buckets") == len(rows), "one bucket document per CSV r
 check(count("push-test", "runs") == 1, "one run document")
 
 # The server's own aggregation over the percentile documents equals the CSV.
-agg = es("POST", "/fiohist-pctiles/_search", {
+agg = es("POST", "/fiohist-pctiles*/_search", {
     "size": 0,
     "query": {"bool": {"filter": [{"term": {"run": "push-test"}}, {"term": {"scope": "cluster"}},
                                   {"term": {"direction": "all"}}, {"term": {"resolution": 1}}]}},
@@ -129,7 +133,7 @@ check(worst < 1e-9, "max of p99 per quantum from the server equals the CSV (wors
       % worst)
 
 # The run document and `fiohist runs`.
-rdoc = es("POST", "/fiohist-runs/_search", {"query": {"term": {"run": "push-test"}}})
+rdoc = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}})
 src = rdoc["hits"]["hits"][0]["_source"]
 check(src.get("tags") == ["ci"] and src.get("labels", {}).get("disk") == "nvme",
       "run document keeps tags and labels")
@@ -139,7 +143,7 @@ rc, out, err = run(["runs", "--es-url", URL])
 check(rc == 0 and "push-test" in out, "`fiohist runs` lists the run")
 
 if m:
-    span = es("POST", "/fiohist-runs/_search", {
+    span = es("POST", "/fiohist-runs*/_search", {
         "query": {"term": {"run": "push-test"}}, "size": 1,
         "docvalue_fields": [{"field": "start", "format": "epoch_millis"},
                             {"field": "end", "format": "epoch_millis"}]})["hits"]["hits"][0]
@@ -184,8 +188,8 @@ weird_label = ('k\u00e9y', 'v"al\\ue\n\u2603')
 rc, out, err = run(push + ["--run", weird, "--tag", weird_tag, "--label",
                            "%s=%s" % weird_label] + LOGS[:1])
 check(rc == 0, "push with a hostile run name exits 0 (%s)" % err.strip()[-200:])
-es("POST", "/fiohist-runs/_refresh")
-r = es("POST", "/fiohist-runs/_search", {"query": {"term": {"run": weird}}})
+es("POST", "/fiohist-runs*/_refresh")
+r = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": weird}}})
 hits = r["hits"]["hits"]
 check(len(hits) == 1 and hits[0]["_source"]["run"] == weird,
       "the run name round-trips exactly through the server")
@@ -238,8 +242,11 @@ try:
     es("DELETE", "/fiohist-blocked-*")
 except urllib.error.HTTPError:
     pass
-es("PUT", "/fiohist-blocked-runs", {})
-es("PUT", "/fiohist-blocked-runs/_settings", {"index.blocks.write": True})
+# The runs index of the month of the log's first stamp (epoch milliseconds).
+blocked = "fiohist-blocked-runs-" + datetime.datetime.fromtimestamp(
+    int(lines[0].split(b",")[0]) / 1000, datetime.timezone.utc).strftime("%Y.%m")
+es("PUT", "/" + blocked, {})
+es("PUT", "/%s/_settings" % blocked, {"index.blocks.write": True})
 for quiet in ([], ["--quiet"]):
     rc, out, err = run(push + ["--run", "blocked", "--index-prefix", "fiohist-blocked",
                                "--skip-bad-lines"] + quiet + [bad])
@@ -247,9 +254,187 @@ for quiet in ([], ["--quiet"]):
           "push into a write-blocked runs index exits 3 (rc %d, %s)" % (rc, err.strip()[-300:]))
     check(err.count("skipped 1 bad line") == 1,
           "a failing push%s still warns once about the skipped line" % (" --quiet" if quiet else ""))
-es("PUT", "/fiohist-blocked-runs/_settings", {"index.blocks.write": False})
+es("PUT", "/%s/_settings" % blocked, {"index.blocks.write": False})
 es("DELETE", "/fiohist-blocked-*")
 shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- Monthly indices, several nodes ------------------------------------------------------------
+# Every document of a run goes to the indices of the month of its start (UTC).
+rc, out, err = run(["push", "--quiet", "--es-url", "http://127.0.0.1:1," + URL, "--run", "multi",
+                    "--timeout", "20"] + mappings + LOGS[:1])
+check(rc == 0 and "node http://127.0.0.1:1 gave no answer" in err and "trying " + URL in err,
+      "--es-url DEAD,LIVE: the push fails over and says so (rc %d, %s)" % (rc, err.strip()[-300:]))
+docs = all_docs("multi")
+months = {re.sub(r"^fiohist-(pctiles|buckets|runs)-", "", i) for i, _ in docs}
+check(len(docs) > 0 and len(months) == 1 and re.match(r"^\d{4}\.\d\d$", months.pop() or ""),
+      "the run's documents are in the three indices of one month: %s"
+      % sorted({i for i, _ in docs}))
+rc, out, err = run(["runs"], env={"FIOHIST_ES_URL": "http://127.0.0.1:1, " + URL})
+check(rc == 0 and "multi" in out, "FIOHIST_ES_URL as a comma list (rc %d)" % rc)
+run(["delete", "--es-url", URL, "--run", "multi"])
+
+# --- Bad input: refused before any request (the URL is a closed port) ------------------------
+for args, option in ((["setup", "--shards", "0"], "--shards"),
+                     (["setup", "--replicas", "-1"], "--replicas"),
+                     (["push", "--run", "x", "--shards", "-3"] + LOGS[:1], "--shards"),
+                     (["push", "--run", "x", "--replicas", "many"] + LOGS[:1], "--replicas"),
+                     (["delete", "--older-than", "-5d"], "--older-than"),
+                     (["delete", "--older-than", "90"], "--older-than"),
+                     (["delete", "--older-than", "0d"], "--older-than"),
+                     (["delete", "--older-than", "ninety days"], "--older-than")):
+    rc, out, err = run(args + ["--es-url", "http://127.0.0.1:1"])
+    check(rc == 2 and option in err and "127.0.0.1:1" not in err,
+          "%s: refused before any request, naming %s (rc %d: %s)"
+          % (" ".join(args[:3]), option, rc, err.strip()[-200:]))
+
+
+# --- Upgrade path and retention ---------------------------------------------------------------
+def relative_logs(dest):
+    """The sample logs with relative stamps (ms from the first), so --start-time places them."""
+    os.makedirs(dest, exist_ok=True)
+    out = []
+    for src in LOGS:
+        with gzip.open(src, "rt") as f:
+            lines = [l.split(",", 1) for l in f.read().splitlines() if l.strip()]
+        base = int(lines[0][0]) - 1000
+        dst = os.path.join(dest, os.path.basename(src)[:-3])
+        with open(dst, "w") as f:
+            f.write("".join("%d,%s\n" % (int(t) - base, rest) for t, rest in lines))
+        out.append(dst)
+    return out
+
+
+def iso(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def ndjson_into_legacy(out_dir):
+    """Renames a push --out's monthly indices to the single ones of before partitioning."""
+    for f in glob.glob(os.path.join(out_dir, "*.ndjson")):
+        with open(f) as fh:
+            text = fh.read()
+        with open(f, "w") as fh:
+            fh.write(re.sub(r'"_index":"([a-z0-9.-]+)-\d{4}\.\d\d"', r'"_index":"\1"', text))
+
+
+def make_legacy_indices(prefix):
+    """The indices as fiohist wrote them before partitioning: one per kind, no month, the
+    mappings of mappings/ (unchanged), 1 shard, 0 replicas."""
+    mdir = os.environ.get("FIOHIST_MAPPINGS_DIR") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "mappings")
+    for kind, fname in (("pctiles", "fiohist-pctiles.json"),
+                        ("buckets", "fiohist-buckets-nohistogram.json"),
+                        ("runs", "fiohist-runs.json")):
+        with open(os.path.join(mdir, fname)) as f:
+            tmpl = json.load(f)["template"]
+        try:
+            es("DELETE", "/%s-%s" % (prefix, kind))
+        except urllib.error.HTTPError:
+            pass
+        es("PUT", "/%s-%s" % (prefix, kind), {
+            "settings": {"index": {"number_of_shards": 1, "number_of_replicas": 0}},
+            "mappings": tmpl["mappings"]})
+
+
+def prefixed_count(prefix, run_name):
+    es("POST", "/%s-*/_refresh" % prefix)
+    return es("POST", "/%s-*/_count" % prefix, {"query": {"term": {"run": run_name}}})["count"]
+
+
+def indices(prefix):
+    return sorted(i["index"] for i in es("GET", "/_cat/indices/%s-*?format=json&h=index" % prefix))
+
+
+tmp = tempfile.mkdtemp(prefix="push-upgrade-")
+try:
+    rel = relative_logs(os.path.join(tmp, "rel"))
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    # A run stored by fiohist before partitioning: indices upg-pctiles/-buckets/-runs.
+    make_legacy_indices("upg")
+    rc, out, err = run(["push", "--quiet", "--out", os.path.join(tmp, "legacy"), "--run",
+                        "legacy-run", "--index-prefix", "upg", "--start-time",
+                        iso(now - datetime.timedelta(days=3))] + rel)
+    ndjson_into_legacy(os.path.join(tmp, "legacy"))
+    rc, out, err = run(["load", os.path.join(tmp, "legacy"), "--no-setup", "--es-url", URL,
+                        "--index-prefix", "upg"])
+    legacy_docs = prefixed_count("upg", "legacy-run")
+    check(rc == 0 and legacy_docs > 0 and indices("upg") == ["upg-buckets", "upg-pctiles",
+                                                             "upg-runs"],
+          "a run in the single indices of before partitioning (%d documents, %s)"
+          % (legacy_docs, indices("upg")))
+    # Today's fiohist on the same prefix: templates cover both, new runs go monthly.
+    rc, out, err = run(["setup", "--es-url", URL, "--index-prefix", "upg"] + mappings)
+    check(rc == 0, "setup over the old indices (%s)" % err.strip()[-200:])
+    rc, out, err = run(push + ["--quiet", "--run", "new-run", "--index-prefix", "upg"] + LOGS)
+    check(rc == 0, "push of a new run beside them")
+    rc, out, err = run(["runs", "--json", "--es-url", URL, "--index-prefix", "upg"])
+    listed = {json.loads(l)["run"]: json.loads(l) for l in out.splitlines() if l.strip()}
+    check(rc == 0 and set(listed) == {"legacy-run", "new-run"} and
+          listed["legacy-run"]["documents"] == legacy_docs and
+          listed["legacy-run"]["has_run_document"],
+          "runs lists the old run (from the old indices) and the new one: %s" % sorted(listed))
+    # What a Grafana data source on `upg-pctiles*` sees: both runs.
+    r = es("POST", "/upg-pctiles*/_search", {"size": 0, "aggs": {"r": {"terms": {
+        "field": "run"}}}})
+    check({b["key"] for b in r["aggregations"]["r"]["buckets"]} == {"legacy-run", "new-run"},
+          "the index pattern upg-pctiles* (data sources, data views) covers old and new indices")
+    rc, out, err = run(["delete", "--es-url", URL, "--index-prefix", "upg", "--run",
+                        "legacy-run"])
+    check(rc == 0 and prefixed_count("upg", "legacy-run") == 0 and
+          prefixed_count("upg", "new-run") > 0,
+          "delete --run removes the old run from the old indices (%s)" % err.strip()[-200:])
+
+    # Retention: runs relative to the cutoff (now - 90 days).
+    cutoff = now - datetime.timedelta(days=90)
+    starts = {"ret-old": now - datetime.timedelta(days=400),          # a whole old month
+              "ret-edge-old": cutoff - datetime.timedelta(hours=2),   # ended before the cutoff
+              "ret-edge-new": cutoff + datetime.timedelta(hours=2),   # ended after it
+              "ret-new": now - datetime.timedelta(days=1)}
+    make_legacy_indices("ret")
+    for name, start in starts.items():
+        rc, out, err = run(["push", "--quiet", "--es-url", URL, "--index-prefix", "ret", "--run",
+                            name, "--start-time", iso(start)] + mappings + rel)
+        check(rc == 0, "retention: push of %s at %s" % (name, iso(start)))
+    # And an old run in the single indices of before partitioning.
+    rc, out, err = run(["push", "--quiet", "--out", os.path.join(tmp, "ret-legacy"), "--run",
+                        "ret-legacy-old", "--index-prefix", "ret", "--start-time",
+                        iso(now - datetime.timedelta(days=200))] + rel)
+    ndjson_into_legacy(os.path.join(tmp, "ret-legacy"))
+    run(["load", os.path.join(tmp, "ret-legacy"), "--no-setup", "--es-url", URL,
+         "--index-prefix", "ret"])
+    before = {n: prefixed_count("ret", n) for n in list(starts) + ["ret-legacy-old"]}
+    old_month = starts["ret-old"].strftime("%Y.%m")
+    rc, out, err = run(["delete", "--older-than", "90d", "--dry-run", "--es-url", URL,
+                        "--index-prefix", "ret"])
+    check(rc == 0 and "would drop index ret-pctiles-%s" % old_month in out and
+          "would delete run ret-legacy-old" in out and "ret-new" not in out and
+          "ret-edge-new" not in out and "ret-edge-old" in out,
+          "delete --older-than 90d --dry-run lists the old month, the old runs elsewhere:\n" + out)
+    check({n: prefixed_count("ret", n) for n in before} == before, "--dry-run deletes nothing")
+    rc, out, err = run(["delete", "--older-than", "90d", "--es-url", URL, "--index-prefix",
+                        "ret"])
+    after = {n: prefixed_count("ret", n) for n in before}
+    check(rc == 0 and after["ret-old"] == 0 and after["ret-edge-old"] == 0 and
+          after["ret-legacy-old"] == 0 and after["ret-edge-new"] == before["ret-edge-new"] and
+          after["ret-new"] == before["ret-new"] and before["ret-new"] > 0,
+          "delete --older-than 90d removes exactly the runs ended before the cutoff (%s; %s)"
+          % (after, (out + err).strip()[-300:]))
+    check(not any(i.endswith(old_month) for i in indices("ret")) and "ret-pctiles" in
+          indices("ret"), "the old month's indices are dropped; the old single ones stay "
+          "(other runs may live there): %s" % indices("ret"))
+    rc, out, err = run(["delete", "--older-than", "90d", "--es-url", URL, "--index-prefix",
+                        "ret"])
+    check(rc == 0 and "nothing ended before the cutoff" in out, "a second run finds nothing")
+finally:
+    for prefix in ("upg", "ret"):
+        try:
+            es("DELETE", "/%s-*" % prefix)
+            for kind in ("pctiles", "buckets", "runs"):
+                es("DELETE", "/_index_template/%s-%s" % (prefix, kind))
+        except urllib.error.HTTPError:
+            pass
+    shutil.rmtree(tmp, ignore_errors=True)
 
 if failures:
     print("FAILED: %d check(s)" % len(failures))
