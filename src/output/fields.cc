@@ -61,11 +61,12 @@ const std::vector<Field>& ResultFields() {
       {"coverage", FieldType::kDouble, kInPctiles | kInCsv},
       {"partial", FieldType::kBoolean, kInPctiles | kInCsv},
       {"layout", FieldType::kKeyword, kInBuckets},
-      {"bucket_index", FieldType::kInteger, kInBuckets},
-      {"bucket_count", FieldType::kDouble, kInBuckets},
-      // A `histogram` where the cluster has the type, else an object kept in _source only.
+      // Integer counts (BucketCarry), in one of two forms (BucketForm): a `latency`
+      // histogram where the cluster has the type (else an object kept in _source only),
+      // or delta-coded bucket indices with their counts, in _source only.
       {"latency", FieldType::kHistogram, kInBuckets},
-      {"latency_scale", FieldType::kInteger, kInBuckets},
+      {"bucket_delta", FieldType::kInteger, kInBuckets},
+      {"bucket_ios", FieldType::kInteger, kInBuckets},
   };
   return fields;
 }
