@@ -103,6 +103,9 @@ Status ParseBucketScopes(const std::string& text, bool given, PushArgs* args) {
   const std::array<bool, 4>& dirs = args->options.directions;
   const bool real = dirs[0] || dirs[1] || dirs[2];
   args->buckets.directions = {dirs[0], dirs[1], dirs[2], !real && dirs[3]};
+  if (args->buckets.scale < 1 || args->buckets.scale > 1000000) {
+    return Status::Error("--bucket-scale: expected 1 to 1000000");
+  }
   if (args->bucket_form == "histogram") {
     args->buckets.form = BucketForm::kHistogram;
   } else if (args->bucket_form == "compact") {
@@ -140,6 +143,9 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
       ("bucket-scopes", po::value(&bucket_scopes),
        "scopes that get bucket documents, among those reported (default job: the others are "
        "sums of it; 'none': no bucket documents)")
+      ("bucket-scale", po::value(&args->buckets.scale),
+       "bucket documents count in units of 1/N I/O (default 5000: percentiles of their sums "
+       "stay within 0.1% of the logs'; 1: whole I/Os)")
       ("bucket-form", po::value(&args->bucket_form),
        "bucket documents' form: auto (a `latency` histogram where the server has the type, "
        "else compact; histogram with --out), histogram, or compact (delta-coded indices and "

@@ -10,7 +10,8 @@ DocumentSink::DocumentSink(std::string index_prefix, RunMeta meta, ActionConsume
     : prefix_(std::move(index_prefix)),
       meta_(std::move(meta)),
       consume_(std::move(consume)),
-      buckets_(buckets) {}
+      buckets_(buckets),
+      carry_(buckets.scale) {}
 
 Status DocumentSink::Begin(const RunInfo& info) {
   info_ = info;

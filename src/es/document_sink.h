@@ -25,6 +25,9 @@ struct BucketOptions {
   /// By Direction: the real ones; `all` is their sum.
   std::array<bool, 4> directions = {true, true, true, false};
   BucketForm form = BucketForm::kHistogram;
+  /// Counts are in units of 1/scale I/O (BucketCarry): 5000 keeps percentiles of summed
+  /// documents within 0.1 % of fiohist's own (docs/documents.md has the measurements).
+  int64_t scale = 5000;
 };
 
 /// A ResultSink that makes a percentile document of every result and a bucket document of

@@ -8,7 +8,9 @@ void BucketCarry::Round(const ScopeResult& r, IntegerBuckets* out) {
   out->columns.clear();
   out->counts.clear();
   out->total = 0;
+  out->scale = scale_;
   if (!r.histogram) return;
+  const double scale = static_cast<double>(scale_);
   key_.assign(ScopeName(r.kind));
   key_ += '\x1f';
   key_ += r.host;
@@ -22,7 +24,7 @@ void BucketCarry::Round(const ScopeResult& r, IntegerBuckets* out) {
     if (carry.size() <= static_cast<size_t>(c)) carry.resize(static_cast<size_t>(c) + 1, 0.0);
     double& left = carry[static_cast<size_t>(c)];
     // The carry lies in [-0.5, 0.5) and v > 0, so the sum exceeds -0.5: n >= 0.
-    const double want = left + v;
+    const double want = left + v * scale;
     const double n = std::floor(want + 0.5);
     left = want - n;
     if (n <= 0) return;

@@ -362,9 +362,10 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
     quantum_s_.assign(buf, PutNum(buf, static_cast<double>(quantum_ms_) / 1000.0));
   }
   const std::string layout = info.layout.Name();
-  bucket_delta_key_ = ResultKey("bucket_delta");
+  bucket_runs_key_ = ResultKey("bucket_runs");
   bucket_ios_key_ = ResultKey("bucket_ios");
   latency_key_ = ResultKey("latency");
+  latency_scale_key_ = ResultKey("latency_scale");
   buckets_head_ = ResultKey("layout") + StringText(layout.data(), layout.size());
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
@@ -467,10 +468,12 @@ void DocumentBuilder::AppendCommon(const ScopeResult& r, double samples, bool bu
   char* p = out.Room(CommonRoom(r));
   p = Put(p, common_keys_[kTimestampKey]);
   p = PutTime(p, r.start_ms, info_.absolute);
-  p = Put(p, common_keys_[kEndKey]);
-  p = PutTime(p, r.end_ms, info_.absolute);
-  p = Put(p, common_keys_[kElapsedKey]);
-  p = PutNum(p, r.elapsed_s);
+  if (!bucket) {  // bucket documents: quantum_s gives the end; elapsed_s is for panels
+    p = Put(p, common_keys_[kEndKey]);
+    p = PutTime(p, r.end_ms, info_.absolute);
+    p = Put(p, common_keys_[kElapsedKey]);
+    p = PutNum(p, r.elapsed_s);
+  }
   p = Put(p, common_keys_[kQuantumKey]);
   if (r.end_ms - r.start_ms == quantum_ms_) {
     p = Put(p, quantum_s_);
@@ -579,8 +582,8 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
   constexpr size_t kInt = 21;                // ",<int64>"
   Out out(doc);
   out.Reserve(CommonRoom(r) + buckets_head_.size() + n * (kSlack + kInt) + 4 * kSlack + 128);
-  AppendCommon(r, static_cast<double>(b.total), true, out);
-  char* p = out.Room(buckets_head_.size() + latency_key_.size() + bucket_delta_key_.size() +
+  AppendCommon(r, static_cast<double>(b.total) / static_cast<double>(b.scale), true, out);
+  char* p = out.Room(buckets_head_.size() + latency_key_.size() + bucket_runs_key_.size() +
                      bucket_ios_key_.size() + 32 + n * (kSlack + 2 * kInt) + kSlack);
   p = Put(p, buckets_head_);
   if (form_ == BucketForm::kHistogram) {
@@ -594,15 +597,23 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
     });
     p = Lit(p, "],\"counts\":");
   } else {
-    // Bucket indices as the gap from the previous one (the first from 0): 1 or 2 digits.
-    p = Put(p, bucket_delta_key_);
-    int prev = 0;
+    // Runs of consecutive buckets: [first, length, gap, length, gap, length...], the gap
+    // from a run's last bucket to the next run's first. A quantum's body is mostly one run,
+    // so this is a few numbers where a list of indices would be hundreds.
+    p = Put(p, bucket_runs_key_);
     char* open = p;
     *p = ',';
-    for (size_t i = 0; i < n; ++i) {
+    size_t i = 0;
+    int prev = 0;
+    while (i < n) {
+      size_t j = i + 1;
+      while (j < n && b.columns[j] == b.columns[j - 1] + 1) ++j;
       *p++ = ',';
       p = std::to_chars(p, p + 8, b.columns[i] - prev).ptr;
-      prev = b.columns[i];
+      *p++ = ',';
+      p = std::to_chars(p, p + 8, j - i).ptr;
+      prev = b.columns[j - 1];
+      i = j;
     }
     if (n == 0) ++p;
     *open = '[';
@@ -621,6 +632,10 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
     *p++ = ']';
   }
   if (form_ == BucketForm::kHistogram) *p++ = '}';
+  if (b.scale != 1) {  // counts are I/Os times this
+    p = Put(p, latency_scale_key_);
+    p = std::to_chars(p, p + 20, b.scale).ptr;
+  }
   *p++ = '}';
   out.Done(p);
 }

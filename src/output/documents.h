@@ -96,7 +96,8 @@ class DocumentBuilder {
   std::vector<std::string> common_keys_;
   size_t common_room_ = 0;  // bytes of those keys and their values at most
   std::array<std::string, 6> stat_keys_;
-  std::string clamped_key_, lower_bound_key_, bucket_delta_key_, bucket_ios_key_, latency_key_;
+  std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
+  std::string latency_scale_key_;
   std::string coverage_key_, partial_key_;
   // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
   // resolution and zoom fields.

@@ -70,7 +70,7 @@ TEST(Documents, HistogramFormIsTheOnlyCopyWithIntegerCounts) {
   rapidjson::Document d;
   d.Parse(b.Buckets(f.r, Rounded(f.r)).c_str());
   ASSERT_TRUE(d.IsObject());
-  EXPECT_FALSE(d.HasMember("bucket_delta"));
+  EXPECT_FALSE(d.HasMember("bucket_runs"));
   const auto& counts = d["latency"]["counts"].GetArray();
   const auto& values = d["latency"]["values"].GetArray();
   ASSERT_EQ(counts.Size(), 2u);  // 0.0004 rounds to nothing (its carry waits)
@@ -89,7 +89,8 @@ TEST(Documents, CompactFormDeltaCodesTheIndices) {
   DocumentBuilder b(f.info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
   rapidjson::Document d;
   const std::string doc = b.Buckets(f.r, Rounded(f.r));
-  EXPECT_NE(doc.find("\"bucket_delta\":[300,1555],\"bucket_ios\":[10,1]}"), std::string::npos)
+  EXPECT_NE(doc.find("\"bucket_runs\":[300,1,1555,1],\"bucket_ios\":[10,1]}"),
+            std::string::npos)
       << doc;
   d.Parse(doc.c_str());
   ASSERT_TRUE(d.IsObject());

@@ -184,7 +184,7 @@ class KeyCollector : public ResultSink {
   }
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_, compact_;
-  BucketCarry carry_;
+  BucketCarry carry_{5000};
   std::vector<ScopeResult> whole_;
 };
 
