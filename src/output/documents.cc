@@ -584,7 +584,8 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
   out.Reserve(CommonRoom(r) + buckets_head_.size() + n * (kSlack + kInt) + 4 * kSlack + 128);
   AppendCommon(r, static_cast<double>(b.total) / static_cast<double>(b.scale), true, out);
   char* p = out.Room(buckets_head_.size() + latency_key_.size() + bucket_runs_key_.size() +
-                     bucket_ios_key_.size() + 32 + n * (kSlack + 2 * kInt) + kSlack);
+                     bucket_ios_key_.size() + latency_scale_key_.size() + 64 +
+                     n * (kSlack + 2 * kInt) + kSlack);
   p = Put(p, buckets_head_);
   if (form_ == BucketForm::kHistogram) {
     // The only copy: bucket midpoints in us and integer counts (scale 1); read-back maps
