@@ -51,10 +51,11 @@ const char kUsage[] =
     "Read-back: with --run NAME and --es-url URL (or FIOHIST_ES_URL) instead of LOGS, the\n"
     "histograms are rebuilt from the run's bucket documents (any form fiohist wrote, on any\n"
     "server) and the same statistics printed: --host H and --job J (repeatable) select\n"
-    "series, --from T / --to T a time window (ISO 8601 or epoch ms), --quantum a multiple\n"
-    "of the push quantum (default: the push quantum). Bucket documents hold integer counts\n"
-    "(within 1 I/O per stored series of the logs' sums); they carry no coverage, so\n"
-    "read-back reports whole spans (coverage 1).\n"
+    "series, --from T / --to T a time window (ISO 8601 or Unix epoch s or ms), --quantum\n"
+    "a multiple of the push quantum (default: the push quantum). Bucket documents hold\n"
+    "fixed-point counts (1/5000 I/O by default, remainders carried: any window is within one\n"
+    "unit per bucket and stored series of the logs' sums, whole runs exact); they carry no\n"
+    "coverage, so read-back reports whole spans (coverage 1).\n"
     "\n"
     "Exit status: 0 all input used; 1 error (file:line: what was expected); 2 bad usage;\n"
     "3 finished but bad lines were skipped (--skip-bad-lines).\n";
@@ -120,7 +121,8 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   back.add_options()
       ("run", po::value(&args->query.run), "read the run's bucket documents instead of logs")
       ("job", po::value(&args->query.jobs)->composing(), "read-back: only this job (repeatable)")
-      ("from", po::value(&from), "read-back: quanta starting at or after T (ISO 8601 or epoch ms)")
+      ("from", po::value(&from),
+       "read-back: quanta starting at or after T (ISO 8601, or Unix epoch s or ms)")
       ("to", po::value(&to), "read-back: quanta starting before T");
   // clang-format on
   AddEsConnectionOptions(&back, &args->conn);
