@@ -59,6 +59,10 @@ int main(int argc, char** argv) {
     r.stats = fiohist::ComputeStats(hists[i], info.layout, info.percentiles.values);
     results.push_back(r);
   }
+  // Integer counts as push makes them (the carry runs once, in order, as in push).
+  std::vector<fiohist::IntegerBuckets> ints(results.size());
+  fiohist::BucketCarry carry;
+  for (size_t i = 0; i < results.size(); ++i) carry.Round(results[i], &ints[i]);
   for (int kind = 0; kind < 2; ++kind) {
     if (which != "both" && (kind == 0) != (which == "pctiles")) continue;
     const fiohist::DocKind doc_kind =
@@ -77,12 +81,13 @@ int main(int argc, char** argv) {
             if (kind == 0) {
               builder.AppendPercentiles(r, &doc);
             } else {
-              builder.AppendBuckets(r, &doc);
+              builder.AppendBuckets(r, ints[&r - results.data()], &doc);
             }
             bytes += doc.size() + id.size();
           } else {
             const std::string new_id = builder.Id(doc_kind, r);
-            const std::string new_doc = kind == 0 ? builder.Percentiles(r) : builder.Buckets(r);
+            const std::string new_doc = kind == 0 ? builder.Percentiles(r)
+                                                  : builder.Buckets(r, ints[&r - results.data()]);
             bytes += new_doc.size() + new_id.size();
           }
           ++docs;

@@ -11,8 +11,11 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/compat_command.h"
+#include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
+#include "es/bucket_reader.h"
+#include "log/time_anchor.h"
 #include "output/csv_sink.h"
 #include "output/fanout_sink.h"
 #include "output/row_json_sink.h"
@@ -44,6 +47,15 @@ const char kUsage[] =
     "in the quantum), samples (weighted I/O count), iops, min, mean, max, the percentiles,\n"
     "top_bucket (I/Os in fio's last, clamped bucket) and lower_bound (values that fell into\n"
     "that bucket: only lower bounds). A summary goes to stderr.\n"
+    "\n"
+    "Read-back: with --run NAME and --es-url URL (or FIOHIST_ES_URL) instead of LOGS, the\n"
+    "histograms are rebuilt from the run's bucket documents (any form fiohist wrote, on any\n"
+    "server) and the same statistics printed: --host H and --job J (repeatable) select\n"
+    "series, --from T / --to T a time window (ISO 8601 or Unix epoch s or ms), --quantum\n"
+    "a multiple of the push quantum (default: the push quantum). Bucket documents hold\n"
+    "fixed-point counts (1/5000 I/O by default, remainders carried: any window is within one\n"
+    "unit per bucket and stored series of the logs' sums, whole runs exact); they carry no\n"
+    "coverage, so read-back reports whole spans (coverage 1).\n"
     "\n"
     "Exit status: 0 all input used; 1 error (file:line: what was expected); 2 bad usage;\n"
     "3 finished but bad lines were skipped (--skip-bad-lines).\n";
@@ -81,6 +93,11 @@ struct PctilesArgs {
   std::string output;  // empty: stdout
   RowSelection rows = RowSelection::kQuanta;
   bool quiet = false;
+  /// Read-back (--run): from bucket documents instead of logs.
+  bool read_back = false;
+  EsConnectionOptions conn;
+  BucketQuery query;
+  bool quantum_given = false;
 };
 
 // Parses the command line. Returns -1 to go on, else the exit code (--help, --version,
@@ -98,6 +115,18 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
       ("whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")
       ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
   // clang-format on
+  po::options_description back("Read-back from bucket documents");
+  std::string from, to;
+  // clang-format off
+  back.add_options()
+      ("run", po::value(&args->query.run), "read the run's bucket documents instead of logs")
+      ("job", po::value(&args->query.jobs)->composing(), "read-back: only this job (repeatable)")
+      ("from", po::value(&from),
+       "read-back: quanta starting at or after T (ISO 8601, or Unix epoch s or ms)")
+      ("to", po::value(&to), "read-back: quanta starting before T");
+  // clang-format on
+  AddEsConnectionOptions(&back, &args->conn);
+  desc.add(back);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
@@ -106,7 +135,25 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
     return kExitOk;
   }
-  Status s = PipelineOptionsFromVariables(vm, "cluster", &args->options, &args->logs);
+  Status s;
+  args->read_back = vm.count("run") > 0;
+  if (args->read_back) {
+    // --host names hosts to read here, not FILE=HOST.
+    if (vm.count("host")) args->query.hosts = vm["host"].as<std::vector<std::string>>();
+    vm.erase("host");
+    args->quantum_given = !vm["quantum"].defaulted();
+    if (vm.count("logs")) s = Status::Error("--run reads bucket documents: give no LOGS");
+    if (s.ok() && !ResolveEsUrl(&args->conn)) {
+      s = Status::Error("--run needs --es-url URL (or FIOHIST_ES_URL)");
+    }
+    if (s.ok() && !from.empty()) s = ParseStartTime(from, &args->query.from_ms);
+    if (s.ok() && !to.empty()) s = ParseStartTime(to, &args->query.to_ms);
+  } else if (vm.count("job") || vm.count("from") || vm.count("to")) {
+    s = Status::Error("--job, --from and --to go with --run (read-back)");
+  }
+  if (s.ok()) {
+    s = PipelineOptionsFromVariables(vm, "cluster", &args->options, &args->logs, !args->read_back);
+  }
   if (s.ok()) s = ParseLatencyUnit(vm["unit"].as<std::string>(), &args->unit);
   args->format = vm["format"].as<std::string>();
   if (s.ok() && args->format != "csv" && args->format != "ndjson" && args->format != "json") {
@@ -128,6 +175,46 @@ std::unique_ptr<ResultSink> MakeTableSink(const PctilesArgs& args, std::FILE* ou
   return std::make_unique<RowJsonSink>(out, args.unit, args.rows, args.format == "json");
 }
 
+// Read-back: the run's bucket documents through the same statistics into `table`.
+int RunReadBack(PctilesArgs* args, ResultSink* table) {
+  std::unique_ptr<HttpClient> client = ConnectOrComplain("pctiles", &args->conn);
+  if (!client) return kExitError;
+  BucketReader reader(client.get(), args->conn.index_prefix);
+  std::unique_ptr<HistogramReplay> replay;
+  BucketRunFacts stored;
+  Status s = reader.Read(
+      args->query,
+      [&](const BucketRunFacts& run) {
+        stored = run;
+        RunInfo info;
+        Status st = ParseLayoutName(run.layout, &info.layout);
+        if (!st.ok()) return st;
+        info.absolute = run.absolute;
+        info.anchor = run.absolute ? "epoch" : "none";
+        if (!args->quantum_given && run.quantum_ms > 0) args->options.quantum_ms = run.quantum_ms;
+        if (run.quantum_ms > 0 && args->options.quantum_ms % run.quantum_ms != 0) {
+          return Status::Error("--quantum: the run was pushed with " +
+                               std::to_string(run.quantum_ms) +
+                               " ms quanta: give a multiple of them");
+        }
+        replay = std::make_unique<HistogramReplay>(args->options, info, table);
+        return Status();
+      },
+      [&](const StoredQuantum& q) { return replay->Add(q); });
+  if (s.ok()) s = replay ? replay->Finish() : Status::Error("no bucket documents matched");
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist pctiles: run '%s': %s\n", args->query.run.c_str(),
+                 s.message().c_str());
+    return kExitError;
+  }
+  if (!args->quiet) {
+    std::fprintf(stderr, "fiohist pctiles: run '%s': %llu bucket documents (scope %s) read back\n",
+                 args->query.run.c_str(), static_cast<unsigned long long>(reader.documents()),
+                 stored.scope.c_str());
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunPctilesCommand(int argc, char** argv) {
@@ -147,6 +234,14 @@ int RunPctilesCommand(int argc, char** argv) {
     out = file.get();
   }
   std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
+  if (args.read_back) {
+    const int rc = RunReadBack(&args, table.get());
+    if (rc == kExitOk && file && std::fclose(file.release()) != 0) {
+      std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
+      return kExitError;
+    }
+    return rc;
+  }
   SummarySink summary_sink(stderr, args.unit);
   std::vector<ResultSink*> sinks = {table.get()};
   if (!args.quiet) sinks.push_back(&summary_sink);

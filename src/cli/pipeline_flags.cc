@@ -59,7 +59,8 @@ void AddPipelineOptions(po::options_description* desc,
 }
 
 Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::string& default_scopes,
-                                    PipelineOptions* o, std::vector<std::string>* logs) {
+                                    PipelineOptions* o, std::vector<std::string>* logs,
+                                    bool logs_required) {
   const double q = vm["quantum"].as<double>();
   // Up to 10^9 s (31 years): larger ones overflow the time grid's millisecond arithmetic.
   if (!(q > 0) || !(q <= 1e9) || std::fabs(q * 1000 - std::round(q * 1000)) > 1e-6) {
@@ -131,7 +132,7 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::stri
   o->skip_bad_lines = vm["skip-bad-lines"].as<bool>();
   o->threads = vm["threads"].as<int>();
   if (vm.count("logs")) *logs = vm["logs"].as<std::vector<std::string>>();
-  if (logs->empty()) return Status::Error("no logs given (see --help)");
+  if (logs->empty() && logs_required) return Status::Error("no logs given (see --help)");
   return Status();
 }
 

@@ -18,8 +18,9 @@ void AddPipelineOptions(boost::program_options::options_description* desc,
 
 /// Reads the options added above into `*options` and the log paths into `*logs`.
 /// `default_scopes` is used when --scope is absent ("cluster" for tables, all for push).
+/// Without logs that is an error unless `logs_required` is false (read-back).
 Status PipelineOptionsFromVariables(const boost::program_options::variables_map& vm,
                                     const std::string& default_scopes, PipelineOptions* options,
-                                    std::vector<std::string>* logs);
+                                    std::vector<std::string>* logs, bool logs_required = true);
 
 }  // namespace fiohist

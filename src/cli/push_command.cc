@@ -1,4 +1,5 @@
 
+#include <array>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -29,12 +30,12 @@ const char kUsage[] =
     "                    [pctiles options] LOGS...\n"
     "\n"
     "Computes what `fiohist pctiles` computes for every scope (cluster, each host, each job)\n"
-    "and direction, and indexes percentile documents, bucket documents (the sparse histogram\n"
-    "of each quantum) and one run document into Elasticsearch (PREFIX-pctiles-YYYY.MM,\n"
-    "-buckets-YYYY.MM, -runs-YYYY.MM: the month of the run's start, so a run is never split;\n"
-    "templates are installed first). --es-url may name several nodes (repeated or a comma\n"
-    "list): a node that stops answering is skipped. Without --es-url (or FIOHIST_ES_URL) the\n"
-    "same\n"
+    "and direction, and indexes percentile documents, bucket documents (the sparse fixed-point\n"
+    "histogram of each quantum, by default per job and real direction: --bucket-scopes)\n"
+    "and one run document into Elasticsearch (PREFIX-pctiles-YYYY.MM, -buckets-YYYY.MM,\n"
+    "-runs-YYYY.MM: the month of the run's start, so a run is never split; templates are\n"
+    "installed first). --es-url may name several nodes (repeated or a comma list): a node\n"
+    "that stops answering is skipped. Without --es-url (or FIOHIST_ES_URL) the same\n"
     "bulk NDJSON is written to --out DIR (default ./fiohist-out/NAME) for `fiohist load`.\n"
     "Document ids are deterministic: pushing the same run again overwrites, never doubles.\n"
     "Credentials come from FIOHIST_ES_PASSWORD / --password-file or FIOHIST_ES_API_KEY /\n"
@@ -59,14 +60,71 @@ struct PushArgs {
   /// --unanchored: index relative-time logs without an anchor (they land at 1970-01-01).
   bool unanchored = false;
   std::vector<int> resolutions = DefaultCoarseResolutions();
+  /// Which results get bucket documents; the form is the server's unless --bucket-form.
+  BucketOptions buckets;
+  /// --bucket-form: "auto" (histogram where the server has the type; histogram for --out),
+  /// "histogram" or "compact".
+  std::string bucket_form = "auto";
   PipelineOptions options;
   std::vector<std::string> logs;
 };
 
+// Reads --bucket-scopes (a subset of the reported scopes, or "none"; by default job, else
+// the finest scope reported) and the directions of bucket documents (the reported real
+// ones, which `all` is the sum of; `all` only when it is all that is reported).
+Status ParseBucketScopes(const std::string& text, bool given, PushArgs* args) {
+  const std::array<bool, 3>& reported = args->options.scopes;
+  std::array<bool, 3>& scopes = args->buckets.scopes;
+  scopes = {false, false, false};
+  if (!given) {
+    for (size_t k = 3; k-- > 0;) {
+      if (reported[k]) {
+        scopes[k] = true;
+        break;
+      }
+    }
+  } else if (text != "none") {
+    size_t from = 0;
+    while (from <= text.size()) {
+      size_t comma = text.find(',', from);
+      if (comma == std::string::npos) comma = text.size();
+      const std::string name = text.substr(from, comma - from);
+      from = comma + 1;
+      if (name.empty()) continue;
+      size_t k = 0;
+      while (k < 3 && name != ScopeName(static_cast<ScopeKind>(k))) ++k;
+      if (k == 3) {
+        return Status::Error("--bucket-scopes: expected cluster, host, job or none, got '" +
+                             name + "'");
+      }
+      if (!reported[k]) {
+        return Status::Error("--bucket-scopes: scope '" + name +
+                             "' is not reported (add it to --scope)");
+      }
+      scopes[k] = true;
+    }
+  }
+  const std::array<bool, 4>& dirs = args->options.directions;
+  const bool real = dirs[0] || dirs[1] || dirs[2];
+  args->buckets.directions = {dirs[0], dirs[1], dirs[2], !real && dirs[3]};
+  if (args->buckets.scale < 1 || args->buckets.scale > 1000000) {
+    return Status::Error("--bucket-scale: expected 1 to 1000000");
+  }
+  if (args->bucket_form == "histogram") {
+    args->buckets.form = BucketForm::kHistogram;
+  } else if (args->bucket_form == "compact") {
+    args->buckets.form = BucketForm::kCompact;
+  } else if (args->bucket_form != "auto") {
+    return Status::Error("--bucket-form: expected auto, histogram or compact, got '" +
+                         args->bucket_form + "'");
+  }
+  return Status();
+}
+
 // Parses the command line. Returns -1 to go on, else the exit code.
 int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   std::vector<std::string> labels;
-  std::string resolutions;
+  std::string resolutions, bucket_scopes;
   po::options_description desc("Options");
   po::positional_options_description positional;
   // clang-format off
@@ -85,7 +143,17 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
        "FIOHIST_GRAFANA_URL, else http://127.0.0.1:3000)")
       ("resolutions", po::value(&resolutions),
        "coarser percentile documents as multiples of the quantum, so zoomed-out dashboards stay "
-       "exact (default 10,60,600,3600,36000; 'none': quanta only)");
+       "exact (default 10,60,600,3600,36000; 'none': quanta only)")
+      ("bucket-scopes", po::value(&bucket_scopes),
+       "scopes that get bucket documents, among those reported (default job: the others are "
+       "sums of it; 'none': no bucket documents)")
+      ("bucket-scale", po::value(&args->buckets.scale),
+       "bucket documents count in units of 1/N I/O (default 5000: percentiles of their sums "
+       "stay within 0.1% of the logs'; 1: whole I/Os)")
+      ("bucket-form", po::value(&args->bucket_form),
+       "bucket documents' form: auto (a `latency` histogram where the server has the type, "
+       "else compact; histogram with --out), histogram, or compact (delta-coded indices and "
+       "integer counts, read back by `fiohist pctiles --es-url`)");
   // clang-format on
   AddEsConnectionOptions(&desc, &args->conn);
   AddBulkOptions(&desc, &args->bulk);
@@ -99,6 +167,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   if (s.ok()) s = CheckBulkOptions(args->bulk);
   if (s.ok()) s = CheckPartitionOptions(vm, args->partition, &args->settings);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
+  if (s.ok()) s = ParseBucketScopes(bucket_scopes, vm.count("bucket-scopes") > 0, args);
   for (const std::string& l : labels) {
     const size_t eq = l.find('=');
     if (s.ok() && (eq == std::string::npos || eq == 0)) {
@@ -120,6 +189,8 @@ struct Destination {
   std::unique_ptr<EsSender> sender;
   std::unique_ptr<NdjsonDirWriter> writer;
   ActionConsumer consume;
+  /// The server has the `histogram` field type (always true for a directory).
+  bool histogram = true;
   /// Sends what is queued, or closes the last file.
   Status Finish() {
     if (sender) return sender->queue().Finish();
@@ -137,6 +208,7 @@ Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
     s = admin.InstallTemplates(args->mappings, args->settings, &report);
     if (s.ok()) s = admin.CreateRunIndices(run_start_ms, &report);
     if (s.ok()) PrintServerDecisions(dest->client.get(), report);
+    dest->histogram = report.histogram_supported;
   }
   if (s.ok())
     s = EsSender::Create(dest->client.get(), args->bulk, MakeBulkProgress(), &dest->sender);
@@ -186,8 +258,9 @@ void PrintPushSummary(const PushArgs& args, const DocumentSink& documents, const
 // even the templates: the cluster is opened only here) and opens the destination.
 class AnchorGate : public ResultSink {
  public:
-  AnchorGate(PushArgs* args, bool to_es, Destination* dest, ResultSink* next)
-      : args_(args), to_es_(to_es), dest_(dest), next_(next) {}
+  AnchorGate(PushArgs* args, bool to_es, Destination* dest, DocumentSink* documents,
+             ResultSink* next)
+      : args_(args), to_es_(to_es), dest_(dest), documents_(documents), next_(next) {}
   Status Begin(const RunInfo& info) override {
     if (!info.absolute && to_es_ && !args_->unanchored) {
       refused_ = true;
@@ -210,6 +283,10 @@ class AnchorGate : public ResultSink {
       open_failed_ = true;
       return s;
     }
+    if (args_->bucket_form == "auto") {
+      documents_->set_bucket_form(dest_->histogram ? BucketForm::kHistogram
+                                                   : BucketForm::kCompact);
+    }
     return next_->Begin(info);
   }
   Status Quantum(const ScopeResult& r) override { return next_->Quantum(r); }
@@ -228,6 +305,7 @@ class AnchorGate : public ResultSink {
   PushArgs* args_;
   bool to_es_;
   Destination* dest_;
+  DocumentSink* documents_;
   ResultSink* next_;
   bool refused_ = false;
   bool open_failed_ = false;
@@ -243,13 +321,14 @@ int RunPushCommand(int argc, char** argv) {
   const bool to_es = args.out_dir.empty() && ResolveEsUrl(&args.conn);
   // The destination opens once the pipeline knows where the logs lie in time (AnchorGate).
   DocumentSink documents(args.conn.index_prefix, args.meta,
-                         [&dest](BulkAction a) { return dest.consume(std::move(a)); });
+                         [&dest](BulkAction a) { return dest.consume(std::move(a)); },
+                         args.buckets);
   ResolutionSink resolutions(&documents, args.resolutions);
   SummarySink summary_sink(stderr, LatencyUnit());
   std::vector<ResultSink*> sinks = {&resolutions};
   if (!args.quiet) sinks.push_back(&summary_sink);
   FanoutSink fanout(sinks);
-  AnchorGate sink(&args, to_es, &dest, &fanout);
+  AnchorGate sink(&args, to_es, &dest, &documents, &fanout);
   RunSummary summary;
   Status s = RunPipeline(args.options, args.logs, &sink, &summary);
   PrintWarnings(stderr, summary);

@@ -1,13 +1,17 @@
 #include "es/document_sink.h"
 
-#include <string_view>
 
 #include "es/index_templates.h"
 
 namespace fiohist {
 
-DocumentSink::DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume)
-    : prefix_(std::move(index_prefix)), meta_(std::move(meta)), consume_(std::move(consume)) {}
+DocumentSink::DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume,
+                           BucketOptions buckets)
+    : prefix_(std::move(index_prefix)),
+      meta_(std::move(meta)),
+      consume_(std::move(consume)),
+      buckets_(buckets),
+      carry_(buckets.scale) {}
 
 Status DocumentSink::Begin(const RunInfo& info) {
   info_ = info;
@@ -15,43 +19,29 @@ Status DocumentSink::Begin(const RunInfo& info) {
   for (DocKind kind : kAllDocKinds) {
     index_[static_cast<int>(kind)] = IndexName(prefix_, kind, info.first_quantum_ms);
   }
-  builder_ = std::make_unique<DocumentBuilder>(info_, meta_);
+  builder_ = std::make_unique<DocumentBuilder>(info_, meta_, 1000.0, buckets_.form);
   return Status();
 }
 
 void DocumentSink::Prepare(const ScopeResult& r, std::string* prepared) const {
-  // Id and source of both documents, one per line: ids are hex and JSON text has no raw
-  // newline. Coarser resolutions have percentile documents only: sums of the quanta's
-  // bucket documents give their histograms exactly.
+  // Id and source, one per line: ids are hex and JSON text has no raw newline.
   prepared->clear();
   builder_->AppendId(DocKind::kPercentiles, r, prepared);
   prepared->push_back('\n');
   builder_->AppendPercentiles(r, prepared);
-  if (r.resolution != 1) return;
-  prepared->push_back('\n');
-  builder_->AppendId(DocKind::kBuckets, r, prepared);
-  prepared->push_back('\n');
-  builder_->AppendBuckets(r, prepared);
 }
 
 Status DocumentSink::Quantum(const ScopeResult& r) {
-  std::string prepared;
-  const std::string* p = &r.prepared;
-  if (r.prepared.empty()) {
-    Prepare(r, &prepared);
-    p = &prepared;
-  }
-  std::string_view rest = *p;
-  auto next_line = [&rest] {
-    const size_t nl = rest.find('\n');
-    std::string line(rest.substr(0, nl));
-    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
-    return line;
-  };
   BulkAction a;
   a.index = index_name(DocKind::kPercentiles);
-  a.id = next_line();
-  a.source = next_line();
+  if (r.prepared.empty()) {
+    builder_->AppendId(DocKind::kPercentiles, r, &a.id);
+    builder_->AppendPercentiles(r, &a.source);
+  } else {
+    const size_t nl = r.prepared.find('\n');
+    a.id = r.prepared.substr(0, nl);
+    a.source = r.prepared.substr(nl + 1);
+  }
   Status s = consume_(std::move(a));
   if (!s.ok()) return s;
   ++percentile_docs_;
@@ -59,10 +49,17 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     ++coarse_docs_;
     return s;
   }
+  // Coarser resolutions have percentile documents only: sums of the quanta's bucket
+  // documents give their histograms. Unselected scopes and directions are sums too.
+  if (!buckets_.scopes[static_cast<size_t>(r.kind)] ||
+      !buckets_.directions[static_cast<size_t>(r.direction)]) {
+    return s;
+  }
+  carry_.Round(r, &ints_);
   BulkAction b;
   b.index = index_name(DocKind::kBuckets);
-  b.id = next_line();
-  b.source = next_line();
+  builder_->AppendId(DocKind::kBuckets, r, &b.id);
+  builder_->AppendBuckets(r, ints_, &b.source);
   s = consume_(std::move(b));
   if (s.ok()) ++bucket_docs_;
   return s;

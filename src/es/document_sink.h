@@ -1,12 +1,14 @@
 // Turning results into Elasticsearch bulk actions: the "documents" stage of the pipeline.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "es/bulk_indexer.h"
+#include "output/bucket_carry.h"
 #include "output/documents.h"
 #include "stats/result_sink.h"
 
@@ -15,17 +17,35 @@ namespace fiohist {
 /// Where bulk actions go: an NdjsonDirWriter or a BulkIndexer.
 using ActionConsumer = std::function<Status(BulkAction)>;
 
-/// A ResultSink that makes a percentile and a bucket document of every per-quantum result
-/// and, at the end, the run document, and hands them on as index actions with
-/// deterministic ids (a re-push overwrites the same documents).
+/// Which per-quantum results get a bucket document, and in which form.
+struct BucketOptions {
+  /// By ScopeKind. Job documents alone hold everything: a host's or the cluster's
+  /// histogram is their sum (docs/documents.md says what that costs and saves).
+  std::array<bool, 3> scopes = {false, false, true};
+  /// By Direction: the real ones; `all` is their sum.
+  std::array<bool, 4> directions = {true, true, true, false};
+  BucketForm form = BucketForm::kHistogram;
+  /// Counts are in units of 1/scale I/O (BucketCarry): 5000 keeps percentiles of summed
+  /// documents within 0.1 % of fiohist's own (docs/documents.md has the measurements).
+  int64_t scale = 5000;
+};
+
+/// A ResultSink that makes a percentile document of every result and a bucket document of
+/// every per-quantum result BucketOptions selects and, at the end, the run document, and
+/// hands them on as index actions with deterministic ids (a re-push overwrites the same
+/// documents). Bucket counts are rounded here, in the results' time order (BucketCarry).
 class DocumentSink : public ResultSink {
  public:
-  DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume);
+  DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume,
+               BucketOptions buckets = BucketOptions());
+  /// Sets the bucket form before Begin() (push learns it from the server).
+  void set_bucket_form(BucketForm form) { buckets_.form = form; }
   Status Begin(const RunInfo& info) override;
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
-  /// Builds both documents of a result (the costly part) on the pipeline's workers.
+  /// Builds the percentile document of a result on the pipeline's workers (bucket
+  /// documents need the carry, so Quantum() builds them, in order).
   bool prepares() const override { return true; }
   void Prepare(const ScopeResult& r, std::string* prepared) const override;
 
@@ -45,6 +65,9 @@ class DocumentSink : public ResultSink {
   std::string index_[3];
   RunMeta meta_;
   ActionConsumer consume_;
+  BucketOptions buckets_;
+  BucketCarry carry_;
+  IntegerBuckets ints_;  // reused
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_;
   std::vector<ScopeResult> whole_run_;

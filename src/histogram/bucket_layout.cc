@@ -1,6 +1,7 @@
 #include "histogram/bucket_layout.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -63,6 +64,21 @@ const std::vector<double>& EdgesNs(const BucketLayout& layout) {
 std::string BucketLayout::Name() const {
   return std::string(unit_ns == 1 ? "fio3" : "fio2") + "-g" + std::to_string(groups) + "-c" +
          std::to_string(coarseness);
+}
+
+Status ParseLayoutName(const std::string& name, BucketLayout* layout) {
+  int version = 0, groups = 0, coarseness = 0;
+  char tail = 0;
+  if (std::sscanf(name.c_str(), "fio%d-g%d-c%d%c", &version, &groups, &coarseness, &tail) != 3 ||
+      (version != 2 && version != 3) || groups < 1 || groups > 40 || coarseness < 0 ||
+      coarseness > 6) {
+    return Status::Error("layout: expected a name like fio3-g29-c0, got '" + name + "'");
+  }
+  *layout = BucketLayout();
+  layout->groups = groups;
+  layout->coarseness = coarseness;
+  layout->unit_ns = version == 3 ? 1 : 1000;
+  return Status();
 }
 
 Status ParseLayoutHint(const std::string& text, LayoutHint* hint) {

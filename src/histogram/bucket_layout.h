@@ -40,6 +40,9 @@ struct BucketLayout {
   bool operator!=(const BucketLayout& o) const { return !(*this == o); }
 };
 
+/// Parses a name that BucketLayout::Name() wrote ("fio3-g29-c0"); bits stay 6.
+Status ParseLayoutName(const std::string& name, BucketLayout* layout);
+
 /// Edges of every column of a layout, in nanoseconds: column c is [edges[c], edges[c+1]).
 /// Built once per layout and shared (statistics read them for every bucket of every
 /// quantum and scope, so they are looked up, not recomputed).

@@ -260,55 +260,6 @@ void TimeField(Writer& w, const char* key, int64_t ms, bool absolute) {
   }
 }
 
-// std::llround(x), inline where that is easy (llround is a library call, once per bucket):
-// x - trunc(x) is exact, and llround rounds halves away from zero.
-int64_t RoundHalfAway(double x) {
-  if (!(x > -4503599627370496.0 && x < 4503599627370496.0)) return std::llround(x);  // 2^52
-  const int64_t t = static_cast<int64_t>(x);
-  const double frac = x - static_cast<double>(t);
-  return frac >= 0.5 ? t + 1 : frac <= -0.5 ? t - 1 : t;
-}
-
-// The texts of bucket counts, each formatted once while it stays in this direct-mapped
-// cache (2048 values): counts repeat within a document and across the job documents of
-// one quantum (whole records times the overlap weight they share), and formatting them is
-// most of the cost of a bucket document. One cache per thread: push --out of the bench
-// corpus took 24.7 user s instead of 32.4 with one per document.
-class CountTexts {
- public:
-  struct Text {
-    std::array<char, kMaxDouble + 8> count;  // ",<count>"
-    std::array<char, 24> scaled;             // ",<round(count * scale), at least 1>"
-    uint8_t count_size;
-    uint8_t scaled_size;
-  };
-
-  CountTexts() { keys_.fill(0); }  // 0 is +0.0, never a non-zero count
-
-  const Text& Get(double n) {
-    uint64_t bits;
-    std::memcpy(&bits, &n, sizeof bits);
-    const size_t slot = static_cast<size_t>((bits * 0x9e3779b97f4a7c15ULL) >> (64 - kBits));
-    Text& t = texts_[slot];
-    if (keys_[slot] != bits) {
-      keys_[slot] = bits;
-      t.count[0] = ',';
-      t.count_size = static_cast<uint8_t>(PutDouble(t.count.data() + 1, n) - t.count.data());
-      t.scaled[0] = ',';
-      const int64_t scaled = std::max<int64_t>(1, RoundHalfAway(n * kLatencyCountScale));
-      t.scaled_size = static_cast<uint8_t>(
-          std::to_chars(t.scaled.data() + 1, t.scaled.data() + t.scaled.size(), scaled).ptr -
-          t.scaled.data());
-    }
-    return t;
-  }
-
- private:
-  static constexpr int kBits = 11;
-  std::array<uint64_t, size_t{1} << kBits> keys_;
-  std::array<Text, size_t{1} << kBits> texts_;
-};
-
 // Writes a JSON list body "[a,b,c" of n pieces: piece(i) gives {text, bytes to copy,
 // bytes used}, each text starting with its ',' and copied at its fixed size (the caller
 // leaves that slack). The list's first comma then becomes the "[": no branch per element.
@@ -374,8 +325,9 @@ std::string HashHex128(const std::string& key) {
   return out;
 }
 
-DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit)
-    : info_(info), meta_(std::move(meta)), ns_per_unit_(ns_per_unit) {
+DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit,
+                                 BucketForm form)
+    : info_(info), meta_(std::move(meta)), ns_per_unit_(ns_per_unit), form_(form) {
   {
     rapidjson::StringBuffer buf;
     Writer w(buf);
@@ -392,6 +344,11 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   for (size_t i = 0; i < direction_json_.size(); ++i) {
     const char* name = DirectionName(static_cast<Direction>(i));
     direction_json_[i] = ResultKey("direction") + StringText(name, std::strlen(name));
+    // Bucket documents exist for real directions: a query on direction:all sums them.
+    bucket_direction_json_[i] = static_cast<Direction>(i) == Direction::kAll
+                                    ? direction_json_[i]
+                                    : ResultKey("direction") + "[" +
+                                          StringText(name, std::strlen(name)) + ",\"all\"]";
   }
   for (const char* name : {"@timestamp", "end", "elapsed_s", "quantum_s", "scope", "host", "job",
                            "direction", "logs", "samples"}) {
@@ -405,11 +362,11 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
     quantum_s_.assign(buf, PutNum(buf, static_cast<double>(quantum_ms_) / 1000.0));
   }
   const std::string layout = info.layout.Name();
-  bucket_count_key_ = ResultKey("bucket_count");
+  bucket_runs_key_ = ResultKey("bucket_runs");
+  bucket_ios_key_ = ResultKey("bucket_ios");
   latency_key_ = ResultKey("latency");
   latency_scale_key_ = ResultKey("latency_scale");
-  buckets_head_ =
-      ResultKey("layout") + StringText(layout.data(), layout.size()) + ResultKey("bucket_index");
+  buckets_head_ = ResultKey("layout") + StringText(layout.data(), layout.size());
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
   }
@@ -447,13 +404,8 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
 
   const std::vector<double>& edges = EdgesNs(info.layout);
   const size_t columns = edges.empty() ? 0 : edges.size() - 1;
-  index_text_.resize(columns);
   mid_text_.resize(columns);
   for (size_t c = 0; c < columns; ++c) {
-    std::array<char, 8>& index = index_text_[c];
-    index[0] = ',';
-    index.back() = static_cast<char>(
-        std::to_chars(index.data() + 1, index.data() + 7, static_cast<int>(c)).ptr - index.data());
     std::array<char, kMaxDouble + 8>& mid = mid_text_[c];
     mid[0] = ',';
     mid.back() = static_cast<char>(PutDouble(mid.data() + 1, (edges[c] + edges[c + 1]) / 2000.0) -
@@ -511,14 +463,17 @@ size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
          StringRoom(r.job.size());
 }
 
-void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {
+void DocumentBuilder::AppendCommon(const ScopeResult& r, double samples, bool bucket,
+                                   Out& out) const {
   char* p = out.Room(CommonRoom(r));
   p = Put(p, common_keys_[kTimestampKey]);
   p = PutTime(p, r.start_ms, info_.absolute);
-  p = Put(p, common_keys_[kEndKey]);
-  p = PutTime(p, r.end_ms, info_.absolute);
-  p = Put(p, common_keys_[kElapsedKey]);
-  p = PutNum(p, r.elapsed_s);
+  if (!bucket) {  // bucket documents: quantum_s gives the end; elapsed_s is for panels
+    p = Put(p, common_keys_[kEndKey]);
+    p = PutTime(p, r.end_ms, info_.absolute);
+    p = Put(p, common_keys_[kElapsedKey]);
+    p = PutNum(p, r.elapsed_s);
+  }
   p = Put(p, common_keys_[kQuantumKey]);
   if (r.end_ms - r.start_ms == quantum_ms_) {
     p = Put(p, quantum_s_);
@@ -543,7 +498,7 @@ void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {
   }
   const size_t direction = static_cast<size_t>(r.direction);
   if (direction < direction_json_.size()) {
-    p = Put(p, direction_json_[direction]);
+    p = Put(p, bucket ? bucket_direction_json_[direction] : direction_json_[direction]);
   } else {
     p = Put(p, common_keys_[kDirectionKey]);
     p = PutString(p, DirectionName(r.direction));
@@ -551,7 +506,7 @@ void DocumentBuilder::AppendCommon(const ScopeResult& r, Out& out) const {
   p = Put(p, common_keys_[kLogsKey]);
   p = std::to_chars(p, p + 12, r.logs).ptr;
   p = Put(p, common_keys_[kSamplesKey]);
-  p = PutNum(p, StatValue(Stat::kSamples, r, ns_per_unit_));
+  p = PutNum(p, samples);
   out.Done(p);
 }
 
@@ -564,7 +519,7 @@ std::string DocumentBuilder::Percentiles(const ScopeResult& r) const {
 void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) const {
   Out out(doc);
   out.Reserve(CommonRoom(r) + percentile_room_);
-  AppendCommon(r, out);
+  AppendCommon(r, StatValue(Stat::kSamples, r, ns_per_unit_), false, out);
   const LatencyStats& s = r.stats;
   char* p = out.Room(percentile_room_);
   auto stat = [&](Stat which) {
@@ -608,77 +563,80 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   out.Done(p);
 }
 
-std::string DocumentBuilder::Buckets(const ScopeResult& r) const {
+std::string DocumentBuilder::Buckets(const ScopeResult& r, const IntegerBuckets& b) const {
   std::string doc;
-  AppendBuckets(r, &doc);
+  AppendBuckets(r, b, &doc);
   return doc;
 }
 
-void DocumentBuilder::AppendBuckets(const ScopeResult& r, std::string* doc) const {
-  // The non-zero buckets, once. Columns come from info.layout; any beyond it (there are
-  // none) would be left out of all four arrays alike.
-  std::array<int, Histogram::kMaxColumns> columns;
-  std::array<double, Histogram::kMaxColumns> counts;
-  size_t n = 0, index_room = 0, mid_room = 0;
-  if (r.histogram) {
-    const size_t known = index_text_.size();
-    r.histogram->ForEachNonZero([&](int c, double v) {
-      if (c < 0 || static_cast<size_t>(c) >= known || n == columns.size()) return;
-      columns[n] = c;
-      counts[n] = v;
-      index_room += static_cast<size_t>(index_text_[static_cast<size_t>(c)].back());
-      mid_room += static_cast<size_t>(mid_text_[static_cast<size_t>(c)].back());
-      ++n;
-    });
+void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& b,
+                                    std::string* doc) const {
+  // Columns beyond the layout (there are none) are left out of both lists alike.
+  const size_t known = mid_text_.size();
+  size_t n = 0;
+  while (n < b.columns.size() && n < b.counts.size() && b.columns[n] >= 0 &&
+         static_cast<size_t>(b.columns[n]) < known) {
+    ++n;
   }
-  constexpr size_t kSlack = kMaxDouble + 8;  // each piece is copied at its fixed size
-  // Room for all of it at once (the last term: the four list keys and the tail).
+  constexpr size_t kSlack = kMaxDouble + 8;  // midpoints are copied at their fixed size
+  constexpr size_t kInt = 21;                // ",<int64>"
   Out out(doc);
-  out.Reserve(CommonRoom(r) + buckets_head_.size() + index_room + mid_room +
-              n * (kMaxDouble + 1 + 24) + 4 * kSlack + 128);
-  AppendCommon(r, out);
-  // Each list is written by PutListBody, each piece copied at its fixed size (the slack).
-  char* p = out.Room(buckets_head_.size() + 1 + index_room + kSlack);
+  out.Reserve(CommonRoom(r) + buckets_head_.size() + n * (kSlack + kInt) + 4 * kSlack + 128);
+  AppendCommon(r, static_cast<double>(b.total) / static_cast<double>(b.scale), true, out);
+  char* p = out.Room(buckets_head_.size() + latency_key_.size() + bucket_runs_key_.size() +
+                     bucket_ios_key_.size() + latency_scale_key_.size() + 64 +
+                     n * (kSlack + 2 * kInt) + kSlack);
   p = Put(p, buckets_head_);
-  p = PutListBody(p, n, [&](size_t i) {
-    const std::array<char, 8>& t = index_text_[static_cast<size_t>(columns[i])];
-    return ListPiece{t.data(), t.size(), static_cast<size_t>(t.back())};
-  });
-  out.Done(p);
-
-  // Kept across the documents a thread builds: job documents of one quantum share their
-  // overlap weight, so their counts (whole numbers times that weight) repeat.
-  thread_local CountTexts texts;
-  p = out.Room(1 + bucket_count_key_.size() + 1 + n * (kMaxDouble + 1) + kSlack);
-  *p++ = ']';
-  p = Put(p, bucket_count_key_);
-  p = PutListBody(p, n, [&](size_t i) {
-    const CountTexts::Text& t = texts.Get(counts[i]);
-    return ListPiece{t.count.data(), t.count.size(), t.count_size};
-  });
-  out.Done(p);
-
-  static const char kValuesKey[] = "{\"values\":";
-  p = out.Room(1 + latency_key_.size() + sizeof(kValuesKey) + 1 + mid_room + kSlack);
-  *p++ = ']';
-  p = Put(p, latency_key_);
-  p = Lit(p, kValuesKey);
-  p = PutListBody(p, n, [&](size_t i) {
-    const auto& t = mid_text_[static_cast<size_t>(columns[i])];
-    return ListPiece{t.data(), t.size(), static_cast<size_t>(t.back())};
-  });
-  out.Done(p);
-
-  static const char kScaledKey[] = "],\"counts\":";
-  p = out.Room(sizeof(kScaledKey) + 1 + n * 24 + kSlack + 2 + latency_scale_key_.size() + 16);
-  p = Lit(p, kScaledKey);
-  p = PutListBody(p, n, [&](size_t i) {
-    const CountTexts::Text& t = texts.Get(counts[i]);
-    return ListPiece{t.scaled.data(), t.scaled.size(), t.scaled_size};
-  });
-  p = Lit(p, "]}");
-  p = Put(p, latency_scale_key_);
-  p = std::to_chars(p, p + 12, static_cast<int>(kLatencyCountScale)).ptr;
+  if (form_ == BucketForm::kHistogram) {
+    // The only copy: bucket midpoints in us and integer counts (scale 1); read-back maps
+    // each midpoint back to its bucket through the layout.
+    p = Put(p, latency_key_);
+    p = Lit(p, "{\"values\":");
+    p = PutListBody(p, n, [&](size_t i) {
+      const auto& t = mid_text_[static_cast<size_t>(b.columns[i])];
+      return ListPiece{t.data(), t.size(), static_cast<size_t>(t.back())};
+    });
+    p = Lit(p, "],\"counts\":");
+  } else {
+    // Runs of consecutive buckets: [first, length, gap, length, gap, length...], the gap
+    // from a run's last bucket to the next run's first. A quantum's body is mostly one run,
+    // so this is a few numbers where a list of indices would be hundreds.
+    p = Put(p, bucket_runs_key_);
+    char* open = p;
+    *p = ',';
+    size_t i = 0;
+    int prev = 0;
+    while (i < n) {
+      size_t j = i + 1;
+      while (j < n && b.columns[j] == b.columns[j - 1] + 1) ++j;
+      *p++ = ',';
+      p = std::to_chars(p, p + 8, b.columns[i] - prev).ptr;
+      *p++ = ',';
+      p = std::to_chars(p, p + 8, j - i).ptr;
+      prev = b.columns[j - 1];
+      i = j;
+    }
+    if (n == 0) ++p;
+    *open = '[';
+    *p++ = ']';
+    p = Put(p, bucket_ios_key_);
+  }
+  {
+    char* open = p;
+    *p = ',';
+    for (size_t i = 0; i < n; ++i) {
+      *p++ = ',';
+      p = std::to_chars(p, p + 20, b.counts[i]).ptr;
+    }
+    if (n == 0) ++p;
+    *open = '[';
+    *p++ = ']';
+  }
+  if (form_ == BucketForm::kHistogram) *p++ = '}';
+  if (b.scale != 1) {  // counts are I/Os times this
+    p = Put(p, latency_scale_key_);
+    p = std::to_chars(p, p + 20, b.scale).ptr;
+  }
   *p++ = '}';
   out.Done(p);
 }

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "output/bucket_carry.h"
 #include "output/doc_kind.h"
 #include "stats/result_sink.h"
 
@@ -19,10 +20,10 @@ struct RunMeta {
   std::vector<std::pair<std::string, std::string>> labels;
 };
 
-/// Histogram counts in bucket documents' `latency` field are multiplied by this and
-/// rounded, at least 1 for any non-zero bucket: the `histogram` type wants integers and
-/// no tail sample may vanish. Percentiles do not change with the scale.
-constexpr double kLatencyCountScale = 1000.0;
+/// How a bucket document carries its integer counts (docs/documents.md): as a `latency`
+/// histogram (bucket midpoints in us, counts) where the cluster has that field type, else
+/// compactly as delta-coded bucket indices and counts that only fiohist reads back.
+enum class BucketForm { kHistogram, kCompact };
 
 /// Builds document sources (JSON text) as docs/documents.md describes. Latencies are in
 /// microseconds unless another `ns_per_unit` is given (the NDJSON table output).
@@ -33,19 +34,21 @@ constexpr double kLatencyCountScale = 1000.0;
 class DocumentBuilder {
  public:
   /// Formats the run's fixed fragments (a few hundred microseconds, once per run).
-  DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit = 1000.0);
+  DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit = 1000.0,
+                  BucketForm form = BucketForm::kHistogram);
 
   /// The percentile document of `r` (also the row of `pctiles --format ndjson`).
   std::string Percentiles(const ScopeResult& r) const;
-  /// The bucket document of `r`: its non-zero buckets, exact and as a `histogram`.
-  std::string Buckets(const ScopeResult& r) const;
+  /// The bucket document of `r` with the integer counts `b` (BucketCarry's rounding of
+  /// r's histogram), in the builder's BucketForm; `samples` is their sum.
+  std::string Buckets(const ScopeResult& r, const IntegerBuckets& b) const;
   /// The run document, from the whole-run cluster results (one per direction).
   std::string Run(const RunSummary& summary, const std::vector<ScopeResult>& whole_run) const;
 
   /// Appends Percentiles(r) to `out`: a caller that reuses `out` allocates nothing.
   void AppendPercentiles(const ScopeResult& r, std::string* out) const;
-  /// Appends Buckets(r) to `out`.
-  void AppendBuckets(const ScopeResult& r, std::string* out) const;
+  /// Appends Buckets(r, b) to `out`.
+  void AppendBuckets(const ScopeResult& r, const IntegerBuckets& b, std::string* out) const;
 
   /// Deterministic id of `r`'s document of `kind`: a re-push overwrites, never duplicates.
   std::string Id(DocKind kind, const ScopeResult& r) const;
@@ -56,22 +59,26 @@ class DocumentBuilder {
 
  private:
   class Out;  // a raw cursor into the std::string being appended to
-  // The fields that percentile and bucket documents share, from "{" to "samples".
-  void AppendCommon(const ScopeResult& r, Out& out) const;
+  // The fields that percentile and bucket documents share, from "{" to "samples" (the
+  // value given). A bucket document of a real direction also names `all` (its sum).
+  void AppendCommon(const ScopeResult& r, double samples, bool bucket, Out& out) const;
   // Bytes AppendCommon may write for `r`.
   size_t CommonRoom(const ScopeResult& r) const;
 
   const RunInfo& info_;
   RunMeta meta_;
   double ns_per_unit_;
+  BucketForm form_;
 
   // JSON fragments fixed for the run.
   std::string meta_json_;  // ,"run":"..","tags":[..],"labels":{..} (parts may be absent)
   std::array<std::string, 3> scope_json_;      // ,"scope":"cluster" by ScopeKind
   std::array<std::string, 4> direction_json_;  // ,"direction":"read" by Direction
+  std::array<std::string, 4> bucket_direction_json_;  // ,"direction":["read","all"]
   int64_t quantum_ms_ = 0;  // info.quantum_ms, whose "quantum_s" text is quantum_s_
   std::string quantum_s_;
-  std::string buckets_head_;  // ,"layout":"..","bucket_index": (the "[" comes later)
+  std::string buckets_head_;  // ,"layout":"..",
+
   // Keys (`,"name":`) of ResultFields(), made once: AppendCommon's, in the order it writes
   // them (the first with "{" for ","), then the statistics' (by Stat) and the rest.
   enum CommonKey {
@@ -89,7 +96,8 @@ class DocumentBuilder {
   std::vector<std::string> common_keys_;
   size_t common_room_ = 0;  // bytes of those keys and their values at most
   std::array<std::string, 6> stat_keys_;
-  std::string clamped_key_, lower_bound_key_, bucket_count_key_, latency_key_, latency_scale_key_;
+  std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
+  std::string latency_scale_key_;
   std::string coverage_key_, partial_key_;
   // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
   // resolution and zoom fields.
@@ -97,9 +105,8 @@ class DocumentBuilder {
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"
-  // Per column: ",<index>" and ",<midpoint in us>", the length in the last byte. Bucket
-  // documents copy these whole (a fixed-size copy) and advance by the length.
-  std::vector<std::array<char, 8>> index_text_;
+  // Per column: ",<midpoint in us>", the length in the last byte. Bucket documents copy
+  // these whole (a fixed-size copy) and advance by the length.
   std::vector<std::array<char, 40>> mid_text_;
   // FNV-1a states of the two id hashes after "<kind>\x1f<run>\x1f", per kind.
   uint64_t id_seed_[3][2] = {};

@@ -56,24 +56,45 @@ TEST(Documents, PercentileDocumentFields) {
   EXPECT_TRUE(max_flagged);
 }
 
-TEST(Documents, BucketDocumentRebuildsTheHistogramAndKeepsTailSamples) {
+// Integer counts of the fixture's histogram as push makes them.
+IntegerBuckets Rounded(const ScopeResult& r) {
+  BucketCarry carry;
+  IntegerBuckets b;
+  carry.Round(r, &b);
+  return b;
+}
+
+TEST(Documents, HistogramFormIsTheOnlyCopyWithIntegerCounts) {
   Fixture f;
   DocumentBuilder b(f.info, RunMeta{"r", {}, {}});
   rapidjson::Document d;
-  d.Parse(b.Buckets(f.r).c_str());
+  d.Parse(b.Buckets(f.r, Rounded(f.r)).c_str());
   ASSERT_TRUE(d.IsObject());
-  const auto& idx = d["bucket_index"].GetArray();
-  const auto& cnt = d["bucket_count"].GetArray();
-  ASSERT_EQ(idx.Size(), 3u);
-  Histogram rebuilt;
-  for (rapidjson::SizeType i = 0; i < idx.Size(); ++i) rebuilt.Add(idx[i].GetInt(), cnt[i].GetDouble());
-  f.h.ForEachNonZero([&](int c, double n) { EXPECT_EQ(rebuilt.at(c), n) << c; });
+  EXPECT_FALSE(d.HasMember("bucket_runs"));
   const auto& counts = d["latency"]["counts"].GetArray();
   const auto& values = d["latency"]["values"].GetArray();
-  EXPECT_EQ(counts[0].GetInt64(), 10250);
-  EXPECT_EQ(counts[1].GetInt64(), 1);  // 0.4 at scale 1000 still counts
-  EXPECT_LT(values[0].GetDouble(), values[1].GetDouble());
-  EXPECT_EQ(d["latency_scale"].GetInt(), 1000);
+  ASSERT_EQ(counts.Size(), 2u);  // 0.0004 rounds to nothing (its carry waits)
+  EXPECT_EQ(counts[0].GetInt64(), 10);
+  EXPECT_EQ(counts[1].GetInt64(), 1);
+  EXPECT_DOUBLE_EQ(values[0].GetDouble(), f.info.layout.MidNs(300) / 1000);
+  EXPECT_EQ(d["samples"].GetDouble(), 11.0);
+  // A real direction's bucket document also counts toward `all`.
+  ASSERT_TRUE(d["direction"].IsArray());
+  EXPECT_STREQ(d["direction"][0].GetString(), "write");
+  EXPECT_STREQ(d["direction"][1].GetString(), "all");
+}
+
+TEST(Documents, CompactFormDeltaCodesTheIndices) {
+  Fixture f;
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
+  rapidjson::Document d;
+  const std::string doc = b.Buckets(f.r, Rounded(f.r));
+  EXPECT_NE(doc.find("\"bucket_runs\":[300,1,1555,1],\"bucket_ios\":[10,1]}"),
+            std::string::npos)
+      << doc;
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_FALSE(d.HasMember("latency"));
 }
 
 TEST(Documents, IdsAreDeterministicAndDistinct) {
@@ -193,9 +214,11 @@ TEST(Documents, AppendFunctionsAppendWhatTheOthersReturn) {
   DocumentBuilder b(f.info, RunMeta{"r", {"t"}, {}});
   std::string out = "before";
   b.AppendPercentiles(f.r, &out);
-  b.AppendBuckets(f.r, &out);
+  const IntegerBuckets ints = Rounded(f.r);
+  b.AppendBuckets(f.r, ints, &out);
   b.AppendId(DocKind::kBuckets, f.r, &out);
-  EXPECT_EQ(out, "before" + b.Percentiles(f.r) + b.Buckets(f.r) + b.Id(DocKind::kBuckets, f.r));
+  EXPECT_EQ(out, "before" + b.Percentiles(f.r) + b.Buckets(f.r, ints) +
+                     b.Id(DocKind::kBuckets, f.r));
 }
 
 TEST(Documents, BucketDocumentWithoutBucketsAndOddQuantum) {
@@ -203,12 +226,9 @@ TEST(Documents, BucketDocumentWithoutBucketsAndOddQuantum) {
   f.r.histogram = nullptr;
   f.r.end_ms = f.r.start_ms + 250;  // not info.quantum_ms
   DocumentBuilder b(f.info, RunMeta{}, 1.0);
-  const std::string doc = b.Buckets(f.r);
+  const std::string doc = b.Buckets(f.r, IntegerBuckets());
   EXPECT_NE(doc.find("\"quantum_s\":0.25,"), std::string::npos) << doc;
-  EXPECT_NE(doc.find("\"bucket_index\":[],\"bucket_count\":[],\"latency\":{\"values\":[],"
-                     "\"counts\":[]},\"latency_scale\":1000}"),
-            std::string::npos)
-      << doc;
+  EXPECT_NE(doc.find("\"latency\":{\"values\":[],\"counts\":[]}}"), std::string::npos) << doc;
   rapidjson::Document d;
   d.Parse(doc.c_str());
   EXPECT_TRUE(d.IsObject());

@@ -31,8 +31,8 @@ const std::vector<Field>& ResultFields() {
       {"start_ms", FieldType::kInteger, kInCsv},
       {"end_ms", FieldType::kInteger, kInCsv},
       {"@timestamp", FieldType::kDate, kDocs},
-      {"end", FieldType::kDate, kDocs},
-      {"elapsed_s", FieldType::kDouble, kDocs | kInCsv},
+      {"end", FieldType::kDate, kInPctiles},
+      {"elapsed_s", FieldType::kDouble, kInPctiles | kInCsv},
       {"quantum_s", FieldType::kDouble, kDocs},
       {"run", FieldType::kKeyword, kDocs},
       {"tags", FieldType::kKeyword, kDocs},
@@ -61,10 +61,13 @@ const std::vector<Field>& ResultFields() {
       {"coverage", FieldType::kDouble, kInPctiles | kInCsv},
       {"partial", FieldType::kBoolean, kInPctiles | kInCsv},
       {"layout", FieldType::kKeyword, kInBuckets},
-      {"bucket_index", FieldType::kInteger, kInBuckets},
-      {"bucket_count", FieldType::kDouble, kInBuckets},
-      // A `histogram` where the cluster has the type, else an object kept in _source only.
+      // Integer counts (BucketCarry), in one of two forms (BucketForm): a `latency`
+      // histogram where the cluster has the type (else an object kept in _source only),
+      // or delta-coded bucket indices with their counts, in _source only.
       {"latency", FieldType::kHistogram, kInBuckets},
+      {"bucket_runs", FieldType::kInteger, kInBuckets},
+      {"bucket_ios", FieldType::kInteger, kInBuckets},
+      // Counts are I/Os times this (absent: 1).
       {"latency_scale", FieldType::kInteger, kInBuckets},
   };
   return fields;

@@ -151,11 +151,17 @@ class KeyCollector : public ResultSink {
   Status Begin(const RunInfo& info) override {
     info_ = info;
     builder_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}});
+    compact_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}}, 1000.0,
+                                                 BucketForm::kCompact);
     return Status();
   }
   Status Quantum(const ScopeResult& r) override {
     Collect(builder_->Percentiles(r), &pctiles);
-    Collect(builder_->Buckets(r), &buckets);
+    IntegerBuckets b;
+    carry_.Round(r, &b);
+    // Both bucket forms together write every bucket field.
+    Collect(builder_->Buckets(r, b), &buckets);
+    Collect(compact_->Buckets(r, b), &buckets);
     return Status();
   }
   Status WholeRun(const ScopeResult& r) override {
@@ -177,7 +183,8 @@ class KeyCollector : public ResultSink {
     for (const auto& m : d.GetObject()) keys->insert(m.name.GetString());
   }
   RunInfo info_;
-  std::unique_ptr<DocumentBuilder> builder_;
+  std::unique_ptr<DocumentBuilder> builder_, compact_;
+  BucketCarry carry_{5000};
   std::vector<ScopeResult> whole_;
 };
 
@@ -235,7 +242,16 @@ TEST(Fields, BudgetsHoldForExtremeValues) {
   rapidjson::Document d;
   d.Parse(b.Percentiles(r).c_str());
   EXPECT_TRUE(d.IsObject());
-  d.Parse(b.Buckets(r).c_str());
+  IntegerBuckets ints;
+  for (int c = 0; c < info.layout.top_column(); c += 7) {
+    ints.columns.push_back(c);
+    ints.counts.push_back(std::numeric_limits<int64_t>::min());
+  }
+  d.Parse(b.Buckets(r, ints).c_str());
+  EXPECT_TRUE(d.IsObject());
+  DocumentBuilder compact(info, RunMeta{std::string(100, '\\'), {"t"}, {{"k", "v"}}}, 1e-300,
+                          BucketForm::kCompact);
+  d.Parse(compact.Buckets(r, ints).c_str());
   EXPECT_TRUE(d.IsObject());
 }
 

@@ -488,6 +488,68 @@ class Checker:
             fail(f"{label}: link {filled} spans {got}, the run's quanta {want}")
 
 
+def check_heatmap_totals(es, ds, dashboards, run, csv_rows, host_rows, hosts, jobs, frm, to):
+    """The heatmap's own query (as Grafana interpolates it) on the buckets index, for a cluster,
+    a host and a job selection: the bucket documents it selects must add up, per quantum, to
+    fiohist's I/O count of that selection (the documents are per job and real direction:
+    docs/documents.md), within one I/O per document summed. Needs no `histogram` type: it
+    reads the documents' `samples`."""
+    found = [(d, p, t) for d in dashboards.values() for p in dl.iter_panels(d)
+             if p.get("type") == "heatmap" for t in p.get("targets", [])
+             if any(m.get("field") == "latency" for m in t.get("metrics", []))]
+    if not found:
+        fail("heatmap totals: no heatmap target on `latency`")
+        return
+    d, p, t = found[0]
+    index = ds[dl.ds_uid(t["datasource"])]["index"]
+    base = {"run": [run], "direction": "all", "scope": "cluster", "host": "$__all",
+            "job": "$__all", "elapsed_step": "1"}
+    cases = [("cluster", base, csv_rows, None)]
+    if hosts:
+        cases.append(("host " + hosts[0], dict(base, scope="host", host=[hosts[0]]),
+                      [r for r in host_rows if r["host"] == hosts[0]], None))
+        # A host selection left in place does not narrow the cluster.
+        cases.append(("cluster with host " + hosts[0] + " selected",
+                      dict(base, host=[hosts[0]]), csv_rows, None))
+    if jobs:
+        cases.append(("job " + jobs[0], dict(base, scope="job", job=[jobs[0]]), None, jobs[0]))
+    for name, values, want_rows, only_job in cases:
+        body, tt = g.build_target_request(t, "@timestamp", frm, to, 1000,
+                                          g.Variables(d, values))
+        body.pop("aggs", None)
+        body.update(size=10000, _source=["samples", "job", "direction"],
+                    docvalue_fields=[{"field": "@timestamp", "format": "epoch_millis"}])
+        code, resp = es.call("POST", f"/{index}/_search", body)
+        if code != 200:
+            fail(f"heatmap totals, {name}: HTTP {code} {json.dumps(resp)[:300]}")
+            continue
+        hits = resp["hits"]["hits"]
+        if not hits:
+            fail(f"heatmap totals, {name}: the query {tt['query']!r} selects no bucket documents")
+            continue
+        if only_job is not None:
+            jobs_seen = {h["_source"].get("job") for h in hits}
+            if jobs_seen == {only_job}:
+                ok(f"heatmap totals, {name}: {len(hits)} documents, all of job {only_job}")
+            else:
+                fail(f"heatmap totals, {name}: documents of jobs {sorted(jobs_seen)}")
+            continue
+        got, docs = {}, {}
+        for h in hits:
+            ts = int(float(h["fields"]["@timestamp"][0]))
+            got[ts] = got.get(ts, 0.0) + float(h["_source"]["samples"])
+            docs[ts] = docs.get(ts, 0) + 1
+        want = {int(r["start_ms"]): r["samples"] for r in want_rows if r["direction"] == "all"}
+        bad = [(ts, got.get(ts), w) for ts, w in want.items()
+               if w and abs(got.get(ts, 0.0) - w) > docs.get(ts, 1)]
+        if bad or not want:
+            fail(f"heatmap totals, {name}: {len(bad)} of {len(want)} quanta differ from "
+                 f"fiohist's samples, e.g. {bad[:3]}")
+        else:
+            ok(f"heatmap totals, {name}: {len(want)} quanta, the selected bucket documents add "
+               f"up to fiohist's I/O counts ({len(hits)} documents)")
+
+
 def kuery_to_lucene(q):
     """The saved searches' queries are of the form `field : value and field : value`; that
     reads the same as a Lucene query_string once the spaces and `and` are Lucene's."""
@@ -665,6 +727,8 @@ def main():
         ck.run_pass(f"direction {dirs[0]}", dashboards, dict(base, direction=dirs[0]),
                     only_with=["direction"])
     if not args.corrupt_csv:
+        check_heatmap_totals(es, ds, dashboards, runs[0], csv_rows, host_rows, hosts, jobs,
+                             p_lo, p_hi)
         check_saved_searches(es, dl.OSD_NDJSON if args.variant == "opensearch"
                              else dl.KIBANA_NDJSON, runs, coarse=not args.synthetic)
     print(f"=== {passes[0]} ok, {len(skips)} skipped, {len(failures)} failed")

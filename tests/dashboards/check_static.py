@@ -99,10 +99,11 @@ def check_templates():
         np_ = dict(nb["template"]["mappings"]["properties"]); np_.pop("latency", None)
         if bp != np_ or b["template"]["settings"] != nb["template"]["settings"]:
             problem("mappings", "the two buckets templates differ in more than `latency`")
-        for f in ("bucket_index", "bucket_count"):
+        for f in ("bucket_runs", "bucket_ios", "latency_scale"):
             p = b["template"]["mappings"]["properties"].get(f, {})
-            if p.get("index", True):
-                problem("mappings/fiohist-buckets.json", f"{f} must have index: false")
+            if p.get("index", True) or p.get("doc_values", True):
+                problem("mappings/fiohist-buckets.json",
+                        f"{f} must have index: false and doc_values: false (read back only)")
     if "runs" in tmpl:
         m = dl.Mapping(tmpl["runs"])
         for f in ("read_p99", "write_p99_9", "all_iops"):

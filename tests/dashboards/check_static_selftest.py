@@ -85,7 +85,7 @@ MUTATIONS = [
      edit_json(RUNS, lambda d: panel(d, 1)["transformations"][0]["options"]["include"][
          "names"].remove("p99")), "runs table lacks columns ['p99']"),
     ("percentiles on a stored-only field",
-     edit_json(OV, lambda d: panel(d, 4)["targets"][0]["metrics"][0].update(field="bucket_count")),
+     edit_json(OV, lambda d: panel(d, 4)["targets"][0]["metrics"][0].update(field="bucket_ios")),
      "cannot be aggregated"),
     ("table column that no query returns",
      edit_json(OV, lambda d: panel(d, 5)["transformations"][0]["options"]["include"][

@@ -117,14 +117,17 @@ def make_run(run, start_ms, seed, clamp_quantum=None):
                         **{n: s[n] for n, _ in PCTS})
             docs.append(("fiohist-pctiles", doc_id("pctiles", run, qs, scope, host, job, d),
                          pdoc))
-            idx = sorted(b for b, c in hist.items() if c > 0)
-            bdoc = dict(common, layout="fio3-g29-c0", bucket_index=idx,
-                        bucket_count=[hist[b] for b in idx],
-                        latency={"values": [mid_us(b) for b in idx],
-                                 "counts": [max(1, round(hist[b] * 1000)) for b in idx]},
-                        latency_scale=1000)
-            docs.append(("fiohist-buckets", doc_id("buckets", run, qs, scope, host, job, d),
-                         bdoc))
+            if scope == "job" and d != "all":
+                # As push writes them: per job and real direction (which also counts as
+                # `all`), fixed-point counts (latency_scale), one copy (docs/documents.md).
+                idx = sorted(b for b, c in hist.items() if c > 0)
+                bdoc = {k: v for k, v in common.items() if k not in ("end", "elapsed_s")}
+                bdoc.update(direction=[d, "all"], layout="fio3-g29-c0",
+                            latency={"values": [mid_us(b) for b in idx],
+                                     "counts": [round(hist[b] * 5000) for b in idx]},
+                            latency_scale=5000)
+                docs.append(("fiohist-buckets", doc_id("buckets", run, qs, scope, host, job, d),
+                             bdoc))
             if scope == "cluster":
                 w = whole.setdefault(d, {})
                 for b, c in hist.items():

@@ -1,0 +1,245 @@
+#include "es/bucket_reader.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+#include <memory>
+
+#include "es/index_templates.h"
+#include "output/bucket_decode.h"
+
+namespace fiohist {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// Every index a run's bucket documents may be in (time-partitioned ones too).
+std::string BucketIndices(const std::string& prefix) {
+  return IndexPattern(prefix, DocKind::kBuckets);
+}
+
+const char kSearchOptions[] = "ignore_unavailable=true&allow_no_indices=true";
+constexpr int kPage = 1000;
+
+Status Search(HttpClient* client, const std::string& prefix, const std::string& body,
+              const char* what, rapidjson::Document* doc) {
+  HttpResult r = client->Request("POST", "/" + BucketIndices(prefix) + "/_search?" +
+                                             kSearchOptions, body);
+  if (!r.ok()) {
+    return Status::Error(std::string(what) + ": " +
+                         (r.error.empty() ? "HTTP " + std::to_string(r.status) + ": " +
+                                                r.body.substr(0, 500)
+                                          : r.error));
+  }
+  doc->Parse(r.body.c_str());
+  if (doc->HasParseError() || !doc->IsObject() || !doc->HasMember("hits")) {
+    return Status::Error(std::string(what) + ": the server's answer is not a search result");
+  }
+  return Status();
+}
+
+void Terms(Writer& w, const char* field, const std::vector<std::string>& values) {
+  w.StartObject();
+  w.Key("terms");
+  w.StartObject();
+  w.Key(field);
+  w.StartArray();
+  for (const std::string& v : values) w.String(v.c_str());
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+}
+
+// The bool filter of `q`, plus scope and directions when given.
+void Filter(Writer& w, const BucketQuery& q, const std::string& scope,
+            const std::vector<std::string>& directions) {
+  w.Key("query");
+  w.StartObject();
+  w.Key("bool");
+  w.StartObject();
+  w.Key("filter");
+  w.StartArray();
+  Terms(w, "run", {q.run});
+  if (!scope.empty()) Terms(w, "scope", {scope});
+  if (!directions.empty()) Terms(w, "direction", directions);
+  if (!q.hosts.empty()) Terms(w, "host", q.hosts);
+  if (!q.jobs.empty()) Terms(w, "job", q.jobs);
+  if (q.from_ms != std::numeric_limits<int64_t>::min() ||
+      q.to_ms != std::numeric_limits<int64_t>::max()) {
+    w.StartObject();
+    w.Key("range");
+    w.StartObject();
+    w.Key("@timestamp");
+    w.StartObject();
+    w.Key("format");
+    w.String("epoch_millis");
+    if (q.from_ms != std::numeric_limits<int64_t>::min()) {
+      w.Key("gte");
+      w.Int64(q.from_ms);
+    }
+    if (q.to_ms != std::numeric_limits<int64_t>::max()) {
+      w.Key("lt");
+      w.Int64(q.to_ms);
+    }
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+}
+
+// The first string of `v` (a string, or an array of them: bucket documents of a real
+// direction name it first, then "all").
+std::string FirstString(const rapidjson::Value& v) {
+  if (v.IsString()) return v.GetString();
+  if (v.IsArray() && !v.Empty() && v[0].IsString()) return v[0].GetString();
+  return "";
+}
+
+}  // namespace
+
+Status BucketReader::Read(const BucketQuery& query,
+                          const std::function<Status(const BucketRunFacts&)>& begin,
+                          const std::function<Status(const StoredQuantum&)>& each) {
+  documents_ = 0;
+  // Which scopes and directions the run stored.
+  rapidjson::StringBuffer buf;
+  {
+    Writer w(buf);
+    w.StartObject();
+    w.Key("size");
+    w.Int(0);
+    Filter(w, query, "", {});
+    w.Key("aggs");
+    w.StartObject();
+    for (const char* f : {"scope", "direction"}) {
+      w.Key(f);
+      w.StartObject();
+      w.Key("terms");
+      w.StartObject();
+      w.Key("field");
+      w.String(f);
+      w.Key("size");
+      w.Int(10);
+      w.EndObject();
+      w.EndObject();
+    }
+    w.EndObject();
+    w.EndObject();
+  }
+  rapidjson::Document d;
+  Status s = Search(client_, prefix_, std::string(buf.GetString(), buf.GetSize()),
+                    "reading the run's bucket documents", &d);
+  if (!s.ok()) return s;
+  bool has[3] = {}, real = false;
+  if (d.HasMember("aggregations")) {
+    for (const auto& b : d["aggregations"]["scope"]["buckets"].GetArray()) {
+      for (int k = 0; k < 3; ++k) {
+        if (std::string(b["key"].GetString()) == ScopeName(static_cast<ScopeKind>(k))) {
+          has[k] = true;
+        }
+      }
+    }
+    for (const auto& b : d["aggregations"]["direction"]["buckets"].GetArray()) {
+      const std::string dir = b["key"].GetString();
+      real |= dir == "read" || dir == "write" || dir == "trim";
+    }
+  }
+  BucketRunFacts run;
+  run.scope = has[2] ? "job" : has[1] ? "host" : has[0] ? "cluster" : "";
+  if (run.scope.empty()) {
+    return Status::Error("run '" + query.run + "': no bucket documents match in " +
+                         BucketIndices(prefix_));
+  }
+  const std::vector<std::string> directions =
+      real ? std::vector<std::string>{"read", "write", "trim"} : std::vector<std::string>{"all"};
+
+  std::unique_ptr<BucketDecoder> decoder;
+  StoredQuantum q;
+  std::string after;  // the last hit's sort values (JSON), empty for the first page
+  while (true) {
+    rapidjson::StringBuffer body;
+    Writer w(body);
+    w.StartObject();
+    w.Key("size");
+    w.Int(kPage);
+    Filter(w, query, run.scope, directions);
+    w.Key("sort");
+    w.StartArray();
+    auto sort = [&w](const char* field, bool max) {
+      w.StartObject();
+      w.Key(field);
+      w.StartObject();
+      w.Key("order");
+      w.String("asc");
+      if (max) {  // ["read","all"] sorts as "read"
+        w.Key("mode");
+        w.String("max");
+      }
+      w.EndObject();
+      w.EndObject();
+    };
+    sort("@timestamp", false);
+    if (run.scope != "cluster") sort("host", false);
+    if (run.scope == "job") sort("job", false);
+    sort("direction", true);
+    w.EndArray();
+    if (!after.empty()) {
+      w.Key("search_after");
+      w.RawValue(after.c_str(), after.size(), rapidjson::kArrayType);
+    }
+    w.EndObject();
+    s = Search(client_, prefix_, std::string(body.GetString(), body.GetSize()),
+               "reading the run's bucket documents", &d);
+    if (!s.ok()) return s;
+    const auto& hits = d["hits"]["hits"];
+    if (!hits.IsArray() || hits.Empty()) break;
+    for (const auto& hit : hits.GetArray()) {
+      const auto& src = hit["_source"];
+      const std::string where = "bucket document " + std::string(hit["_id"].GetString());
+      if (!decoder) {
+        BucketLayout layout;
+        s = ParseLayoutName(src.HasMember("layout") ? FirstString(src["layout"]) : "", &layout);
+        if (!s.ok()) return Status::Error(where + ": " + s.message());
+        run.layout = layout.Name();
+        run.quantum_ms = src.HasMember("quantum_s") && src["quantum_s"].IsNumber()
+                             ? std::llround(src["quantum_s"].GetDouble() * 1000)
+                             : 0;
+        run.absolute = src.HasMember("@timestamp") && src["@timestamp"].IsString();
+        decoder = std::make_unique<BucketDecoder>(layout);
+        s = begin(run);
+        if (!s.ok()) return s;
+      }
+      q.start_ms = hit["sort"][0].GetInt64();
+      const double quantum_s =
+          src.HasMember("quantum_s") && src["quantum_s"].IsNumber() ? src["quantum_s"].GetDouble()
+                                                                    : 0;
+      q.end_ms = q.start_ms + std::llround(quantum_s * 1000);
+      q.host = src.HasMember("host") ? FirstString(src["host"]) : "";
+      q.job = src.HasMember("job") ? FirstString(src["job"]) : "";
+      const std::string dir = src.HasMember("direction") ? FirstString(src["direction"]) : "";
+      q.direction = dir == "read"    ? Direction::kRead
+                    : dir == "write" ? Direction::kWrite
+                    : dir == "trim"  ? Direction::kTrim
+                                     : Direction::kAll;
+      q.histogram.Clear();
+      s = decoder->Decode(src, &q.histogram);
+      if (!s.ok()) return Status::Error(where + ": " + s.message());
+      ++documents_;
+      s = each(q);
+      if (!s.ok()) return s;
+    }
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> sw(sb);
+    hits[hits.Size() - 1]["sort"].Accept(sw);
+    after.assign(sb.GetString(), sb.GetSize());
+    if (hits.Size() < static_cast<rapidjson::SizeType>(kPage)) break;
+  }
+  return Status();
+}
+
+}  // namespace fiohist

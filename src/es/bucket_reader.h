@@ -1,0 +1,54 @@
+// Reading a run's bucket documents back from Elasticsearch / OpenSearch, in time order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "es/http_client.h"
+#include "stats/histogram_replay.h"
+
+namespace fiohist {
+
+/// Which bucket documents to read.
+struct BucketQuery {
+  std::string run;
+  /// Empty: all.
+  std::vector<std::string> hosts, jobs;
+  /// [from_ms, to_ms) on the documents' start.
+  int64_t from_ms = std::numeric_limits<int64_t>::min();
+  int64_t to_ms = std::numeric_limits<int64_t>::max();
+};
+
+/// What the first document says about the run.
+struct BucketRunFacts {
+  std::string layout;  ///< e.g. fio3-g29-c0
+  int64_t quantum_ms = 0;
+  bool absolute = true;  ///< @timestamp is ISO text (else epoch-0 relative milliseconds)
+  std::string scope;     ///< the finest scope stored, whose documents are read
+};
+
+/// Pages through one run's bucket documents of its finest stored scope (job, else host,
+/// else cluster) and its real directions (`all` only where nothing else was stored),
+/// sorted by time, host, job and direction (search_after), decoding each in any form
+/// fiohist wrote (BucketDecoder).
+class BucketReader {
+ public:
+  BucketReader(HttpClient* client, std::string index_prefix)
+      : client_(client), prefix_(std::move(index_prefix)) {}
+  /// Calls `begin` once before the first document, then `each` per document in order.
+  Status Read(const BucketQuery& query, const std::function<Status(const BucketRunFacts&)>& begin,
+              const std::function<Status(const StoredQuantum&)>& each);
+  /// Documents read by the last Read().
+  uint64_t documents() const { return documents_; }
+
+ private:
+  HttpClient* client_;
+  std::string prefix_;
+  uint64_t documents_ = 0;
+};
+
+}  // namespace fiohist

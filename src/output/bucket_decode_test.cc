@@ -1,0 +1,134 @@
+#include "output/bucket_decode.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "output/bucket_carry.h"
+#include "output/documents.h"
+#include "stats/pipeline.h"
+
+namespace fiohist {
+namespace {
+
+// Builds both forms of every job bucket document of the shared logs as push does, decodes
+// them, and compares their sums with the pipeline's exact cluster histograms, bucket by
+// bucket: within one unit per job summed, and the whole run exact.
+class RoundTrip : public ResultSink {
+ public:
+  Status Begin(const RunInfo& info) override {
+    info_ = info;
+    histogram_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {}, {}});
+    compact_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {}, {}}, 1000.0,
+                                                 BucketForm::kCompact);
+    decoder_ = std::make_unique<BucketDecoder>(info_.layout);
+    return Status();
+  }
+  Status Quantum(const ScopeResult& r) override {
+    if (r.direction == Direction::kAll || !r.histogram) return Status();
+    const auto key = std::make_pair(r.start_ms, static_cast<int>(r.direction));
+    if (r.kind == ScopeKind::kCluster) {
+      exact[key].Merge(*r.histogram);
+      return Status();
+    }
+    if (r.kind != ScopeKind::kJob) return Status();
+    jobs[r.host + "/" + r.job] = true;
+    IntegerBuckets b;
+    carry_.Round(r, &b);
+    for (DocumentBuilder* builder : {histogram_.get(), compact_.get()}) {
+      rapidjson::Document d;
+      d.Parse(builder->Buckets(r, b).c_str());
+      Histogram& into = builder == compact_.get() ? from_compact[key] : from_histogram[key];
+      Status s = decoder_->Decode(d, &into);
+      if (!s.ok()) return s;
+    }
+    return Status();
+  }
+  Status WholeRun(const ScopeResult&) override { return Status(); }
+  Status End(const RunSummary&) override { return Status(); }
+
+  std::map<std::pair<int64_t, int>, Histogram> exact, from_compact, from_histogram;
+  std::map<std::string, bool> jobs;
+
+ private:
+  RunInfo info_;
+  std::unique_ptr<DocumentBuilder> histogram_, compact_;
+  std::unique_ptr<BucketDecoder> decoder_;
+  BucketCarry carry_{5000};
+};
+
+TEST(BucketDecode, JobDocumentsSumToTheClusterWithinOneUnitPerJob) {
+  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/epoch2/";
+  PipelineOptions options;
+  options.scopes = {true, false, true};
+  RoundTrip sink;
+  RunSummary summary;
+  const std::vector<std::string> logs = {
+      dir + "epoch2_clat_hist.1.log.hostX", dir + "epoch2_clat_hist.1.log.hostY",
+      dir + "epoch2_clat_hist.2.log.hostX", dir + "epoch2_clat_hist.2.log.hostY"};
+  Status s = RunPipeline(options, logs, &sink, &summary);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(sink.jobs.size(), 4u);
+  const double bound = 4.0 / 5000;  // one unit per job summed
+  std::map<int, Histogram> exact_run, compact_run;
+  for (const auto& [key, exact] : sink.exact) {
+    const Histogram& c = sink.from_compact[key];
+    const Histogram& h = sink.from_histogram[key];
+    for (int col = 0; col < Histogram::kMaxColumns; ++col) {
+      EXPECT_LT(std::fabs(c.at(col) - exact.at(col)), bound) << key.first << " " << col;
+      EXPECT_EQ(c.at(col), h.at(col)) << "both forms hold the same counts";
+    }
+    exact_run[key.second].Merge(exact);
+    compact_run[key.second].Merge(c);
+  }
+  for (const auto& [direction, exact] : exact_run) {
+    for (int col = 0; col < Histogram::kMaxColumns; ++col) {
+      EXPECT_NEAR(compact_run[direction].at(col), exact.at(col), 1e-6) << col;
+    }
+  }
+}
+
+// Documents of fiohist before integer counts: exact doubles beside a scaled histogram.
+TEST(BucketDecode, ReadsTheOldForm) {
+  BucketLayout layout;
+  BucketDecoder decoder(layout);
+  rapidjson::Document d;
+  d.Parse(R"({"layout":"fio3-g29-c0","bucket_index":[300,1855],"bucket_count":[10.25,0.0004],)"
+          R"("latency":{"values":[1.0,2.0],"counts":[10250,1]},"latency_scale":1000})");
+  Histogram h;
+  ASSERT_TRUE(decoder.Decode(d, &h).ok());
+  EXPECT_EQ(h.at(300), 10.25);
+  EXPECT_EQ(h.at(1855), 0.0004);
+  EXPECT_EQ(h.total(), 10.25 + 0.0004);
+}
+
+TEST(BucketDecode, HistogramFormMapsMidpointsBack) {
+  BucketLayout layout;
+  BucketDecoder decoder(layout);
+  for (int c : {0, 1, 63, 64, 300, 1000, 1855}) {
+    EXPECT_EQ(decoder.ColumnOfMidpoint(layout.MidNs(c) / 1000), c);
+  }
+  EXPECT_EQ(decoder.ColumnOfMidpoint(layout.LowerNs(300) / 1000), -1);
+}
+
+TEST(BucketDecode, BadDocumentsSayWhatWasExpected) {
+  BucketDecoder decoder{BucketLayout()};
+  Histogram h;
+  rapidjson::Document d;
+  d.Parse(R"({"bucket_runs":[0,3],"bucket_ios":[1,2]})");
+  Status s = decoder.Decode(d, &h);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("bucket_runs"), std::string::npos) << s.message();
+  d.Parse(R"({"latency":{"values":[1.23456],"counts":[1]}})");
+  s = decoder.Decode(d, &h);
+  EXPECT_NE(s.message().find("midpoint"), std::string::npos) << s.message();
+  d.Parse(R"({"samples":1})");
+  EXPECT_FALSE(decoder.Decode(d, &h).ok());
+}
+
+}  // namespace
+}  // namespace fiohist

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Read-back against a real Elasticsearch or OpenSearch node: `fiohist pctiles --run` from
+the bucket documents `fiohist push` wrote, compared with `fiohist pctiles` from the logs.
+
+Checks, for the shared logs: read-back at the push quantum and at 5x it equals the CSV from
+the logs within the documented bound (every row present; samples within one unit per series
+summed; percentiles within 0.1 % where the window holds >= 10,000 I/Os); a host subset
+equals the logs of that host; a time window equals those rows; whole-run totals are exact;
+the histogram and compact forms read back alike; a document of the old form (exact double
+counts beside a scaled histogram) still reads back.
+
+Usage: readback_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, FIOHIST_MAPPINGS_DIR)
+"""
+import csv
+import glob
+import io
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+
+FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
+URL = os.environ["FIOHIST_ES_URL"]
+LOGS = sorted(glob.glob(os.path.join(LOGDIR, "*_clat_hist.*.log*")))
+PREFIX = "rbtest"
+SCALE = 5000  # push's default latency_scale
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def es(method, path, body=None, ndjson=False):
+    data = None
+    if body is not None:
+        data = body.encode() if ndjson else json.dumps(body).encode()
+    req = urllib.request.Request(URL + path, data=data, method=method, headers={
+        "Content-Type": "application/x-ndjson" if ndjson else "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read() or b"{}")
+
+
+def fiohist(args):
+    env = dict(os.environ)
+    env.pop("FIOHIST_ES_URL", None)
+    p = subprocess.run([FIOHIST] + args, capture_output=True, text=True, env=env, timeout=600)
+    if p.returncode != 0:
+        print(p.stderr)
+    return p.returncode, p.stdout, p.stderr
+
+
+def rows(text):
+    out = {}
+    for r in csv.DictReader(io.StringIO(text)):
+        out[(int(r["start_ms"]), r["scope"], r["host"], r["job"], r["direction"])] = r
+    return out
+
+
+def from_logs(args, logs=None):
+    rc, out, _ = fiohist(["pctiles", "--quiet"] + args + (logs or LOGS))
+    check(rc == 0, "pctiles from logs " + " ".join(args))
+    return rows(out)
+
+
+def read_back(run, args):
+    rc, out, _ = fiohist(["pctiles", "--quiet", "--es-url", URL, "--index-prefix", PREFIX,
+                          "--run", run] + args)
+    check(rc == 0, "read-back " + run + " " + " ".join(args))
+    return rows(out)
+
+
+def series(key, jobs_of):
+    """Stored series (job x real direction) summed into the row `key`."""
+    _, scope, host, job, direction = key
+    jobs = 1 if scope == "job" else len(jobs_of.get(host, [])) if scope == "host" else \
+        sum(len(j) for j in jobs_of.values())
+    return jobs * (2 if direction == "all" else 1)
+
+
+def compare(logs, back, jobs_of, what):
+    check(set(logs) == set(back), "%s: the same rows (%d from logs, %d read back)"
+          % (what, len(logs), len(back)))
+    worst_samples, worst_pct, checked = 0.0, 0.0, 0
+    for key, a in logs.items():
+        b = back.get(key)
+        if b is None:
+            continue
+        # One unit (1/SCALE I/O) per bucket and series: the sum over buckets stays far below
+        # one I/O per series.
+        d = abs(float(a["samples"]) - float(b["samples"]))
+        worst_samples = max(worst_samples, d / series(key, jobs_of))
+        if float(a["samples"]) >= 10000:
+            for p in ("p50", "p90", "p95", "p99", "p99.9", "p99.99"):
+                x, y = float(a[p]), float(b[p])
+                worst_pct = max(worst_pct, abs(x - y) / x if x else abs(y))
+                checked += 1
+    check(worst_samples < 1.0, "%s: samples within 1 I/O per series (worst %.4f)"
+          % (what, worst_samples))
+    check(checked > 0 and worst_pct <= 0.001,
+          "%s: %d percentiles of windows >= 10,000 I/Os within 0.1%% (worst %.5f%%)"
+          % (what, checked, worst_pct * 100))
+
+
+def main():
+    es("DELETE", "/%s-*" % PREFIX)
+    run = "readback"
+    rc, _, err = fiohist(["push", "--es-url", URL, "--index-prefix", PREFIX, "--run", run,
+                          "--quiet"] + LOGS)
+    check(rc == 0, "push " + err.strip()[-200:])
+    rc, _, _ = fiohist(["push", "--es-url", URL, "--index-prefix", PREFIX, "--run", run + "-h",
+                        "--bucket-form", "histogram", "--quiet"] + LOGS)
+    check(rc == 0, "push --bucket-form histogram")
+    es("POST", "/%s-*/_refresh" % PREFIX)
+
+    all_scopes = ["--scope", "cluster,host,job"]
+    logs = from_logs(all_scopes)
+    jobs_of = {}
+    for (_, scope, host, job, _) in logs:
+        if scope == "job":
+            jobs_of.setdefault(host, set()).add(job)
+    back = read_back(run, all_scopes)
+    compare(logs, back, jobs_of, "push quantum")
+    check(back == read_back(run + "-h", all_scopes), "histogram form reads back as compact")
+
+    compare(from_logs(all_scopes + ["--quantum", "5"]),
+            read_back(run, all_scopes + ["--quantum", "5"]), jobs_of, "5x quantum")
+
+    host = sorted(jobs_of)[0]
+    host_logs = [l for l in LOGS if l.split(".log")[-1].lstrip(".").split(".")[0] == host]
+    check(len(host_logs) == len(jobs_of[host]), "logs of host %s: %d" % (host, len(host_logs)))
+    compare(from_logs(["--scope", "cluster"], host_logs),
+            read_back(run, ["--scope", "cluster", "--host", host]),
+            {host: jobs_of[host]}, "host subset " + host)
+
+    starts = sorted({k[0] for k in back})
+    t0, t1 = starts[2], starts[6]
+    window = read_back(run, all_scopes + ["--from", str(t0), "--to", str(t1)])
+    want = {k for k in back if t0 <= k[0] < t1}
+    check(set(window) == want, "time window [%d, %d): %d rows" % (t0, t1, len(window)))
+    check(all(window[k]["samples"] == back[k]["samples"] and window[k]["p99"] == back[k]["p99"]
+              for k in want if k in window), "time window: the same statistics")
+
+    rc, out_logs, _ = fiohist(["pctiles", "--quiet", "--whole-run"] + all_scopes + LOGS)
+    rc2, out_back, _ = fiohist(["pctiles", "--quiet", "--whole-run", "--es-url", URL,
+                                "--index-prefix", PREFIX, "--run", run] + all_scopes)
+    whole_logs = list(csv.DictReader(io.StringIO(out_logs)))
+    whole_back = {(r["scope"], r["host"], r["job"], r["direction"]): r
+                  for r in csv.DictReader(io.StringIO(out_back))}
+    exact = len(whole_logs) > 0 and rc == 0 and rc2 == 0
+    for r in whole_logs:
+        b = whole_back.get((r["scope"], r["host"], r["job"], r["direction"]))
+        if b is None or abs(float(r["samples"]) - float(b["samples"])) > 1e-6 * float(r["samples"]):
+            exact = False
+            print("  whole run", r["scope"], r["host"], r["job"], r["direction"], r["samples"],
+                  b and b["samples"])
+    check(exact, "whole-run totals exact (%d rows)" % len(whole_logs))
+
+    # A document as fiohist wrote them before integer counts, and its `all` twin (ignored:
+    # the real directions are read).
+    old = {"@timestamp": "2026-11-22T00:00:00.000Z", "end": "2026-11-22T00:00:01.000Z",
+           "elapsed_s": 0.0, "quantum_s": 1.0, "run": "old-form", "scope": "job", "host": "h",
+           "job": "j.1", "logs": 1, "layout": "fio3-g29-c0", "bucket_index": [300, 301],
+           "bucket_count": [10.25, 0.75], "latency": {"values": [1.0, 2.0],
+                                                      "counts": [10250, 750]},
+           "latency_scale": 1000}
+    bulk = ""
+    for i, direction in enumerate(["read", "all"]):
+        doc = dict(old, direction=direction, samples=11.0)
+        bulk += json.dumps({"index": {"_index": PREFIX + "-buckets", "_id": "old%d" % i}}) + "\n"
+        bulk += json.dumps(doc) + "\n"
+    es("POST", "/_bulk?refresh=true", bulk, ndjson=True)
+    old_back = read_back("old-form", ["--scope", "job"])
+    r = old_back.get((1795305600000, "job", "h", "j.1", "read"))
+    check(r is not None and float(r["samples"]) == 11.0 and len(old_back) == 2,
+          "old-form document reads back (samples %s)" % (r and r["samples"]))
+
+    rc, _, err = fiohist(["pctiles", "--es-url", URL, "--index-prefix", PREFIX, "--run",
+                          "no-such-run"])
+    check(rc == 1 and "no bucket documents" in err, "an unknown run is an error: " + err.strip())
+    es("DELETE", "/%s-*" % PREFIX)
+    print("%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
