@@ -13,6 +13,8 @@ const std::vector<Command>& Commands() {
        RunPctilesCommand},
       {"push", "compute everything and index it into Elasticsearch (or write bulk NDJSON)",
        RunPushCommand},
+      {"follow", "live mode: follow fio json+ status streams while fio runs, indexing each quantum",
+       RunFollowCommand},
       {"load", "index a directory of bulk NDJSON written by push --out", RunLoadCommand},
       {"setup", "install the index templates", RunSetupCommand},
       {"runs", "list the runs stored in Elasticsearch", RunRunsCommand},

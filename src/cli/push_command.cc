@@ -10,6 +10,7 @@
 #include "cli/exit_code.h"
 #include "cli/grafana_link.h"
 #include "cli/pipeline_flags.h"
+#include "cli/status_input.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
 #include "es/es_sender.h"
@@ -36,6 +37,10 @@ const char kUsage[] =
     "Document ids are deterministic: pushing the same run again overwrites, never doubles.\n"
     "Credentials come from FIOHIST_ES_PASSWORD / --password-file or FIOHIST_ES_API_KEY /\n"
     "--api-key-file, never from the command line.\n"
+    "\n"
+    "LOGS may instead be fio's json+ outputs, one per host (host from --host FILE=HOST, else\n"
+    "the file name): a status file (--status-interval=1 --output-format=json+) gives quanta\n"
+    "and the whole run, a plain json+ result the whole run only, from fio's exact bins.\n"
     "\n"
     "Relative-time logs (fio's default) need an anchor: --start-time, --fio-json, or fio's\n"
     "JSON output next to the logs (found by itself). Without one, push to Elasticsearch\n"
@@ -242,7 +247,10 @@ int RunPushCommand(int argc, char** argv) {
   FanoutSink fanout(sinks);
   AnchorGate sink(&args, to_es, &dest, &fanout);
   RunSummary summary;
-  Status s = RunPipeline(args.options, args.logs, &sink, &summary);
+  // fio json+ outputs (status files, plain results) instead of histogram logs.
+  const bool fio_json = !args.logs.empty() && LooksLikeFioJson(args.logs.front());
+  Status s = fio_json ? RunStatusFiles(args.options, args.logs, &sink, &summary)
+                      : RunPipeline(args.options, args.logs, &sink, &summary);
   PrintWarnings(stderr, summary);
   Status finished = dest.Finish();
   const BulkStats stats = dest.sender ? dest.sender->queue().stats() : BulkStats();

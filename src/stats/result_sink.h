@@ -78,6 +78,8 @@ struct RunSummary {
   std::vector<IoShare> io_shares;
   /// True when some input was skipped (--skip-bad-lines) so not everything went in.
   bool incomplete = false;
+  /// The run's state for its run document: "running" (follow, while fio runs), "finished" or "aborted".
+  std::string state = "finished";
 };
 
 /// Receives results in order: Begin, Quantum* (by time, then scope kind, host, job,
