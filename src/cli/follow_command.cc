@@ -278,7 +278,10 @@ void Follower::Judge(size_t i) {
     if (!reported) {
       Abort(i, "closed without any report (did fio start? --output-format=json+ "
                "--status-interval=1?)");
-    } else if (st.has_partial() || !all_done) {
+    } else if (st.has_partial()) {
+      Abort(i, "closed in the middle of a JSON object (fio's final report cut?); run state "
+               "aborted");
+    } else if (!all_done) {
       Abort(i, "closed before fio's final report (a job still expected time: eta > 0); "
                "run state aborted");
     } else {
@@ -299,7 +302,8 @@ void Follower::Judge(size_t i) {
                                 " s: given up, run state aborted (fio killed?)");
     return;
   }
-  if (silent > args_->max_lag_s && !f.lagging) {
+  // A stream whose jobs are all done is only waited on to see that nothing follows.
+  if (silent > args_->max_lag_s && !f.lagging && !all_done) {
     f.lagging = true;
     std::fprintf(stderr,
                  "fiohist follow: %s%s for %.1f s (more than --max-lag): quanta go out without "

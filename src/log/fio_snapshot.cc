@@ -60,6 +60,11 @@ bool FioSnapshot::all_done() const {
 Status DecodeFioSnapshot(const JsonValue& object, const BucketLayout& layout, FioSnapshot* out) {
   *out = FioSnapshot();
   if (!object.IsObject()) return Status::Error("expected a JSON object (fio's json+ output)");
+  if (object.HasMember("client_stats")) {
+    return Status::Error(
+        "fio client/server output (client_stats): fio prints it only at the end; follow one "
+        "status stream per host instead (fio --output-format=json+ --status-interval=1 on each)");
+  }
   auto jobs = object.FindMember("jobs");
   if (jobs == object.MemberEnd() || !jobs->value.IsArray() ||
       !GetInt64(object, "timestamp_ms", &out->timestamp_ms)) {

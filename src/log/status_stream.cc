@@ -122,7 +122,7 @@ FioStatusStream::~FioStatusStream() {
 }
 
 std::string FioStatusStream::Where(uint64_t offset) const {
-  return name_ + ": byte " + std::to_string(offset) + ": ";
+  return (name_ == "-" ? std::string("stdin") : name_) + ": byte " + std::to_string(offset) + ": ";
 }
 
 bool FioStatusStream::has_partial() const {

@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""`fiohist follow` (live mode) with real fio.
+
+Usage: live_test.py bad|es FIOHIST FIO SHARED_DATA
+
+bad: odd and bad status streams, each must give a clear message naming the stream and the byte
+     offset, and nothing may be dropped silently: a cut final object, a stream that never
+     starts, a stream that stops (fio SIGKILLed), counts going backwards (fio restarted into
+     the same file), a file that shrinks, non-fio JSON, two streams claiming one host. Also
+     `push` of a finished status file and of a plain json+ result. No Elasticsearch.
+es:  two fio processes ("hosts") write status streams AND histogram logs for ~20 s while
+     `fiohist follow` indexes them into a real node (FIOHIST_ES_URL). While fio runs, the
+     cluster percentile documents must trail the wall clock by at most 3 quanta (the lag is
+     polled and printed: median and max). Afterwards: per-quantum cluster and job p50/p99
+     equal `fiohist pctiles` on the histogram logs within one bucket (1.6 %) where a quantum
+     has >= 1000 I/Os, whole-run I/O counts equal fio's final JSON exactly, and a second
+     follow on the same files changes no document count.
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+MODE, FIOHIST, FIO, SHARED = sys.argv[1:5]
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def run(args, stdin=None, timeout=120):
+    env = dict(os.environ)
+    env.pop("FIOHIST_ES_URL", None)
+    p = subprocess.run([FIOHIST] + args, input=stdin, capture_output=True, env=env,
+                       timeout=timeout)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def objects(path):
+    """(offset, object) of every JSON object in a status file."""
+    text = open(path).read()
+    dec, i, out = json.JSONDecoder(), 0, []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return out
+        o, j = dec.raw_decode(text, i)
+        out.append((i, o))
+        i = j
+
+
+def fio_cmd(tmp, name, runtime, extra=()):
+    return [FIO, "--name=" + name, "--filename=" + os.path.join(tmp, name + ".dat"),
+            "--size=16m", "--rw=randrw", "--bs=4k", "--ioengine=psync", "--time_based",
+            "--runtime=%d" % runtime, "--status-interval=1", "--output-format=json+"] + list(extra)
+
+
+def bad(tmp):
+    # A real stream to cut and splice: 3 s of fio, 4 objects.
+    good = os.path.join(tmp, "good.json")
+    subprocess.run(fio_cmd(tmp, "good", 3, ["--output=" + good]), check=True,
+                   capture_output=True, timeout=60)
+    objs = objects(good)
+    raw = open(good, "rb").read()
+    check(len(objs) >= 3, "fio wrote %d objects in a 3 s run with --status-interval=1" % len(objs))
+    final_reads = sum(j["read"]["total_ios"] for j in objs[-1][1]["jobs"])
+
+    # The good stream, once more as a pipe on stdin: finished, exit 0, every read counted.
+    rc, out, err = run(["follow", "--run", "t", "--scope", "cluster", "--direction", "read",
+                        "--quiet", "-"], stdin=raw)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    check(rc == 0, "follow - on a whole stream: exit 0 (rc %d: %s)" % (rc, err.strip()[-300:]))
+    total = sum(float(r["samples"]) for r in rows)
+    check(abs(total - final_reads) < 1e-6 * final_reads,
+          "quanta hold every read fio counted (%.3f vs %d)" % (total, final_reads))
+
+    # A cut final object on stdin: aborted, the offsets named.
+    last_off = objs[-1][0]
+    cut = raw[:last_off + 500]
+    rc, out, err = run(["follow", "--run", "t", "--scope", "cluster", "-"], stdin=cut)
+    check(rc == 3 and "stdin: byte %d:" % len(cut) in err and
+          "starting at byte %d is cut at byte %d" % (last_off, len(cut)) in err and
+          "closed in the middle of a JSON object" in err,
+          "cut final object: exit 3, names stdin and both offsets (rc %d: %s)" % (rc, err.strip()))
+
+    # A stream that never starts next to a good one: reported, quanta go out without it.
+    missing = os.path.join(tmp, "never.json")
+    t0 = time.time()
+    rc, out, err = run(["follow", "--run", "t", "--scope", "cluster", "--max-lag", "1",
+                        "--give-up", "2.5", good, missing])
+    check(rc == 3 and (missing + ": byte 0: does not exist yet") in err and
+          (missing + ": byte 0: never appeared") in err and
+          len(list(csv.DictReader(io.StringIO(out)))) > 0,
+          "stream that never starts: reported with stream and offset, the other's quanta "
+          "written, exit 3 (rc %d, %.1f s: %s)" % (rc, time.time() - t0, err.strip()))
+
+    # A stream that stops: fio SIGKILLed mid-run.
+    killed = os.path.join(tmp, "killed.json")
+    f = subprocess.Popen(fio_cmd(tmp, "killed", 30, ["--output=" + killed]),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    fol = subprocess.Popen([FIOHIST, "follow", "--run", "t", "--scope", "cluster", "--direction",
+                            "read", "--max-lag", "1", "--give-up", "2", killed],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3.5)
+    f.send_signal(signal.SIGKILL)
+    f.wait()
+    out, err = fol.communicate(timeout=30)
+    out, err = out.decode(), err.decode()
+    size = os.path.getsize(killed)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    got = sum(float(r["samples"]) for r in rows)
+    reads = sum(j["read"]["total_ios"] for j in objects(killed)[-1][1]["jobs"]) if size else 0
+    check(fol.returncode == 3 and ("%s: byte %d: no report for" % (killed, size)) in err and
+          "fio killed?" in err,
+          "fio SIGKILLed: given up with stream and offset, exit 3 (rc %d: %s)"
+          % (fol.returncode, err.strip()))
+    check(reads > 0 and abs(got - reads) < 1e-6 * reads,
+          "the killed run's quanta hold every read of its last report (%.3f vs %d)" % (got, reads))
+
+    # Counts going backwards: a later report with fewer I/Os (fio restarted, appending).
+    second = json.loads(json.dumps(objs[0][1]))
+    second["timestamp_ms"] = objs[-1][1]["timestamp_ms"] + 1000
+    for j in second["jobs"]:
+        j["job_runtime"] = 10 ** 6  # only the counts go back
+    back = raw + json.dumps(second, indent=2).encode() + b"\n"
+    p = os.path.join(tmp, "back.json")
+    open(p, "wb").write(back)
+    rc, out, err = run(["follow", "--run", "t", "--scope", "cluster", p])
+    check(rc == 1 and ("%s: byte %d:" % (p, len(raw))) in err and "counts go backwards" in err,
+          "counts going backwards: exit 1, stream and offset named (rc %d: %s)" % (rc, err.strip()))
+
+    # A file that shrinks while followed (fio started again into it, truncating).
+    grow = os.path.join(tmp, "grow.json")
+    open(grow, "wb").write(raw[:objs[1][0]])
+    fol = subprocess.Popen([FIOHIST, "follow", "--run", "t", "--scope", "cluster", grow],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    open(grow, "wb").write(raw[:100])
+    out, err = fol.communicate(timeout=30)
+    err = err.decode()
+    check(fol.returncode == 1 and ("%s: byte 100: the file shrank from %d to 100 bytes"
+                                   % (grow, objs[1][0])) in err,
+          "file shrinking: exit 1, stream and offsets named (rc %d: %s)" % (fol.returncode, err.strip()))
+
+    # Not fio's JSON.
+    other = os.path.join(tmp, "other.json")
+    open(other, "w").write('\n{"hello": "world"}\n')
+    rc, out, err = run(["follow", "--run", "t", other])
+    check(rc == 1 and (other + ": byte 1: not fio's json+ output") in err,
+          "non-fio JSON: exit 1, stream and offset named (rc %d: %s)" % (rc, err.strip()))
+
+    # Two streams claiming one host.
+    rc, out, err = run(["follow", "--run", "t", "h1=" + good, "h1=" + other])
+    check(rc == 2 and "claims host 'h1'" in err and good in err and other in err,
+          "two streams claiming one host: exit 2, both named (rc %d: %s)" % (rc, err.strip()))
+
+    # push of a finished status file (quanta + whole run) and of a plain json+ result.
+    out_dir = os.path.join(tmp, "push-status")
+    rc, out, err = run(["push", "--run", "st", "--out", out_dir, "--quiet", good])
+    docs = [json.loads(l) for fn in sorted(os.listdir(out_dir)) if fn.endswith(".ndjson")
+            for l in open(os.path.join(out_dir, fn)) if '"_index"' not in l]
+    runs = [d for d in docs if "duration_s" in d]
+    check(rc == 0 and len(runs) == 1 and runs[0].get("read_samples") == final_reads and
+          any(d.get("scope") == "cluster" and "bucket_index" in d for d in docs),
+          "push of a status file: quanta and a run document with fio's read count (rc %d: %s)"
+          % (rc, err.strip()[-300:]))
+    plain = os.path.join(tmp, "plain.json")
+    open(plain, "w").write(json.dumps(objs[-1][1]))
+    out_dir = os.path.join(tmp, "push-plain")
+    rc, out, err = run(["push", "--run", "pl", "--out", out_dir, "--quiet", plain])
+    docs = [json.loads(l) for fn in sorted(os.listdir(out_dir)) if fn.endswith(".ndjson")
+            for l in open(os.path.join(out_dir, fn)) if '"_index"' not in l]
+    runs = [d for d in docs if "duration_s" in d]
+    check(rc == 0 and len(docs) == 1 and runs and runs[0].get("read_samples") == final_reads and
+          "whole-run documents only" in err,
+          "push of a plain json+ result: the run document only, fio's read count (rc %d, %d docs)"
+          % (rc, len(docs)))
+
+
+def es(method, path, body=None):
+    url = os.environ["FIOHIST_ES_URL"]
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read() or b"{}")
+
+
+def search(index, run_name, extra=None, size=10000):
+    flt = [{"term": {"run": run_name}}] + (extra or [])
+    r = es("POST", "/fiohist-%s/_search" % index,
+           {"size": size, "query": {"bool": {"filter": flt}}})
+    return [h["_source"] for h in r["hits"]["hits"]]
+
+
+def counts(run_name):
+    out = {}
+    for kind in ("pctiles", "buckets", "runs"):
+        es("POST", "/fiohist-%s/_refresh" % kind)
+        out[kind] = es("POST", "/fiohist-%s/_count" % kind,
+                       {"query": {"term": {"run": run_name}}})["count"]
+    return out
+
+
+def live_es(tmp):
+    url = os.environ["FIOHIST_ES_URL"]
+    mappings = ["--mappings", os.environ["FIOHIST_MAPPINGS_DIR"]] if os.environ.get(
+        "FIOHIST_MAPPINGS_DIR") else []
+    run_name = "live-%d" % os.getpid()
+    runtime = 20
+    streams, procs = [], []
+    follow = [FIOHIST, "follow", "--es-url", url, "--run", run_name] + mappings
+    for h in ("host1", "host2"):
+        os.makedirs(os.path.join(tmp, h))
+        streams.append(os.path.join(tmp, h + ".json"))
+        follow.append("%s=%s" % (h, streams[-1]))
+    # follow first: the files do not exist yet and are waited for.
+    fol = subprocess.Popen(follow, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1)
+    for h, s in zip(("host1", "host2"), streams):
+        # Rate-limited so that fio leaves the node CPU on this 2-core machine.
+        procs.append(subprocess.Popen(
+            fio_cmd(tmp, h, runtime, [
+                "--output=" + s, "--rate_iops=3000,1500",
+                "--write_hist_log=" + os.path.join(tmp, h, "live"), "--log_hist_msec=1000",
+                "--log_unix_epoch=1"]),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    started = time.time()
+    lags = []
+    while any(p.poll() is None for p in procs):
+        try:
+            r = es("POST", "/fiohist-pctiles/_search", {
+                "size": 0, "query": {"bool": {"filter": [
+                    {"term": {"run": run_name}}, {"term": {"scope": "cluster"}},
+                    {"term": {"resolution": 1}}]}},
+                "aggs": {"newest": {"max": {"field": "end_ms"}}}})
+            newest = r["aggregations"]["newest"]["value"]
+        except Exception as e:  # the index may not exist before the first quantum
+            newest = None
+        now_ms = time.time() * 1000
+        if newest and time.time() - started > 4:  # fio's set-up and first report first
+            lags.append((now_ms - newest) / 1000.0)
+        time.sleep(0.5)
+    out, err = fol.communicate(timeout=60)
+    err = err.decode()
+    check(fol.returncode == 0, "follow: exit 0 (%d): %s" % (fol.returncode, err.strip()[-500:]))
+    check(len(lags) >= 10, "lag polled %d times while fio ran" % len(lags))
+    if lags:
+        print("lag behind the wall clock in quanta (1 s): median %.2f, max %.2f, n %d"
+              % (statistics.median(lags), max(lags), len(lags)))
+        check(max(lags) <= 3, "cluster documents trail the wall clock by at most 3 quanta "
+              "(max %.2f)" % max(lags))
+
+    # Per-quantum cluster and job p50/p99 against pctiles on the histogram logs.
+    logs = [os.path.join(tmp, h, f) for h in ("host1", "host2")
+            for f in sorted(os.listdir(os.path.join(tmp, h)))]
+    rc, out, err2 = run(["pctiles", "--quiet", "--scope", "cluster,job", "--percentiles", "50,99",
+                         "--direction", "read,write"] + logs)
+    check(rc == 0, "pctiles on the histogram logs (%s)" % err2.strip()[-300:])
+    ref = {}
+    for r in csv.DictReader(io.StringIO(out)):
+        job = r["job"]
+        if job:  # live_clat_hist.1 -> job number 1
+            job = r["host"] + "/" + job.rsplit(".", 1)[1]
+        ref[(r["start_ms"], r["scope"], job, r["direction"])] = r
+    docs = search("pctiles", run_name, [{"term": {"resolution": 1}}])
+    compared, worst, bad_rows = 0, 0.0, []
+    for d in docs:
+        if d["scope"] not in ("cluster", "job") or d["direction"] not in ("read", "write"):
+            continue
+        job = d.get("job", "")
+        if job:
+            job = d["host"] + "/" + job.rsplit(".", 1)[1]
+        r = ref.get((str(d["start_ms"]), d["scope"], job, d["direction"]))
+        if not r or d["samples"] < 1000 or float(r["samples"]) < 1000:
+            continue
+        if d.get("partial") or r["partial"] == "true":
+            continue
+        for p, key in (("p50", "p50"), ("p99", "p99")):
+            a, b = float(d[key]), float(r[p])
+            rel = abs(a - b) / max(a, b)
+            compared += 1
+            worst = max(worst, rel)
+            if rel > 1 / 64:
+                bad_rows.append("%s %s %s %s %s: live %.3f logs %.3f (%.2f%%)" % (
+                    d["start_ms"], d["scope"], job, d["direction"], p, a, b, 100 * rel))
+    print("p50/p99 compared in %d places, largest difference %.2f%%" % (compared, 100 * worst))
+    for b in bad_rows[:10]:
+        print("  " + b)
+    check(compared >= 40, "live and log percentiles compared in %d places" % compared)
+    check(not bad_rows, "live p50/p99 within one bucket (1.6%%) of the logs' (%d outside)"
+          % len(bad_rows))
+
+    # Whole-run I/O counts: exactly fio's final JSON.
+    run_docs = search("runs", run_name)
+    check(len(run_docs) == 1, "one run document")
+    summary = {}
+    for s in (run_docs[0].get("summary", []) if run_docs else []):
+        if s["scope"] == "job":
+            summary[(s["host"], s["job"].rsplit(".", 1)[1], s["direction"])] = s["samples"]
+    for h, s in zip(("host1", "host2"), streams):
+        final = objects(s)[-1][1]
+        for n, j in enumerate(final["jobs"], 1):
+            for d in ("read", "write"):
+                got = summary.get((h, str(n), d))
+                check(got == j[d]["total_ios"], "%s job %d %s: whole-run %s I/Os, fio says %d"
+                      % (h, n, d, got, j[d]["total_ios"]))
+    if run_docs and "state" in run_docs[0]:
+        check(run_docs[0]["state"] == "finished", "run state finished (%s)" % run_docs[0]["state"])
+
+    # Restart: follow again on the same files: same ids, nothing doubles.
+    before = counts(run_name)
+    rc, out, err = run(["follow", "--es-url", url, "--run", run_name, "--quiet"] + mappings +
+                       ["host1=" + streams[0], "host2=" + streams[1]])
+    after = counts(run_name)
+    check(rc == 0 and before == after and before["pctiles"] > 0,
+          "a second follow on the same files rewrites, never doubles: %s -> %s (rc %d %s)"
+          % (before, after, rc, err.strip()[-200:]))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="fiohist-live-")
+    try:
+        t0 = time.time()
+        bad(tmp) if MODE == "bad" else live_es(tmp)
+        print("took %.1f s" % (time.time() - t0))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        sys.exit(1)
+
+
+main()
