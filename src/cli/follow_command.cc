@@ -37,6 +37,7 @@
 #include "es/es_admin.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
+#include "log/time_anchor.h"
 #include "output/csv_sink.h"
 #include "stats/live_aggregator.h"
 
@@ -83,6 +84,7 @@ struct FollowArgs {
   RunMeta meta;
   std::string out_dir, mappings;
   bool quiet = false;
+  bool progress = false;
   double max_lag_s = 5;
   double give_up_s = 60;
   PipelineOptions options;
@@ -101,6 +103,9 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
       ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
       ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
       ("quiet", po::bool_switch(&args->quiet), "no progress lines on stderr (warnings still go there)")
+      ("progress", po::bool_switch(&args->progress),
+       "a line on stderr per batch of quanta written: how long after their end, and how long "
+       "indexing took")
       ("max-lag", po::value(&args->max_lag_s)->default_value(5, "5"),
        "seconds a stream may stay silent before quanta go out without it")
       ("give-up", po::value(&args->give_up_s)->default_value(60, "60"),
@@ -339,10 +344,22 @@ Status Follower::Run() {
     Status s = agg_->EmitUntil(Until(), &written);
     if (!s.ok()) return s;
     if (written > 0 && dest_->documents) {
+      const auto publish_start = Clock::now();
       progress.end_ms = agg_->end_ms();
       s = dest_->documents->Progress(agg_->info(), progress, agg_->WholeRunSoFar());
       if (s.ok()) s = dest_->Publish();
       if (!s.ok()) return s;
+      if (args_->progress) {
+        const double now_ms = std::chrono::duration<double, std::milli>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+        std::fprintf(stderr,
+                     "fiohist follow: %d quanta written up to %s, %.2f s after that end "
+                     "(documents sent and refreshed in %.3f s)\n",
+                     written, FormatIsoTime(agg_->end_ms()).c_str(),
+                     (now_ms - static_cast<double>(agg_->end_ms())) / 1000.0,
+                     SecondsSince(publish_start));
+      }
     }
     if (written > 0 && dest_->csv) std::fflush(stdout);
     bool all_done = true;

@@ -215,6 +215,69 @@ def counts(run_name):
     return out
 
 
+def fio_value(c):
+    """fio's bucket value (plat_idx_to_val) of column c: the keys of json+ bins."""
+    if c < 128:
+        return c
+    e = (c >> 6) - 1
+    return (1 << (e + 6)) + ((c % 64) << e) + (1 << (e - 1))
+
+
+def status_from_log(log, out):
+    """A status stream with the intervals of a histogram log's read records: fio's bins as
+    they would have been at each record's time stamp."""
+    cum, prev, first, objs = None, None, None, []
+    for line in open(log):
+        f = [int(x) for x in line.split(",")]
+        if f[1] != 0 or f[0] == prev:  # reads; a duplicate record is dropped, as pctiles does
+            continue
+        cols = f[3:]
+        cum = cols if cum is None else [a + b for a, b in zip(cum, cols)]
+        first = f[0] - 1000 if first is None else first  # log_hist_msec=1000
+        prev = f[0]
+        bins = {str(fio_value(c)): n for c, n in enumerate(cum) if n}
+        objs.append({"fio version": "fio-3.33", "timestamp_ms": f[0], "jobs": [{
+            "jobname": "live", "eta": 1, "job_runtime": f[0] - first,
+            "read": {"total_ios": sum(cum), "clat_ns": {"bins": bins}}}]})
+    objs[-1]["jobs"][0]["eta"] = 0
+    with open(out, "w") as o:
+        for x in objs:
+            o.write(json.dumps(x, indent=1) + "\n")
+
+
+def same_intervals(tmp, logs):
+    """Status streams made from the logs (same intervals) give pctiles' numbers exactly."""
+    streams = []
+    for log in logs:
+        host = os.path.basename(os.path.dirname(log))
+        streams.append(os.path.join(tmp, "synth-" + host + ".json"))
+        status_from_log(log, streams[-1])
+    opts = ["--scope", "cluster,job", "--direction", "read", "--percentiles", "50,90,99,99.9"]
+    rc, live_csv, err = run(["follow", "--run", "s", "--quiet"] + opts +
+                            ["%s=%s" % (os.path.basename(s)[6:-5], s) for s in streams])
+    check(rc == 0, "follow on status streams made from the logs (%s)" % err.strip()[-300:])
+    rc, log_csv, err = run(["pctiles", "--quiet", "--log-hist-msec", "1000"] + opts + logs)
+    def rows(text):
+        out = {}
+        for r in csv.DictReader(io.StringIO(text)):
+            job = r["host"] + "/" + r["job"].rsplit(".", 1)[1] if r["job"] else ""
+            out[(r["start"], r["scope"], job)] = r
+        return out
+    a, b = rows(live_csv), rows(log_csv)
+    worst = 0.0
+    for k, r in b.items():
+        if k not in a:
+            worst = 1.0
+            print("  quantum missing in the live output: %s" % (k,))
+            continue
+        for col in ("samples", "p50", "p90", "p99", "p99.9"):
+            x, y = float(a[k][col]), float(r[col])
+            worst = max(worst, abs(x - y) / max(abs(x), abs(y), 1e-300))
+    check(len(a) == len(b) and len(b) > 30 and worst < 1e-9,
+          "same intervals: live quanta equal pctiles' on the logs (%d quanta, largest relative "
+          "difference %.1e)" % (len(b), worst))
+
+
 def live_es(tmp):
     url = os.environ["FIOHIST_ES_URL"]
     mappings = ["--mappings", os.environ["FIOHIST_MAPPINGS_DIR"]] if os.environ.get(
@@ -239,20 +302,21 @@ def live_es(tmp):
                 "--log_unix_epoch=1"]),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     started = time.time()
-    lags = []
+    lags, timeline = [], []
     while any(p.poll() is None for p in procs):
         try:
             r = es("POST", "/fiohist-pctiles/_search", {
                 "size": 0, "query": {"bool": {"filter": [
                     {"term": {"run": run_name}}, {"term": {"scope": "cluster"}},
                     {"term": {"resolution": 1}}]}},
-                "aggs": {"newest": {"max": {"field": "end_ms"}}}})
+                "aggs": {"newest": {"max": {"field": "end"}}}})
             newest = r["aggregations"]["newest"]["value"]
         except Exception as e:  # the index may not exist before the first quantum
             newest = None
         now_ms = time.time() * 1000
         if newest and time.time() - started > 4:  # fio's set-up and first report first
             lags.append((now_ms - newest) / 1000.0)
+            timeline.append("%.1f:%.2f" % (time.time() - started, lags[-1]))
         time.sleep(0.5)
     out, err = fol.communicate(timeout=60)
     err = err.decode()
@@ -261,6 +325,7 @@ def live_es(tmp):
     if lags:
         print("lag behind the wall clock in quanta (1 s): median %.2f, max %.2f, n %d"
               % (statistics.median(lags), max(lags), len(lags)))
+        print("lag timeline (s since fio started: lag): " + " ".join(timeline))
         check(max(lags) <= 3, "cluster documents trail the wall clock by at most 3 quanta "
               "(max %.2f)" % max(lags))
 
@@ -275,16 +340,16 @@ def live_es(tmp):
         job = r["job"]
         if job:  # live_clat_hist.1 -> job number 1
             job = r["host"] + "/" + job.rsplit(".", 1)[1]
-        ref[(r["start_ms"], r["scope"], job, r["direction"])] = r
+        ref[(r["start"], r["scope"], job, r["direction"])] = r
     docs = search("pctiles", run_name, [{"term": {"resolution": 1}}])
-    compared, worst, bad_rows = 0, 0.0, []
+    compared, worst, bad_rows, rels = 0, 0.0, [], []
     for d in docs:
         if d["scope"] not in ("cluster", "job") or d["direction"] not in ("read", "write"):
             continue
         job = d.get("job", "")
         if job:
             job = d["host"] + "/" + job.rsplit(".", 1)[1]
-        r = ref.get((str(d["start_ms"]), d["scope"], job, d["direction"]))
+        r = ref.get((d["@timestamp"], d["scope"], job, d["direction"]))
         if not r or d["samples"] < 1000 or float(r["samples"]) < 1000:
             continue
         if d.get("partial") or r["partial"] == "true":
@@ -293,16 +358,24 @@ def live_es(tmp):
             a, b = float(d[key]), float(r[p])
             rel = abs(a - b) / max(a, b)
             compared += 1
+            rels.append(rel)
             worst = max(worst, rel)
             if rel > 1 / 64:
                 bad_rows.append("%s %s %s %s %s: live %.3f logs %.3f (%.2f%%)" % (
-                    d["start_ms"], d["scope"], job, d["direction"], p, a, b, 100 * rel))
-    print("p50/p99 compared in %d places, largest difference %.2f%%" % (compared, 100 * worst))
-    for b in bad_rows[:10]:
+                    d["@timestamp"], d["scope"], job, d["direction"], p, a, b, 100 * rel))
+    rels.sort()
+    print("live vs logs, p50/p99 of full quanta with >= 1000 I/Os: %d compared, median %.2f%%, "
+          "largest %.2f%%, %d beyond one bucket (1.6%%)"
+          % (compared, 100 * rels[len(rels) // 2] if rels else 0, 100 * worst, len(bad_rows)))
+    for b in bad_rows[:5]:
         print("  " + b)
     check(compared >= 40, "live and log percentiles compared in %d places" % compared)
-    check(not bad_rows, "live p50/p99 within one bucket (1.6%%) of the logs' (%d outside)"
-          % len(bad_rows))
+    # Not asserted: fio's status reports and its log records close different intervals
+    # (measured 180-200 ms apart: the status clock runs from fio's start, the log's from the
+    # job's), so the two place different I/Os in a quantum; shifting the same logs by 200 ms
+    # moves their own percentiles as much (README, "Live mode"). The model itself is checked
+    # exactly below, on status streams made from the logs (same intervals).
+    same_intervals(tmp, logs)
 
     # Whole-run I/O counts: exactly fio's final JSON.
     run_docs = search("runs", run_name)
@@ -338,7 +411,10 @@ def main():
         bad(tmp) if MODE == "bad" else live_es(tmp)
         print("took %.1f s" % (time.time() - t0))
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if os.environ.get("FIOHIST_KEEP_TMP"):
+            print("kept " + tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         print("%d check(s) failed" % len(failures))
         sys.exit(1)
