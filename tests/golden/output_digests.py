@@ -55,8 +55,13 @@ def cases(shared, samples):
         ]
     out.append(("randrw4.compat", randrw4,
                 ["pctiles", "--compat", "fio-histo-log-pctiles", "--"] + r4, "stdout"))
+    status = os.path.join(os.path.dirname(os.path.abspath(shared)), "fio-status")
+    if os.path.isfile(os.path.join(status, "randrw-4s-status1.json")):
+        # fio json+ status stream: push's documents from it (follow writes the same ones).
+        out.append(("status.push", status,
+                    ["push", "--run", "digest-status", "--quiet", "randrw-4s-status1.json"], "dir"))
     out.append(("usage", samples, ["--help"], "stdout"))
-    for cmd in ["pctiles", "push", "load", "setup", "runs", "delete"]:
+    for cmd in ["pctiles", "push", "follow", "load", "setup", "runs", "delete"]:
         out.append(("help." + cmd, samples, [cmd, "--help"], "stdout"))
     return out
 
