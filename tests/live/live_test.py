@@ -402,6 +402,50 @@ def live_es(tmp):
     check(rc == 0 and before == after and before["pctiles"] > 0,
           "a second follow on the same files rewrites, never doubles: %s -> %s (rc %d %s)"
           % (before, after, rc, err.strip()[-200:]))
+    late_data(tmp, url, mappings, streams, run_name)
+
+
+def late_data(tmp, url, mappings, streams, clean_run):
+    """host2 silent for longer than --max-lag, then all at once: the quanta written without it
+    are rewritten under the same ids, ending exactly as a clean follow of the same files."""
+    late_run = clean_run + "-late"
+    a, b = os.path.join(tmp, "late-host1.json"), os.path.join(tmp, "late-host2.json")
+    open(a, "w").close()
+    open(b, "w").close()
+    fol = subprocess.Popen([FIOHIST, "follow", "--es-url", url, "--run", late_run, "--max-lag",
+                            "1", "--give-up", "60"] + mappings + ["host1=" + a, "host2=" + b],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    raw1 = open(streams[0]).read()
+    with open(a, "a") as f:
+        for off, o in objects(streams[0]):
+            f.write(json.dumps(o, indent=1) + "\n")
+            f.flush()
+            time.sleep(0.1)
+    def cluster_logs(run_name):
+        return {(d["@timestamp"], d["direction"]): d["logs"] for d in search(
+            "pctiles", run_name, [{"term": {"scope": "cluster"}}, {"term": {"resolution": 1}}])}
+    deadline = time.time() + 20
+    without = {}
+    while time.time() < deadline and not without:
+        time.sleep(0.5)
+        try:
+            without = cluster_logs(late_run)
+        except Exception:
+            pass
+    check(without and max(without.values()) == 1,
+          "quanta went out without the silent stream (logs 1 in %d cluster documents)"
+          % len(without))
+    with open(b, "a") as f:
+        f.write(open(streams[1]).read())
+    out, err = fol.communicate(timeout=60)
+    err = err.decode()
+    check(fol.returncode == 0 and (b + ": byte 0: no report yet") in err and
+          "reports again after" in err,
+          "silent stream reported, then its late data taken (rc %d: %s)"
+          % (fol.returncode, err.strip()[-600:]))
+    check(counts(late_run) == counts(clean_run) and cluster_logs(late_run) == cluster_logs(clean_run),
+          "after the late data: the same documents as a clean follow, rewritten not doubled (%s)"
+          % counts(late_run))
 
 
 def main():
