@@ -40,6 +40,7 @@
 #include "log/time_anchor.h"
 #include "output/csv_sink.h"
 #include "stats/live_aggregator.h"
+#include "stats/resolution_sink.h"
 
 namespace po = boost::program_options;
 
@@ -85,6 +86,7 @@ struct FollowArgs {
   std::string out_dir, mappings;
   bool quiet = false;
   bool progress = false;
+  std::vector<int> resolutions = DefaultCoarseResolutions();
   double max_lag_s = 5;
   double give_up_s = 60;
   PipelineOptions options;
@@ -93,6 +95,7 @@ struct FollowArgs {
 
 int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   std::vector<std::string> labels;
+  std::string resolutions;
   po::options_description desc("Options");
   po::positional_options_description positional;
   // clang-format off
@@ -103,6 +106,9 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
       ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
       ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
       ("quiet", po::bool_switch(&args->quiet), "no progress lines on stderr (warnings still go there)")
+      ("resolutions", po::value(&resolutions),
+       "coarser percentile documents as multiples of the quantum, written as their windows "
+       "close (default 10,60,600,3600,36000; 'none': quanta only)")
       ("progress", po::bool_switch(&args->progress),
        "a line on stderr per batch of quanta written: how long after their end, and how long "
        "indexing took")
@@ -132,6 +138,7 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
     s = Status::Error("--give-up: expected more seconds than --max-lag");
   }
   if (s.ok()) s = ParseRunLabels(labels, &args->meta);
+  if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist follow: %s\n", s.message().c_str());
     return kExitUsage;
@@ -156,6 +163,7 @@ struct LiveDestination {
   std::unique_ptr<BulkIndexer> indexer;
   std::unique_ptr<NdjsonDirWriter> writer;
   std::unique_ptr<DocumentSink> documents;
+  std::unique_ptr<ResolutionSink> resolutions;  // in front of documents
   std::unique_ptr<CsvSink> csv;
   ResultSink* sink = nullptr;
   // Sends what is queued and makes it searchable now (the templates refresh every 5 s).
@@ -196,7 +204,8 @@ Status OpenDestination(FollowArgs* args, LiveDestination* dest) {
   }
   dest->documents =
       std::make_unique<DocumentSink>(args->conn.index_prefix, args->meta, std::move(consume));
-  dest->sink = dest->documents.get();
+  dest->resolutions = std::make_unique<ResolutionSink>(dest->documents.get(), args->resolutions);
+  dest->sink = dest->resolutions.get();
   return Status();
 }
 
@@ -425,6 +434,8 @@ int RunFollowCommand(int argc, char** argv) {
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   LiveAggregator agg(LiveOptionsFrom(args.options), live, dest.sink);
+  // Coarser windows only move forward: quanta rewritten later go to the documents directly.
+  if (dest.documents) agg.set_late_sink(dest.documents.get());
   Follower follower(&args, std::move(streams), &agg, &dest);
   s = follower.Run();
   RunSummary summary;
@@ -446,6 +457,13 @@ int RunFollowCommand(int argc, char** argv) {
                  args.meta.run.c_str(), agg.quanta_written(), agg.quanta_rewritten(),
                  summary.state.c_str(), dest.indexer ? "; " : "",
                  dest.indexer ? FormatBulkSummary(stats).c_str() : "");
+  }
+  if (agg.quanta_out_of_order() > 0 && dest.documents && args.resolutions.size() > 0) {
+    std::fprintf(stderr,
+                 "fiohist follow: note: %lld quanta were written again after late data; the "
+                 "coarser-resolution documents of their windows were written before it came: "
+                 "`fiohist push --run %s` on the same status files rewrites them\n",
+                 agg.quanta_out_of_order(), args.meta.run.c_str());
   }
   if (agg.late_ios() > 0) {
     std::fprintf(stderr,

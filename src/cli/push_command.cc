@@ -1,5 +1,6 @@
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -248,7 +249,7 @@ int RunPushCommand(int argc, char** argv) {
   AnchorGate sink(&args, to_es, &dest, &fanout);
   RunSummary summary;
   // fio json+ outputs (status files, plain results) instead of histogram logs.
-  const bool fio_json = !args.logs.empty() && LooksLikeFioJson(args.logs.front());
+  const bool fio_json = std::any_of(args.logs.begin(), args.logs.end(), LooksLikeFioJson);
   Status s = fio_json ? RunStatusFiles(args.options, args.logs, &sink, &summary)
                       : RunPipeline(args.options, args.logs, &sink, &summary);
   PrintWarnings(stderr, summary);

@@ -136,7 +136,9 @@ Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
     if (cell.written && !cell.dirty) continue;
     Status s = Begin();
     if (!s.ok()) return s;
-    s = WriteQuantum(q, cell);
+    const bool in_order = q > newest_written_;
+    if (!in_order) ++quanta_out_of_order_;
+    s = WriteQuantum(q, cell, in_order || late_sink_ == nullptr ? sink_ : late_sink_);
     if (!s.ok()) return s;
     if (cell.written) ++quanta_rewritten_;
     cell.written = true;
@@ -156,7 +158,7 @@ Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
 }
 
 Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base,
-                               bool whole_run) {
+                               bool whole_run, ResultSink* to) {
   if (!h.any()) return Status();
   ScopeResult r = base;
   auto emit = [&](Direction d, const Histogram& histogram) {
@@ -168,7 +170,7 @@ Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base
       collect_->back().histogram = nullptr;
       return Status();
     }
-    return whole_run ? sink_->WholeRun(r) : sink_->Quantum(r);
+    return whole_run ? to->WholeRun(r) : to->Quantum(r);
   };
   int with_counts = 0, only = -1;
   for (int d = 0; d < kLogDirections; ++d) {
@@ -187,7 +189,7 @@ Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base
   return emit(Direction::kAll, all_scratch_);
 }
 
-Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell) {
+Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell, ResultSink* to) {
   ScopeResult base;
   base.start_ms = grid_.Start(q);
   base.end_ms = grid_.End(q);
@@ -212,7 +214,7 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell) {
     base.kind = ScopeKind::kCluster;
     base.logs = cluster.logs;
     SetCoverage(cluster.covered_ms, static_cast<int>(slots_.size()), o_.quantum_ms, &base);
-    Status s = Results(cluster, base, false);
+    Status s = Results(cluster, base, false, to);
     if (!s.ok()) return s;
   }
   if (o_.scopes[1]) {
@@ -221,7 +223,7 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell) {
       base.host = info_.hosts[h];
       base.logs = host_sum[h].logs;
       SetCoverage(host_sum[h].covered_ms, host_jobs[h], o_.quantum_ms, &base);
-      Status s = Results(host_sum[h], base, false);
+      Status s = Results(host_sum[h], base, false, to);
       if (!s.ok()) return s;
     }
   }
@@ -233,7 +235,7 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell) {
       base.job = js.job;
       base.logs = 1;
       SetCoverage(job_of(slot).covered_ms, 1, o_.quantum_ms, &base);
-      Status s = Results(job_of(slot), base, false);
+      Status s = Results(job_of(slot), base, false, to);
       if (!s.ok()) return s;
     }
   }
@@ -272,7 +274,7 @@ std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
     base.kind = ScopeKind::kCluster;
     base.logs = static_cast<int>(slots_.size());
     SetCoverage(cluster.covered_ms, base.logs, length, &base);
-    ignored = Results(cluster, base, true);
+    ignored = Results(cluster, base, true, sink_);
   }
   if (o_.scopes[1]) {
     base.kind = ScopeKind::kHost;
@@ -280,7 +282,7 @@ std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
       base.host = info_.hosts[h];
       base.logs = host_jobs[h];
       SetCoverage(host_sum[h].covered_ms, host_jobs[h], length, &base);
-      ignored = Results(host_sum[h], base, true);
+      ignored = Results(host_sum[h], base, true, sink_);
     }
   }
   if (o_.scopes[2]) {
@@ -291,7 +293,7 @@ std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
       base.job = js.job;
       base.logs = 1;
       SetCoverage(js.covered_ms, 1, length, &base);
-      ignored = Results(jobs[static_cast<size_t>(slot)], base, true);
+      ignored = Results(jobs[static_cast<size_t>(slot)], base, true, sink_);
     }
   }
   collect_ = nullptr;

@@ -54,6 +54,10 @@ class LiveAggregator {
   /// `streams` must name distinct hosts; `sink` must outlive the aggregator.
   LiveAggregator(const LiveOptions& options, std::vector<LiveStream> streams, ResultSink* sink);
 
+  /// Where quanta go that are written out of time order (rewrites after late data, or a
+  /// quantum before the newest written one): the sink behind a ResolutionSink, whose windows
+  /// only move forward. Default: the main sink.
+  void set_late_sink(ResultSink* sink) { late_sink_ = sink; }
   /// Adds a report of stream `stream`; `cumulative` is that report as decoded.
   void Add(int stream, const StatusUpdate& update, const FioSnapshot& cumulative);
   /// Writes out every quantum ending at or before `until_ms` not written yet, and rewrites
@@ -72,6 +76,8 @@ class LiveAggregator {
   bool begun() const { return begun_; }
   /// Quanta written, rewrites included.
   long long quanta_written() const { return quanta_written_; }
+  /// Quanta written out of time order (to the late sink).
+  long long quanta_out_of_order() const { return quanta_out_of_order_; }
   /// Quanta rewritten because late data reached them.
   long long quanta_rewritten() const { return quanta_rewritten_; }
   /// I/Os that arrived for quanta no longer kept (only in the whole-run results).
@@ -97,14 +103,17 @@ class LiveAggregator {
   int SlotOf(int stream, const FioJobSnapshot& job);
   void Place(int slot, const JobIncrement& inc);
   Status Begin();
-  Status WriteQuantum(int64_t q, const Cell& cell);
-  // The results of `h` (every wanted direction and `all`), each passed to `emit`.
-  Status Results(const ScopeHistograms& h, const ScopeResult& base, bool whole_run);
+  Status WriteQuantum(int64_t q, const Cell& cell, ResultSink* to);
+  // The results of `h` (every wanted direction and `all`), each passed to `to` (or
+  // collected, see collect_).
+  Status Results(const ScopeHistograms& h, const ScopeResult& base, bool whole_run,
+                 ResultSink* to);
   void SortSlots();
 
   LiveOptions o_;
   std::vector<LiveStream> streams_;
   ResultSink* sink_;
+  ResultSink* late_sink_ = nullptr;
   QuantumGrid grid_;
   RunInfo info_;
   bool begun_ = false;
@@ -117,7 +126,7 @@ class LiveAggregator {
   int64_t last_end_ = 0;
   int64_t newest_written_ = INT64_MIN;
   int64_t kept_from_ = INT64_MIN;  // quanta before this were dropped after being written
-  long long quanta_written_ = 0, quanta_rewritten_ = 0;
+  long long quanta_written_ = 0, quanta_rewritten_ = 0, quanta_out_of_order_ = 0;
   double late_ios_ = 0;
   Histogram all_scratch_;
   std::vector<ScopeResult>* collect_ = nullptr;  // WholeRunSoFar: results go here
