@@ -105,7 +105,8 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
       ("label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")
       ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
       ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
-      ("quiet", po::bool_switch(&args->quiet), "no progress lines on stderr (warnings still go there)")
+      ("quiet", po::bool_switch(&args->quiet),
+       "no closing summary on stderr (warnings still go there)")
       ("resolutions", po::value(&resolutions),
        "coarser percentile documents as multiples of the quantum, written as their windows "
        "close (default 10,60,600,3600,36000; 'none': quanta only)")
@@ -125,7 +126,8 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->streams);
-  for (const char* unused : {"start-time", "fio-json", "log-hist-msec", "layout", "skip-bad-lines"}) {
+  for (const char* unused :
+       {"start-time", "fio-json", "log-hist-msec", "layout", "skip-bad-lines"}) {
     if (s.ok() && vm.count(unused) && !vm[unused].defaulted()) {
       s = Status::Error(std::string("--") + unused +
                         " is for histogram logs; fio's status reports carry their own time and "
@@ -310,10 +312,13 @@ void Follower::Judge(size_t i) {
     return;
   }
   if (silent > args_->give_up_s) {
-    Abort(i, !st.opened() ? "never appeared: given up after " + std::to_string(static_cast<int>(silent)) + " s"
-                          : (reported ? "no report for " : "no complete report for ") +
-                                std::to_string(static_cast<int>(silent)) +
-                                " s: given up, run state aborted (fio killed?)");
+    const std::string seconds = std::to_string(static_cast<int>(silent)) + " s";
+    if (!st.opened()) {
+      Abort(i, "never appeared: given up after " + seconds);
+    } else {
+      Abort(i, (reported ? "no report for " : "no complete report for ") + seconds +
+                   ": given up, run state aborted (fio killed?)");
+    }
     return;
   }
   // A stream whose jobs are all done is only waited on to see that nothing follows.
@@ -323,7 +328,8 @@ void Follower::Judge(size_t i) {
                  "fiohist follow: %s%s for %.1f s (more than --max-lag): quanta go out without "
                  "it and are rewritten if its data comes\n",
                  st.Where(st.bytes_read()).c_str(),
-                 !st.opened() ? "does not exist yet" : (reported ? "no new report" : "no report yet"),
+                 !st.opened() ? "does not exist yet"
+                              : (reported ? "no new report" : "no report yet"),
                  silent);
   }
 }

@@ -99,7 +99,9 @@ Status RunStatusFiles(const PipelineOptions& options, const std::vector<std::str
   }
   LiveAggregator agg(o, live, sink);
   for (size_t i = 0; i < paths.size(); ++i) {
-    for (const StatusUpdate& u : updates[i]) agg.Add(static_cast<int>(i), u, streams[i]->differ().last());
+    for (const StatusUpdate& u : updates[i]) {
+      agg.Add(static_cast<int>(i), u, streams[i]->differ().last());
+    }
   }
   return agg.Finish(summary);
 }

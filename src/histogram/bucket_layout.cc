@@ -64,7 +64,8 @@ bool ColumnOfFioValue(const BucketLayout& layout, uint64_t value, int* column) {
     c = ((error_bits + 1) << layout.bits) +
         static_cast<int>((value >> error_bits) & static_cast<uint64_t>(per_group - 1));
   }
-  if (c < 0 || c >= layout.columns() || FioBucketValue(layout, c) != value) return false;
+  if (c < 0 || c >= layout.columns()) return false;
+  if (FioBucketValue(layout, c) != value) return false;
   *column = c;
   return true;
 }

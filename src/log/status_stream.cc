@@ -30,26 +30,23 @@ const char* const kDirectionNames[kLogDirections] = {"read", "write", "trim"};
 Status Difference(const std::vector<std::pair<uint32_t, uint64_t>>& before,
                   const std::vector<std::pair<uint32_t, uint64_t>>& after,
                   const BucketLayout& layout, std::vector<std::pair<uint32_t, uint64_t>>* out) {
+  auto went_down = [&layout](uint32_t column, uint64_t was, uint64_t now) {
+    return Status::Error("the bucket of " +
+                         std::to_string(FioBucketValue(layout, static_cast<int>(column))) +
+                         " ns had " + std::to_string(was) + " I/Os and now has " +
+                         (now == 0 ? std::string("none") : std::to_string(now)));
+  };
   size_t i = 0;
   for (const auto& [column, count] : after) {
-    while (i < before.size() && before[i].first < column) {
-      return Status::Error("the bucket of " + std::to_string(FioBucketValue(layout, static_cast<int>(before[i].first))) +
-                           " ns had " + std::to_string(before[i].second) +
-                           " I/Os and now has none");
+    if (i < before.size() && before[i].first < column) {
+      return went_down(before[i].first, before[i].second, 0);
     }
     uint64_t prev = 0;
     if (i < before.size() && before[i].first == column) prev = before[i++].second;
-    if (count < prev) {
-      return Status::Error("the bucket of " + std::to_string(FioBucketValue(layout, static_cast<int>(column))) +
-                           " ns had " + std::to_string(prev) + " I/Os and now has " +
-                           std::to_string(count));
-    }
+    if (count < prev) return went_down(column, prev, count);
     if (count > prev) out->emplace_back(column, count - prev);
   }
-  if (i < before.size()) {
-    return Status::Error("the bucket of " + std::to_string(FioBucketValue(layout, static_cast<int>(before[i].first))) +
-                         " ns had " + std::to_string(before[i].second) + " I/Os and now has none");
-  }
+  if (i < before.size()) return went_down(before[i].first, before[i].second, 0);
   return Status();
 }
 
@@ -67,7 +64,8 @@ Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusU
                            " (fio restarted into the same file, or two runs in one stream?)");
     }
     if (snap.jobs.size() != last_.jobs.size()) {
-      return Status::Error("has " + std::to_string(snap.jobs.size()) + " jobs but the previous report had " +
+      return Status::Error("has " + std::to_string(snap.jobs.size()) +
+                           " jobs but the previous report had " +
                            std::to_string(last_.jobs.size()) +
                            " (fio restarted into the same file, or two runs in one stream?)");
     }
@@ -122,7 +120,8 @@ FioStatusStream::~FioStatusStream() {
 }
 
 std::string FioStatusStream::Where(uint64_t offset) const {
-  return (name_ == "-" ? std::string("stdin") : name_) + ": byte " + std::to_string(offset) + ": ";
+  const std::string shown = name_ == "-" ? std::string("stdin") : name_;
+  return shown + ": byte " + std::to_string(offset) + ": ";
 }
 
 bool FioStatusStream::has_partial() const {
@@ -171,7 +170,8 @@ Status FioStatusStream::Poll(std::vector<StatusUpdate>* updates) {
     }
     struct stat now;
     if (::stat(name_.c_str(), &now) == 0 &&
-        (static_cast<uint64_t>(now.st_ino) != inode_ || static_cast<uint64_t>(now.st_dev) != device_)) {
+        (static_cast<uint64_t>(now.st_ino) != inode_ ||
+         static_cast<uint64_t>(now.st_dev) != device_)) {
       return Status::Error(Where(bytes_read()) +
                            "the file was replaced by another one (fio restarted into a new file "
                            "of the same name?)");
@@ -218,9 +218,11 @@ Status FioStatusStream::TakeObjects(std::vector<StatusUpdate>* updates) {
     const uint64_t offset = base_ + pos;
     if (buffer_[pos] != '{') {
       const size_t end = buffer_.find('\n', pos);
-      std::string found = buffer_.substr(pos, std::min<size_t>(40, end == std::string::npos ? buffer_.size() - pos : end - pos));
-      result = Status::Error(Where(offset) + "expected '{' starting a JSON object of fio's json+ "
-                                             "output, found '" + found + "'");
+      const size_t line = (end == std::string::npos ? buffer_.size() : end) - pos;
+      const std::string found = buffer_.substr(pos, std::min<size_t>(40, line));
+      result = Status::Error(Where(offset) +
+                             "expected '{' starting a JSON object of fio's json+ output, found '" +
+                             found + "'");
       break;
     }
     // One object at a time: parsing stops after the first complete one, and the stream's

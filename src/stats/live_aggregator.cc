@@ -121,8 +121,8 @@ Status LiveAggregator::Begin() {
   if (begun_) return Status();
   if (first_start_ms_ == INT64_MAX) return Status::Error("no stream has a report with I/O");
   info_.start_ms = first_start_ms_;
-  const int64_t first_q =
-      cells_.empty() ? grid_.IndexOf(first_start_ms_) : std::min(cells_.begin()->first, grid_.IndexOf(first_start_ms_));
+  int64_t first_q = grid_.IndexOf(first_start_ms_);
+  if (!cells_.empty()) first_q = std::min(first_q, cells_.begin()->first);
   info_.first_quantum_ms = grid_.Start(first_q);
   if (last_end_ == 0) last_end_ = info_.first_quantum_ms;
   begun_ = true;
@@ -196,7 +196,8 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell, ResultSink* to)
   base.elapsed_s = static_cast<double>(base.start_ms - info_.first_quantum_ms) / 1000.0;
   static const ScopeHistograms kEmpty;
   auto job_of = [&](int slot) -> const ScopeHistograms& {
-    return static_cast<size_t>(slot) < cell.jobs.size() ? cell.jobs[static_cast<size_t>(slot)] : kEmpty;
+    const size_t i = static_cast<size_t>(slot);
+    return i < cell.jobs.size() ? cell.jobs[i] : kEmpty;
   };
   const size_t hosts = info_.hosts.size();
   std::vector<ScopeHistograms> host_sum(hosts);
