@@ -34,7 +34,12 @@ void PrintUsage() {
       "Commands:\n",
       FIOHIST_VERSION);
   for (const Command& c : Commands()) std::printf("  %-10s%s\n", c.name, c.help);
-  std::printf("\nRun 'fiohist COMMAND --help' for the options of a command.\n");
+  std::printf(
+      "\nRun 'fiohist COMMAND --help' for the options of a command.\n"
+      "\n"
+      "Exit status: 0 everything went in; 1 error; 2 bad command line; 3 finished, but some\n"
+      "input was skipped or some documents were rejected; 4 everything went in, and some\n"
+      "quantum breached an --sla threshold.\n");
 }
 
 }  // namespace

@@ -39,6 +39,8 @@
 #include "es/ndjson_dir.h"
 #include "log/time_anchor.h"
 #include "output/csv_sink.h"
+#include "output/fanout_sink.h"
+#include "output/sla_report.h"
 #include "stats/live_aggregator.h"
 #include "stats/resolution_sink.h"
 
@@ -65,9 +67,14 @@ const char kUsage[] =
     "Running it again on the same files rewrites the same documents: nothing doubles.\n"
     "Without --es-url (or FIOHIST_ES_URL) and --out, CSV rows go to stdout as quanta close.\n"
     "\n"
+    "--sla p99=2ms (repeatable) checks every quantum's cluster percentile as it is written:\n"
+    "a line on stderr per breaching quantum (again if late data rewrites it), the documents'\n"
+    "sla_breach fields, which the provisioned Grafana alert rules watch.\n"
+    "\n"
     "Exit status: 0 every stream finished and everything went in; 1 error (bad input in a\n"
     "stream: the message names the stream and byte offset); 2 bad usage; 3 a stream was\n"
-    "aborted or given up, or some documents were rejected.\n";
+    "aborted or given up, or some documents were rejected; 4 everything went in, and some\n"
+    "quantum breached an --sla threshold.\n";
 
 volatile std::sig_atomic_t g_stop = 0;
 void OnSignal(int) { g_stop = 1; }
@@ -77,6 +84,27 @@ using Clock = std::chrono::steady_clock;
 double SecondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
+
+// Breach lines for quanta written again after late data (SlaReportSink sees each quantum
+// once, as first written, and its closing line counts those).
+class LateSlaReport : public ResultSink {
+ public:
+  LateSlaReport(std::string run, const LiveOptions& o)
+      : run_(std::move(run)), checker_(o.sla, o.percentiles) {}
+  Status Begin(const RunInfo&) override { return Status(); }
+  Status Quantum(const ScopeResult& r) override {
+    if (!checker_.active() || r.resolution != 1) return Status();
+    const std::string line = SlaReportSink::BreachLine(run_, true, checker_, r);
+    if (!line.empty()) std::fprintf(stderr, "%s (written again after late data)\n", line.c_str());
+    return Status();
+  }
+  Status WholeRun(const ScopeResult&) override { return Status(); }
+  Status End(const RunSummary&) override { return Status(); }
+
+ private:
+  std::string run_;
+  SlaChecker checker_;
+};
 
 // What the command line asks for.
 struct FollowArgs {
@@ -167,7 +195,8 @@ struct LiveDestination {
   std::unique_ptr<DocumentSink> documents;
   std::unique_ptr<ResolutionSink> resolutions;  // in front of documents
   std::unique_ptr<CsvSink> csv;
-  ResultSink* sink = nullptr;
+  ResultSink* sink = nullptr;  // documents (through resolutions) or csv
+  ResultSink* late = nullptr;  // documents or csv, for quanta written out of time order
   // Sends what is queued and makes it searchable now (the templates refresh every 5 s).
   Status Publish() {
     if (!indexer) return Status();
@@ -202,12 +231,14 @@ Status OpenDestination(FollowArgs* args, LiveDestination* dest) {
   } else {
     dest->csv = std::make_unique<CsvSink>(stdout, LatencyUnit(), RowSelection::kQuanta);
     dest->sink = dest->csv.get();
+    dest->late = dest->csv.get();
     return Status();
   }
   dest->documents =
       std::make_unique<DocumentSink>(args->conn.index_prefix, args->meta, std::move(consume));
   dest->resolutions = std::make_unique<ResolutionSink>(dest->documents.get(), args->resolutions);
   dest->sink = dest->resolutions.get();
+  dest->late = dest->documents.get();
   return Status();
 }
 
@@ -361,6 +392,7 @@ Status Follower::Run() {
     if (written > 0 && dest_->documents) {
       const auto publish_start = Clock::now();
       progress.end_ms = agg_->end_ms();
+      progress.sla_breaches = agg_->sla_breaches();
       s = dest_->documents->Progress(agg_->info(), progress, agg_->WholeRunSoFar());
       if (s.ok()) s = dest_->Publish();
       if (!s.ok()) return s;
@@ -439,9 +471,14 @@ int RunFollowCommand(int argc, char** argv) {
   }
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  LiveAggregator agg(LiveOptionsFrom(args.options), live, dest.sink);
+  const LiveOptions live_options = LiveOptionsFrom(args.options);
+  SlaReportSink sla_report(stderr, args.meta.run);
+  LateSlaReport late_sla(args.meta.run, live_options);
+  FanoutSink main_sink({dest.sink, &sla_report});
+  FanoutSink late_sink({dest.late, &late_sla});
+  LiveAggregator agg(live_options, live, &main_sink);
   // Coarser windows only move forward: quanta rewritten later go to the documents directly.
-  if (dest.documents) agg.set_late_sink(dest.documents.get());
+  agg.set_late_sink(&late_sink);
   Follower follower(&args, std::move(streams), &agg, &dest);
   s = follower.Run();
   RunSummary summary;
@@ -477,9 +514,15 @@ int RunFollowCommand(int argc, char** argv) {
                  "memory long before; they are in the whole-run results only\n",
                  agg.late_ios());
   }
+  if (agg.quanta_out_of_order() > 0 && !live_options.sla.empty()) {
+    std::fprintf(stderr,
+                 "fiohist follow: SLA: %lld cluster quanta x directions breach as last written "
+                 "(after late data; the line above counts them as first written)\n",
+                 agg.sla_breaches());
+  }
   if (follower.any_failed()) return kExitError;
   if (follower.any_aborted() || stats.failed > 0) return kExitIncomplete;
-  return kExitOk;
+  return agg.sla_breaches() > 0 ? kExitSlaBreached : kExitOk;
 }
 
 }  // namespace fiohist

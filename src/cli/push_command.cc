@@ -18,6 +18,7 @@
 #include "es/ndjson_dir.h"
 #include "es/queued_indexer.h"
 #include "output/fanout_sink.h"
+#include "output/sla_report.h"
 #include "output/summary_sink.h"
 #include "stats/resolution_sink.h"
 
@@ -47,8 +48,13 @@ const char kUsage[] =
     "JSON output next to the logs (found by itself). Without one, push to Elasticsearch\n"
     "refuses (exit 2) unless --unanchored says to index them at 1970-01-01.\n"
     "\n"
+    "--sla p99=2ms (repeatable) checks every quantum's cluster percentile: each breaching\n"
+    "quantum gets a line on stderr, its percentile documents sla_breach:true, and the run\n"
+    "document carries the thresholds (sla) and the count (sla_breaches).\n"
+    "\n"
     "Exit status: 0 everything indexed; 1 error; 2 bad usage (or no time anchor); 3 finished\n"
-    "but some input was skipped or some documents were rejected.\n";
+    "but some input was skipped or some documents were rejected; 4 everything indexed, and\n"
+    "some quantum breached an --sla threshold.\n";
 
 // What the command line of `push` asks for.
 struct PushArgs {
@@ -243,8 +249,10 @@ int RunPushCommand(int argc, char** argv) {
                          [&dest](BulkAction a) { return dest.consume(std::move(a)); });
   ResolutionSink resolutions(&documents, args.resolutions);
   SummarySink summary_sink(stderr, LatencyUnit());
+  SlaReportSink sla_report(stderr, args.meta.run);
   std::vector<ResultSink*> sinks = {&resolutions};
   if (!args.quiet) sinks.push_back(&summary_sink);
+  sinks.push_back(&sla_report);
   FanoutSink fanout(sinks);
   AnchorGate sink(&args, to_es, &dest, &fanout);
   RunSummary summary;
@@ -277,8 +285,8 @@ int RunPushCommand(int argc, char** argv) {
                                documents.run_start_ms(), summary.end_ms)
                      .c_str());
   }
-  if (stats.failed > 0) return kExitIncomplete;
-  return summary.incomplete ? kExitIncomplete : kExitOk;
+  if (stats.failed > 0 || summary.incomplete) return kExitIncomplete;
+  return summary.sla_breaches > 0 ? kExitSlaBreached : kExitOk;
 }
 
 }  // namespace fiohist

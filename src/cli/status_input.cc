@@ -40,6 +40,8 @@ LiveOptions LiveOptionsFrom(const PipelineOptions& options) {
   o.percentiles = options.percentiles;
   o.scopes = options.scopes;
   o.directions = options.directions;
+  o.sla = options.sla;
+  AddSlaPercentiles(o.sla, &o.percentiles);  // every threshold's percentile is computed
   return o;
 }
 

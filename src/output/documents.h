@@ -9,6 +9,7 @@
 
 #include "output/doc_kind.h"
 #include "stats/result_sink.h"
+#include "stats/sla.h"
 
 namespace fiohist {
 
@@ -91,6 +92,11 @@ class DocumentBuilder {
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_count_key_, latency_key_, latency_scale_key_;
   std::string coverage_key_, partial_key_;
+  // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
+  // and each threshold's text as a JSON string.
+  SlaChecker sla_;
+  std::string sla_breach_key_, sla_breached_key_;
+  std::vector<std::string> sla_texts_;
   // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
   // resolution and zoom fields.
   std::vector<std::pair<int, std::string>> resolution_json_;

@@ -13,6 +13,8 @@ LiveAggregator::LiveAggregator(const LiveOptions& options, std::vector<LiveStrea
   info_.quantum_ms = o_.quantum_ms;
   info_.anchor = "fio-json";  // fio's timestamp_ms: absolute
   info_.absolute = true;
+  info_.sla = o_.sla;
+  sla_ = SlaChecker(o_.sla, o_.percentiles);
   for (const LiveStream& s : streams_) info_.hosts.push_back(s.host);
   std::sort(info_.hosts.begin(), info_.hosts.end());
   for (const LiveStream& s : streams_) {
@@ -153,6 +155,11 @@ Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
          cells_.begin()->first < newest_written_ - o_.keep_quanta) {
     kept_from_ = cells_.begin()->first + 1;
     cells_.erase(cells_.begin());
+    // Its breaches cannot change any more.
+    while (!breached_.empty() && breached_.begin()->first.first < grid_.Start(kept_from_)) {
+      settled_breaches_ += breached_.begin()->second ? 1 : 0;
+      breached_.erase(breached_.begin());
+    }
   }
   return Status();
 }
@@ -165,6 +172,9 @@ Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base
     r.direction = d;
     r.histogram = &histogram;
     ComputeStats(histogram, info_.layout, o_.percentiles.values, &r.stats);
+    if (!whole_run && sla_.active() && sla_.Applies(r)) {
+      breached_[{r.start_ms, static_cast<int>(d)}] = sla_.Breaches(r, nullptr);
+    }
     if (collect_ != nullptr) {
       collect_->push_back(r);
       collect_->back().histogram = nullptr;
@@ -301,6 +311,12 @@ std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
   return out;
 }
 
+long long LiveAggregator::sla_breaches() const {
+  long long n = settled_breaches_;
+  for (const auto& b : breached_) n += b.second ? 1 : 0;
+  return n;
+}
+
 Status LiveAggregator::Finish(RunSummary* summary) {
   int written = 0;
   Status s = Begin();
@@ -308,6 +324,7 @@ Status LiveAggregator::Finish(RunSummary* summary) {
   if (!s.ok()) return s;
   summary->end_ms = last_end_;
   summary->quanta = static_cast<long long>(quanta_written_ - quanta_rewritten_);
+  summary->sla_breaches = sla_breaches();
   // Whole-run results carry no histogram beyond the call, so the collected ones are sent.
   for (const ScopeResult& r : WholeRunSoFar()) {
     s = sink_->WholeRun(r);

@@ -15,6 +15,7 @@
 #include "stats/merge.h"
 #include "stats/percentiles.h"
 #include "stats/result_sink.h"
+#include "stats/sla.h"
 
 namespace fiohist {
 
@@ -31,6 +32,10 @@ struct LiveOptions {
   /// rewrite them; data older than that only reaches the whole-run results (and is counted
   /// in late_ios()).
   int64_t keep_quanta = 300;
+  /// SLA thresholds (--sla): cluster results of each quantum are checked against them
+  /// (`percentiles` must hold their percentiles: AddSlaPercentiles), and RunInfo::sla hands
+  /// them to the sinks.
+  std::vector<SlaThreshold> sla;
   /// False: whole-run results only (a plain json+ result, which says nothing about when
   /// within the run its I/Os completed).
   bool quanta = true;
@@ -80,6 +85,9 @@ class LiveAggregator {
   long long quanta_out_of_order() const { return quanta_out_of_order_; }
   /// Quanta rewritten because late data reached them.
   long long quanta_rewritten() const { return quanta_rewritten_; }
+  /// Cluster results (quantum x direction) that breach an SLA threshold as last written: a
+  /// quantum rewritten after late data counts as its new version says.
+  long long sla_breaches() const;
   /// I/Os that arrived for quanta no longer kept (only in the whole-run results).
   double late_ios() const { return late_ios_; }
 
@@ -129,6 +137,9 @@ class LiveAggregator {
   long long quanta_written_ = 0, quanta_rewritten_ = 0, quanta_out_of_order_ = 0;
   double late_ios_ = 0;
   Histogram all_scratch_;
+  SlaChecker sla_;
+  std::map<std::pair<int64_t, int>, bool> breached_;  // (quantum start, direction) -> breach
+  long long settled_breaches_ = 0;  // breaches of quanta dropped from breached_ (final)
   std::vector<ScopeResult>* collect_ = nullptr;  // WholeRunSoFar: results go here
 };
 

@@ -53,6 +53,11 @@ def cases(shared, samples):
              ["push", "--run", "digest-" + name, "--tag", "t", "--label", "k=v", "--quiet"]
              + extra + logs, "dir"),
         ]
+    # SLA thresholds that some quanta breach: the breach lines and the SLA fields.
+    sla = ["--sla", "p99=300us", "--sla", "read.p99.9=1ms", "--sla", "write.p97=15us"]
+    out.append(("epoch2.sla.lines", epoch2, ["pctiles", "--quiet"] + sla + e2, "stderr"))
+    out.append(("epoch2.sla.push", epoch2,
+                ["push", "--run", "digest-sla", "--quiet"] + sla + e2, "dir"))
     out.append(("randrw4.compat", randrw4,
                 ["pctiles", "--compat", "fio-histo-log-pctiles", "--"] + r4, "stdout"))
     status = os.path.join(os.path.dirname(os.path.abspath(shared)), "fio-status")

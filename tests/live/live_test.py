@@ -96,6 +96,26 @@ def bad(tmp):
           "closed in the middle of a JSON object" in err,
           "cut final object: exit 3, names stdin and both offsets (rc %d: %s)" % (rc, err.strip()))
 
+    # The same cut stream into --out: the run document says aborted.
+    out_dir = os.path.join(tmp, "cut-out")
+    rc, out, err = run(["follow", "--run", "t", "--out", out_dir, "-"], stdin=cut)
+    runs = [json.loads(l) for fn in sorted(os.listdir(out_dir)) if fn.endswith(".ndjson")
+            for l in open(os.path.join(out_dir, fn)) if '"duration_s"' in l]
+    check(rc == 3 and runs and runs[-1].get("state") == "aborted",
+          "cut stream: the run document says state aborted (%s)"
+          % (runs[-1].get("state") if runs else "no run document"))
+
+    # --sla: a line per breaching quantum, exit 4; a threshold that holds: exit 0.
+    rc, out, err = run(["follow", "--run", "t", "--scope", "cluster", "--direction", "read",
+                        "--sla", "read.p50=1us", "-"], stdin=raw)
+    lines = [l for l in err.splitlines() if l.startswith("fiohist: SLA breach: run 't'")]
+    check(rc == 4 and len(lines) == len(objs) and "fiohist: SLA breached: run 't'" in err,
+          "follow --sla read.p50=1us: one line per breaching quantum (%d for %d), exit 4 (rc %d)"
+          % (len(lines), len(objs), rc))
+    rc, out, err = run(["follow", "--run", "t", "--sla", "p99=100s", "-"], stdin=raw)
+    check(rc == 0 and "fiohist: SLA held: run 't'" in err,
+          "follow --sla p99=100s: SLA held, exit 0 (rc %d: %s)" % (rc, err.strip()[-200:]))
+
     # A stream that never starts next to a good one: reported, quanta go out without it.
     missing = os.path.join(tmp, "never.json")
     t0 = time.time()
@@ -302,7 +322,7 @@ def live_es(tmp):
                 "--log_unix_epoch=1"]),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     started = time.time()
-    lags, timeline = [], []
+    lags, timeline, states = [], [], set()
     while any(p.poll() is None for p in procs):
         try:
             r = es("POST", "/fiohist-pctiles/_search", {
@@ -313,6 +333,11 @@ def live_es(tmp):
             newest = r["aggregations"]["newest"]["value"]
         except Exception as e:  # the index may not exist before the first quantum
             newest = None
+        try:
+            for d in search("runs", run_name):
+                states.add(d.get("state"))
+        except Exception:
+            pass
         now_ms = time.time() * 1000
         if newest and time.time() - started > 4:  # fio's set-up and first report first
             lags.append((now_ms - newest) / 1000.0)
@@ -391,8 +416,10 @@ def live_es(tmp):
                 got = summary.get((h, str(n), d))
                 check(got == j[d]["total_ios"], "%s job %d %s: whole-run %s I/Os, fio says %d"
                       % (h, n, d, got, j[d]["total_ios"]))
-    if run_docs and "state" in run_docs[0]:
-        check(run_docs[0]["state"] == "finished", "run state finished (%s)" % run_docs[0]["state"])
+    check("running" in states, "the run document said state running while fio ran (%s)"
+          % sorted(str(x) for x in states))
+    check(run_docs and run_docs[0].get("state") == "finished",
+          "run state finished at the end (%s)" % (run_docs[0].get("state") if run_docs else None))
 
     # Restart: follow again on the same files: same ids, nothing doubles.
     before = counts(run_name)
