@@ -73,5 +73,29 @@ TEST(LiveAggregator, SpreadsReportsOverQuantaByOverlapAndWaits) {
   EXPECT_EQ(agg.info().logs[0].job, "j.1");
 }
 
+TEST(LiveAggregator, SlaBreachesCountAsLastWritten) {
+  CollectingSink sink;
+  LiveOptions o;
+  SlaThreshold t;
+  ASSERT_TRUE(ParseSlaThreshold("read.p50=20us", "--sla", &t).ok());
+  o.sla = {t};
+  AddSlaPercentiles(o.sla, &o.percentiles);
+  LiveAggregator agg(o, {{"a.json", "a"}, {"b.json", "b"}}, &sink);
+  SnapshotDiffer da, db;
+  Add(&agg, &da, 0, Snap(11000, 1000, 100));  // 24.7 us reads: above 20 us
+  int written = 0;
+  ASSERT_TRUE(agg.EmitUntil(11000, &written).ok());
+  EXPECT_EQ(written, 1);
+  EXPECT_EQ(agg.sla_breaches(), 1);  // quantum 10000, read
+  // b's late report adds many fast reads to that quantum: its p50 drops below 20 us.
+  FioSnapshot fast = Snap(11000, 1000, 0);
+  fast.jobs[0].bins[0].emplace_back(100, 1000);  // 100 ns
+  Add(&agg, &db, 1, fast);
+  ASSERT_TRUE(agg.EmitUntil(11000, &written).ok());
+  EXPECT_EQ(written, 1);
+  EXPECT_EQ(agg.sla_breaches(), 0);
+  EXPECT_EQ(sink.info.sla.size(), 1u);
+}
+
 }  // namespace
 }  // namespace fiohist
