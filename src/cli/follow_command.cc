@@ -283,7 +283,8 @@ bool Follower::PollStream(size_t i) {
       std::fprintf(stderr,
                    "fiohist follow: %s: reports again after %.1f s of silence; the quanta written "
                    "without it are rewritten\n",
-                   f.stream->name().c_str(), SecondsSince(f.last_data));
+                   f.stream->name() == "-" ? "stdin" : f.stream->name().c_str(),
+                   SecondsSince(f.last_data));
     }
     f.lagging = false;
     f.last_data = Clock::now();
