@@ -135,7 +135,23 @@ def bad(tmp):
                             "read", "--max-lag", "1", "--give-up", "2", killed],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(3.5)
-    f.send_signal(signal.SIGKILL)
+    # fio runs each job in a process of its own (its own process group): kill them all, as a
+    # crash or `kill -9` of the whole fio would, so none outlives the test.
+    def descendants(pid):
+        out = []
+        for task in os.listdir("/proc/%d/task" % pid):
+            try:
+                kids = open("/proc/%d/task/%s/children" % (pid, task)).read().split()
+            except OSError:
+                kids = []
+            for k in map(int, kids):
+                out += [k] + descendants(k)
+        return out
+    for pid in [f.pid] + descendants(f.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     f.wait()
     out, err = fol.communicate(timeout=30)
     out, err = out.decode(), err.decode()
