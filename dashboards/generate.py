@@ -6,6 +6,7 @@ The Elasticsearch files are the one source; everything written here is derived f
   grafana/dashboards/*.json                  -> grafana/dashboards-opensearch/*.json
   grafana/provisioning/datasources/*.yaml    -> grafana/provisioning-opensearch/datasources/
   grafana/provisioning/dashboards/*.yaml     -> grafana/provisioning-opensearch/dashboards/
+  grafana/provisioning/alerting/*.yaml       -> grafana/provisioning-opensearch/alerting/
   kibana/fiohist.ndjson                      -> opensearch-dashboards/fiohist.ndjson
 
 Grafana: data sources of the `grafana-opensearch-datasource` plugin (jsonData `database`,
@@ -104,6 +105,32 @@ def datasources_yaml(doc):
     return out
 
 
+def alerting_yaml(doc, dash_uids):
+    """The alert rules on the OpenSearch data sources: same queries (the plugin's backend
+    builds the same requests), uids, titles and dashboard links of the OpenSearch variant."""
+    out = copy.deepcopy(doc)
+    for group in out.get("groups", []):
+        group["name"] = group["name"] + "-opensearch"
+        for rule in group.get("rules", []):
+            rule["uid"] = rule["uid"] + "-os"
+            rule["title"] = rule["title"] + " (OpenSearch)"
+            for q in rule.get("data", []):
+                if q.get("datasourceUid") == "__expr__":
+                    continue
+                q["datasourceUid"] = ds_uid(q["datasourceUid"])
+                q["model"]["datasource"] = {"type": PLUGIN, "uid": q["datasourceUid"]}
+                q["model"]["queryType"] = "lucene"
+            ann = rule.get("annotations", {})
+            for k, v in ann.items():
+                if k == "__dashboardUid__" and v in dash_uids:
+                    ann[k] = dash_uid(v)
+                elif isinstance(v, str):
+                    for u in dash_uids:
+                        v = v.replace("/d/" + u + "?", "/d/" + dash_uid(u) + "?")
+                    ann[k] = v
+    return out
+
+
 KIBANA_ONLY_ATTRS = {"allowNoIndex", "fieldAttrs", "name", "runtimeFieldMap", "typeMeta", "grid",
                      "hideChart", "isTextBasedQuery", "timeRestore"}
 KIBANA_ONLY_KEYS = {"coreMigrationVersion", "typeMigrationVersion", "managed"}
@@ -145,6 +172,10 @@ def outputs():
             for p in doc.get("providers", []):
                 p["name"] = p["name"] + "-opensearch"
         out[os.path.join(GRAFANA, "provisioning-opensearch", kind, "fiohist.yaml")] = dump_yaml(doc)
+    src = os.path.join(GRAFANA, "provisioning", "alerting", "fiohist.yaml")
+    doc = alerting_yaml(yaml.safe_load(open(src, encoding="utf-8")), dash_uids)
+    out[os.path.join(GRAFANA, "provisioning-opensearch", "alerting", "fiohist.yaml")] = \
+        dump_yaml(doc)
     lines = []
     for line in open(os.path.join(HERE, "kibana", "fiohist.ndjson"), encoding="utf-8"):
         if line.strip():

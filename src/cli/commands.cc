@@ -13,6 +13,8 @@ const std::vector<Command>& Commands() {
        RunPctilesCommand},
       {"push", "compute everything and index it into Elasticsearch (or write bulk NDJSON)",
        RunPushCommand},
+      {"follow", "live mode: follow fio json+ status streams while fio runs, indexing each quantum",
+       RunFollowCommand},
       {"load", "index a directory of bulk NDJSON written by push --out", RunLoadCommand},
       {"setup", "install the index templates", RunSetupCommand},
       {"runs", "list the runs stored in Elasticsearch", RunRunsCommand},
@@ -32,7 +34,12 @@ void PrintUsage() {
       "Commands:\n",
       FIOHIST_VERSION);
   for (const Command& c : Commands()) std::printf("  %-10s%s\n", c.name, c.help);
-  std::printf("\nRun 'fiohist COMMAND --help' for the options of a command.\n");
+  std::printf(
+      "\nRun 'fiohist COMMAND --help' for the options of a command.\n"
+      "\n"
+      "Exit status: 0 everything went in; 1 error; 2 bad command line; 3 finished, but some\n"
+      "input was skipped or some documents were rejected; 4 everything went in, and some\n"
+      "quantum breached an --sla threshold.\n");
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ int RunFiohist(int argc, char** argv);
 int RunPctilesCommand(int argc, char** argv);
 /// `fiohist push`: compute everything and index it (or write bulk NDJSON).
 int RunPushCommand(int argc, char** argv);
+/// `fiohist follow STREAM...`: live mode on fio's json+ status streams.
+int RunFollowCommand(int argc, char** argv);
 /// `fiohist load DIR`: sends a directory of bulk NDJSON files (see es/ndjson_dir.h).
 int RunLoadCommand(int argc, char** argv);
 /// `fiohist setup`: installs the index templates and creates the indices.

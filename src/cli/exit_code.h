@@ -12,6 +12,9 @@ enum ExitCode {
   kExitUsage = 2,
   /// Finished, but some input was skipped (--skip-bad-lines) or some documents did not go in.
   kExitIncomplete = 3,
+  /// Everything went in, and some cluster quantum breached an --sla threshold (the stderr
+  /// lines say which). Any other failure takes precedence: its code says more.
+  kExitSlaBreached = 4,
 };
 
 }  // namespace fiohist

@@ -19,6 +19,7 @@
 #include "output/csv_sink.h"
 #include "output/fanout_sink.h"
 #include "output/row_json_sink.h"
+#include "output/sla_report.h"
 #include "output/summary_sink.h"
 
 namespace po = boost::program_options;
@@ -56,9 +57,12 @@ const char kUsage[] =
     "fixed-point counts (1/5000 I/O by default, remainders carried: any window is within one\n"
     "unit per bucket and stored series of the logs' sums, whole runs exact); they carry no\n"
     "coverage, so read-back reports whole spans (coverage 1).\n"
+    "With --sla p99=2ms (repeatable) every quantum whose cluster percentile breaches a\n"
+    "threshold gets a line on stderr, and a last line says whether the SLA held.\n"
     "\n"
     "Exit status: 0 all input used; 1 error (file:line: what was expected); 2 bad usage;\n"
-    "3 finished but bad lines were skipped (--skip-bad-lines).\n";
+    "3 finished but bad lines were skipped (--skip-bad-lines); 4 all input used, and some\n"
+    "quantum breached an --sla threshold.\n";
 
 // `--compat fio-histo-log-pctiles` hands the rest of the command line to the compat
 // mode. Returns -1 when the switch is absent, else the exit code.
@@ -243,8 +247,10 @@ int RunPctilesCommand(int argc, char** argv) {
     return rc;
   }
   SummarySink summary_sink(stderr, args.unit);
+  SlaReportSink sla_report(stderr, "");
   std::vector<ResultSink*> sinks = {table.get()};
   if (!args.quiet) sinks.push_back(&summary_sink);
+  sinks.push_back(&sla_report);
   FanoutSink sink(sinks);
   RunSummary summary;
   Status s = RunPipeline(args.options, args.logs, &sink, &summary);
@@ -257,7 +263,8 @@ int RunPctilesCommand(int argc, char** argv) {
     std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
     return kExitError;
   }
-  return summary.incomplete ? kExitIncomplete : kExitOk;
+  if (summary.incomplete) return kExitIncomplete;
+  return summary.sla_breaches > 0 ? kExitSlaBreached : kExitOk;
 }
 
 }  // namespace fiohist

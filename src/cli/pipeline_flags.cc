@@ -2,7 +2,9 @@
 
 #include <cmath>
 
+#include "log/log_line.h"
 #include "log/time_anchor.h"
+#include "stats/sla.h"
 
 namespace po = boost::program_options;
 
@@ -52,6 +54,11 @@ void AddPipelineOptions(po::options_description* desc,
       ("host-map", po::value<std::string>(), "file of FILE=HOST lines")
       ("skip-bad-lines", po::bool_switch(),
        "skip malformed lines (counted and reported) instead of stopping; exit code 3")
+      ("sla", po::value<std::vector<std::string>>()->composing(),
+       "[DIR.]pNN[.N]=VALUE[UNIT]: a latency SLA threshold on the cluster, e.g. p99=2ms or "
+       "read.p99.9=5ms (repeatable; DIR read, write, trim or all, default all: the sum of the "
+       "directions; UNIT ns, us, ms, s, default us). Every quantum whose cluster percentile is "
+       "above it is named on stderr, and the exit status is 4 when everything else went in")
       ("threads", po::value<int>()->default_value(0), "worker threads (0: one per core)")
       ("logs", po::value<std::vector<std::string>>()->composing(), "histogram logs");
   // clang-format on
@@ -127,6 +134,21 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::stri
         return Status::Error("--host: expected FILE=HOST, got '" + h + "'");
       }
       o->host_mapping[h.substr(0, eq)] = h.substr(eq + 1);
+    }
+  }
+  if (vm.count("sla")) {
+    s = ParseSlaThresholds(vm["sla"].as<std::vector<std::string>>(), "--sla", &o->sla);
+    if (!s.ok()) return s;
+    // A threshold is checked on the cluster's results of its direction: both must be made.
+    for (const SlaThreshold& t : o->sla) {
+      if (!o->scopes[0]) {
+        return Status::Error("--sla " + t.text +
+                             ": SLAs are checked on the cluster scope, which --scope leaves out");
+      }
+      if (!o->directions[static_cast<size_t>(t.direction)]) {
+        return Status::Error("--sla " + t.text + ": direction " + DirectionName(t.direction) +
+                             " is left out by --direction");
+      }
     }
   }
   o->skip_bad_lines = vm["skip-bad-lines"].as<bool>();

@@ -1,6 +1,7 @@
 
 #include <array>
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -11,12 +12,14 @@
 #include "cli/exit_code.h"
 #include "cli/grafana_link.h"
 #include "cli/pipeline_flags.h"
+#include "cli/status_input.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
 #include "es/es_sender.h"
 #include "es/ndjson_dir.h"
 #include "es/queued_indexer.h"
 #include "output/fanout_sink.h"
+#include "output/sla_report.h"
 #include "output/summary_sink.h"
 #include "stats/resolution_sink.h"
 
@@ -41,12 +44,21 @@ const char kUsage[] =
     "Credentials come from FIOHIST_ES_PASSWORD / --password-file or FIOHIST_ES_API_KEY /\n"
     "--api-key-file, never from the command line.\n"
     "\n"
+    "LOGS may instead be fio's json+ outputs, one per host (host from --host FILE=HOST, else\n"
+    "the file name): a status file (--status-interval=1 --output-format=json+) gives quanta\n"
+    "and the whole run, a plain json+ result the whole run only, from fio's exact bins.\n"
+    "\n"
     "Relative-time logs (fio's default) need an anchor: --start-time, --fio-json, or fio's\n"
     "JSON output next to the logs (found by itself). Without one, push to Elasticsearch\n"
     "refuses (exit 2) unless --unanchored says to index them at 1970-01-01.\n"
     "\n"
+    "--sla p99=2ms (repeatable) checks every quantum's cluster percentile: each breaching\n"
+    "quantum gets a line on stderr, its percentile documents sla_breach:true, and the run\n"
+    "document carries the thresholds (sla) and the count (sla_breaches).\n"
+    "\n"
     "Exit status: 0 everything indexed; 1 error; 2 bad usage (or no time anchor); 3 finished\n"
-    "but some input was skipped or some documents were rejected.\n";
+    "but some input was skipped or some documents were rejected; 4 everything indexed, and\n"
+    "some quantum breached an --sla threshold.\n";
 
 // What the command line of `push` asks for.
 struct PushArgs {
@@ -325,12 +337,17 @@ int RunPushCommand(int argc, char** argv) {
                          args.buckets);
   ResolutionSink resolutions(&documents, args.resolutions);
   SummarySink summary_sink(stderr, LatencyUnit());
+  SlaReportSink sla_report(stderr, args.meta.run);
   std::vector<ResultSink*> sinks = {&resolutions};
   if (!args.quiet) sinks.push_back(&summary_sink);
+  sinks.push_back(&sla_report);
   FanoutSink fanout(sinks);
   AnchorGate sink(&args, to_es, &dest, &documents, &fanout);
   RunSummary summary;
-  Status s = RunPipeline(args.options, args.logs, &sink, &summary);
+  // fio json+ outputs (status files, plain results) instead of histogram logs.
+  const bool fio_json = std::any_of(args.logs.begin(), args.logs.end(), LooksLikeFioJson);
+  Status s = fio_json ? RunStatusFiles(args.options, args.logs, &sink, &summary)
+                      : RunPipeline(args.options, args.logs, &sink, &summary);
   PrintWarnings(stderr, summary);
   Status finished = dest.Finish();
   const BulkStats stats = dest.sender ? dest.sender->queue().stats() : BulkStats();
@@ -356,8 +373,8 @@ int RunPushCommand(int argc, char** argv) {
                                documents.run_start_ms(), summary.end_ms)
                      .c_str());
   }
-  if (stats.failed > 0) return kExitIncomplete;
-  return summary.incomplete ? kExitIncomplete : kExitOk;
+  if (stats.failed > 0 || summary.incomplete) return kExitIncomplete;
+  return summary.sla_breaches > 0 ? kExitSlaBreached : kExitOk;
 }
 
 }  // namespace fiohist

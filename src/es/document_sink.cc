@@ -71,6 +71,23 @@ Status DocumentSink::WholeRun(const ScopeResult& r) {
   return Status();
 }
 
+void DocumentSink::UpdateRun(const RunInfo& info) {
+  // Only the lists the run document reads change; the builder's fixed fragments stay valid.
+  info_.hosts = info.hosts;
+  info_.logs = info.logs;
+  info_.fio_versions = info.fio_versions;
+}
+
+Status DocumentSink::Progress(const RunInfo& info, const RunSummary& summary,
+                              const std::vector<ScopeResult>& whole_run) {
+  UpdateRun(info);
+  BulkAction a;
+  a.index = index_name(DocKind::kRun);
+  a.id = builder_->RunId();
+  a.source = builder_->Run(summary, whole_run);
+  return consume_(std::move(a));
+}
+
 Status DocumentSink::End(const RunSummary& summary) {
   BulkAction a;
   a.index = index_name(DocKind::kRun);

@@ -49,6 +49,15 @@ class DocumentSink : public ResultSink {
   bool prepares() const override { return true; }
   void Prepare(const ScopeResult& r, std::string* prepared) const override;
 
+  /// A live run (follow): hands on the run document now, from `info`'s hosts and jobs (they
+  /// grow as streams start) and the whole-run results so far; End() writes the last one,
+  /// under the same id.
+  Status Progress(const RunInfo& info, const RunSummary& summary,
+                  const std::vector<ScopeResult>& whole_run);
+  /// Takes `info`'s hosts, jobs and fio versions for the run document (a live run learns
+  /// them as streams start).
+  void UpdateRun(const RunInfo& info);
+
   /// Documents handed on so far, per kind.
   uint64_t percentile_docs() const { return percentile_docs_; }
   uint64_t bucket_docs() const { return bucket_docs_; }

@@ -42,6 +42,35 @@ double BucketLayout::UpperNs(int c) const {
   return FineUpper(last_fine, bits) * static_cast<double>(unit_ns);
 }
 
+uint64_t FioBucketValue(const BucketLayout& layout, int column) {
+  const int per_group = 1 << layout.bits;
+  if (column < 2 * per_group) return static_cast<uint64_t>(column);
+  const int error_bits = (column >> layout.bits) - 1;
+  const uint64_t base = uint64_t{1} << (error_bits + layout.bits);
+  const uint64_t k = static_cast<uint64_t>(column % per_group);
+  // fio computes base + (k + 0.5) * 2^error_bits in double and truncates.
+  return base + (k << error_bits) + (error_bits > 0 ? uint64_t{1} << (error_bits - 1) : 0);
+}
+
+bool ColumnOfFioValue(const BucketLayout& layout, uint64_t value, int* column) {
+  if (layout.coarseness != 0) return false;
+  const int per_group = 1 << layout.bits;
+  int c = 0;
+  if (value < static_cast<uint64_t>(2 * per_group)) {
+    c = static_cast<int>(value);
+  } else {
+    // fio's plat_val_to_idx: the group from the top bit, the bucket from the next `bits`.
+    const int msb = 63 - __builtin_clzll(value);
+    const int error_bits = msb - layout.bits;
+    c = ((error_bits + 1) << layout.bits) +
+        static_cast<int>((value >> error_bits) & static_cast<uint64_t>(per_group - 1));
+  }
+  if (c < 0 || c >= layout.columns()) return false;
+  if (FioBucketValue(layout, c) != value) return false;
+  *column = c;
+  return true;
+}
+
 const std::vector<double>& EdgesNs(const BucketLayout& layout) {
   // One run uses one layout: a per-thread one-entry cache avoids the lock.
   thread_local BucketLayout last_layout;

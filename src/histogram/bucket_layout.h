@@ -43,6 +43,15 @@ struct BucketLayout {
 /// Parses a name that BucketLayout::Name() wrote ("fio3-g29-c0"); bits stay 6.
 Status ParseLayoutName(const std::string& name, BucketLayout* layout);
 
+/// fio's own value of fine bucket `column` (plat_idx_to_val: the bucket's lower edge plus
+/// half its width, truncated to an integer), in histogram units: the keys of the `bins`
+/// of fio's json+ output. Only for an uncoarsened layout.
+uint64_t FioBucketValue(const BucketLayout& layout, int column);
+
+/// The column whose fio value (FioBucketValue) is `value`; false when `value` is not the
+/// value of any column of `layout` (not fio's bucket value, or another layout's).
+bool ColumnOfFioValue(const BucketLayout& layout, uint64_t value, int* column);
+
 /// Edges of every column of a layout, in nanoseconds: column c is [edges[c], edges[c+1]).
 /// Built once per layout and shared (statistics read them for every bucket of every
 /// quantum and scope, so they are looked up, not recomputed).

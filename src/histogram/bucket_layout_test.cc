@@ -71,5 +71,25 @@ TEST(BucketLayout, ParsesHints) {
   EXPECT_FALSE(ParseLayoutHint("groups=x", &h).ok());
 }
 
+TEST(BucketLayout, FioBucketValuesRoundTrip) {
+  BucketLayout l;  // fio3
+  // Values seen in fio 3.33's json+ bins: 24704 ns is column 608 (group 9, bucket 32).
+  EXPECT_EQ(FioBucketValue(l, 608), 24704u);
+  EXPECT_EQ(FioBucketValue(l, 127), 127u);
+  EXPECT_EQ(FioBucketValue(l, 128), 129u);  // [128, 130): 128 + 0.5 * 2, truncated
+  for (int c = 0; c < l.columns(); ++c) {
+    int back = -1;
+    ASSERT_TRUE(ColumnOfFioValue(l, FioBucketValue(l, c), &back)) << c;
+    EXPECT_EQ(back, c);
+  }
+  int c = -1;
+  EXPECT_FALSE(ColumnOfFioValue(l, 24705, &c));  // inside a bucket, not its value
+  EXPECT_FALSE(ColumnOfFioValue(l, 128, &c));
+  EXPECT_FALSE(ColumnOfFioValue(l, uint64_t{1} << 62, &c));  // beyond the last group
+  BucketLayout coarse;
+  coarse.coarseness = 1;
+  EXPECT_FALSE(ColumnOfFioValue(coarse, 24704, &c));
+}
+
 }  // namespace
 }  // namespace fiohist

@@ -386,6 +386,18 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   lower_bound_key_ = ResultKey("lower_bound");
   coverage_key_ = ResultKey("coverage");
   partial_key_ = ResultKey("partial");
+  sla_ = SlaChecker(info.sla, info.percentiles);
+  if (sla_.active()) {
+    sla_breach_key_ = ResultKey("sla_breach");
+    sla_breached_key_ = ResultKey("sla_breached");
+    // Both keys, the longer boolean, "[", "]", and every text with its comma.
+    percentile_room_ += sla_breach_key_.size() + MaxValueBytes(FieldType::kBoolean) +
+                        sla_breached_key_.size() + 2;
+    for (const SlaThreshold& t : info.sla) {
+      sla_texts_.push_back(StringText(t.text.data(), t.text.size()));
+      percentile_room_ += sla_texts_.back().size() + 1;
+    }
+  }
 
   // Everything after "samples": the statistics, clamped, the lower_bound list (every name
   // and "max", with commas), "}".
@@ -559,7 +571,22 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   p = Put(p, coverage_key_);
   p = PutNum(p, r.coverage);
   p = Put(p, partial_key_);
-  p = r.partial ? Lit(p, "true}") : Lit(p, "false}");
+  p = r.partial ? Lit(p, "true") : Lit(p, "false");
+  if (sla_.active() && r.kind == ScopeKind::kCluster) {
+    thread_local std::vector<size_t> breached;
+    breached.clear();
+    const bool any = sla_.Breaches(r, &breached);
+    p = Put(p, sla_breach_key_);
+    p = any ? Lit(p, "true") : Lit(p, "false");
+    p = Put(p, sla_breached_key_);
+    *p++ = '[';
+    for (size_t i = 0; i < breached.size(); ++i) {
+      if (i > 0) *p++ = ',';
+      p = Put(p, sla_texts_[breached[i]]);
+    }
+    *p++ = ']';
+  }
+  *p++ = '}';
   out.Done(p);
 }
 
@@ -683,6 +710,15 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
     double lowest = summary.io_shares.front().share();
     for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());
     Num(w, RunKey("logged_io_share"), lowest);
+  }
+  Str(w, RunKey("state"), summary.state);
+  if (!info_.sla.empty()) {
+    Key(w, RunKey("sla"));
+    w.StartArray();
+    for (const SlaThreshold& t : info_.sla) w.String(t.text.c_str());
+    w.EndArray();
+    Key(w, RunKey("sla_breaches"));
+    w.Int64(summary.sla_breaches);
   }
   for (const ScopeResult& r : whole_run) {
     if (r.kind != ScopeKind::kCluster) continue;

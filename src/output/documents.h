@@ -10,6 +10,7 @@
 #include "output/bucket_carry.h"
 #include "output/doc_kind.h"
 #include "stats/result_sink.h"
+#include "stats/sla.h"
 
 namespace fiohist {
 
@@ -99,6 +100,11 @@ class DocumentBuilder {
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
   std::string latency_scale_key_;
   std::string coverage_key_, partial_key_;
+  // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
+  // and each threshold's text as a JSON string.
+  SlaChecker sla_;
+  std::string sla_breach_key_, sla_breached_key_;
+  std::vector<std::string> sla_texts_;
   // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
   // resolution and zoom fields.
   std::vector<std::pair<int, std::string>> resolution_json_;

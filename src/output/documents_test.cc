@@ -235,5 +235,47 @@ TEST(Documents, BucketDocumentWithoutBucketsAndOddQuantum) {
   EXPECT_FALSE(d.HasMember("run"));
 }
 
+// SLA fields: cluster documents of a run with thresholds only, the run document's
+// thresholds, count and state; documents of a run without thresholds stay as they were.
+TEST(Documents, SlaFieldsOnClusterDocumentsAndTheRun) {
+  Fixture f;
+  const std::string before = DocumentBuilder(f.info, RunMeta{"r", {}, {}}).Percentiles(f.r);
+  ASSERT_TRUE(
+      ParseSlaThresholds({"write.p50=500ns", "p99=1s", "write.p99.99=20s"}, "--sla", &f.info.sla)
+          .ok());
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}});
+  EXPECT_EQ(b.Percentiles(f.r), before);  // host scope: no SLA fields
+  f.r.kind = ScopeKind::kCluster;
+  f.r.host.clear();
+  rapidjson::Document d;
+  const std::string doc = b.Percentiles(f.r);
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  // p50 of bucket 300 (~0.86 us) is above 500 ns; p99.99 lies in the clamped bucket, whose lower
+  // bound (~17 s) is below 20 s: not a certain breach.
+  EXPECT_TRUE(d["sla_breach"].GetBool());
+  ASSERT_EQ(d["sla_breached"].Size(), 1u);
+  EXPECT_STREQ(d["sla_breached"][0].GetString(), "write.p50<=500ns");
+  f.r.direction = Direction::kRead;  // no threshold of its own
+  d.Parse(b.Percentiles(f.r).c_str());
+  EXPECT_FALSE(d["sla_breach"].GetBool());
+  EXPECT_EQ(d["sla_breached"].Size(), 0u);
+
+  RunSummary summary;
+  summary.sla_breaches = 7;
+  d.Parse(b.Run(summary, {}).c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_STREQ(d["state"].GetString(), "finished");
+  EXPECT_EQ(d["sla_breaches"].GetInt(), 7);
+  ASSERT_EQ(d["sla"].Size(), 3u);
+  EXPECT_STREQ(d["sla"][1].GetString(), "p99<=1s");
+  summary.state = "running";
+  RunInfo plain;
+  d.Parse(DocumentBuilder(plain, RunMeta{"r", {}, {}}).Run(summary, {}).c_str());
+  EXPECT_STREQ(d["state"].GetString(), "running");
+  EXPECT_FALSE(d.HasMember("sla"));
+  EXPECT_FALSE(d.HasMember("sla_breaches"));
+}
+
 }  // namespace
 }  // namespace fiohist

@@ -60,6 +60,10 @@ const std::vector<Field>& ResultFields() {
       // in the CSV, so the columns before keep their positions).
       {"coverage", FieldType::kDouble, kInPctiles | kInCsv},
       {"partial", FieldType::kBoolean, kInPctiles | kInCsv},
+      // Cluster documents of a run with SLA thresholds only (absent otherwise): whether
+      // the span breaches any of them, and the normalized texts of those it breaches.
+      {"sla_breach", FieldType::kBoolean, kInPctiles},
+      {"sla_breached", FieldType::kKeyword, kInPctiles},
       {"layout", FieldType::kKeyword, kInBuckets},
       // Integer counts (BucketCarry), in one of two forms (BucketForm): a `latency`
       // histogram where the cluster has the type (else an object kept in _source only),
@@ -97,6 +101,12 @@ const std::vector<Field>& RunFields() {
       {"resolutions", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},
+      // "finished" (push), or "running" / "aborted" (a live run).
+      {"state", FieldType::kKeyword, kInRuns},
+      // Absent without --sla: the normalized thresholds, and how many cluster quanta
+      // (resolution 1, each direction apart) breached them.
+      {"sla", FieldType::kKeyword, kInRuns},
+      {"sla_breaches", FieldType::kInteger, kInRuns},
       // The whole-run cluster statistics of all directions stand here.
       {"samples", FieldType::kDouble, kInRuns},
       {"iops", FieldType::kDouble, kInRuns},

@@ -205,6 +205,8 @@ TEST(Fields, DocumentsCarryExactlyTheTableFields) {
   const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/epoch2/";
   PipelineOptions options;
   options.scopes = {true, true, true};
+  // Thresholds, so the SLA fields are written too (p50 of 1 us: every quantum breaches).
+  ASSERT_TRUE(ParseSlaThresholds({"p50=1us", "read.p99.5=1s"}, "--sla", &options.sla).ok());
   KeyCollector sink;
   RunSummary summary;
   const std::vector<std::string> logs = {dir + "epoch2_clat_hist.1.log.hostX",
@@ -253,6 +255,18 @@ TEST(Fields, BudgetsHoldForExtremeValues) {
                           BucketForm::kCompact);
   d.Parse(compact.Buckets(r, ints).c_str());
   EXPECT_TRUE(d.IsObject());
+  // A cluster document breaching every one of many SLA thresholds.
+  ASSERT_TRUE(ParseSlaThresholds({"p50=1ns", "read.p90=1ns", "p99.99=1ns", "p95=1ns"}, "--sla",
+                                 &info.sla)
+                  .ok());
+  r.kind = ScopeKind::kCluster;
+  r.stats.samples = 1;
+  r.stats.percentile_ns.assign(info.percentiles.values.size(), 1e300);
+  DocumentBuilder with_sla(info, RunMeta{std::string(100, '\\'), {"t"}, {{"k", "v"}}}, 1e-300);
+  d.Parse(with_sla.Percentiles(r).c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_TRUE(d["sla_breach"].GetBool());
+  EXPECT_EQ(d["sla_breached"].Size(), 3u);
 }
 
 }  // namespace

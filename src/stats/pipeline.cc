@@ -231,6 +231,7 @@ class Pipeline {
   WorkerPool* pool_ = nullptr;
   std::vector<int> host_log_count_;
   bool prepares_ = false;
+  SlaChecker sla_;  // counts the quanta that breach o_.sla
 };
 
 Status Pipeline::Layout(const std::vector<std::string>& paths) {
@@ -247,6 +248,8 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   if (!s.ok()) return s;
   info_.epoch_logs = probes.front().epoch;
   info_.percentiles = o_.percentiles;
+  info_.sla = o_.sla;
+  sla_ = SlaChecker(o_.sla, o_.percentiles);
   info_.quantum_ms = o_.quantum_ms;
   s = SetLogHistMsec(probes);
   if (!s.ok()) return s;
@@ -521,6 +524,11 @@ void Pipeline::HostStats(QuantumState* state, bool whole_run, size_t h) {
 }
 
 Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
+  if (sla_.active()) {
+    for (const ScopeResult& r : state.cluster_results) {
+      if (sla_.Breaches(r, nullptr)) ++summary_->sla_breaches;
+    }
+  }
   Status s = Emit(state.cluster_results, false);
   if (!s.ok()) return s;
   if (o_.scopes[1]) {
@@ -762,7 +770,14 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
 
 Status RunPipeline(const PipelineOptions& options, const std::vector<std::string>& paths,
                    ResultSink* sink, RunSummary* summary) {
-  Pipeline p(options, sink, summary);
+  if (options.sla.empty()) {
+    Pipeline p(options, sink, summary);
+    return p.Run(paths);
+  }
+  // Every threshold's percentile must be computed to be checked.
+  PipelineOptions with_sla = options;
+  AddSlaPercentiles(with_sla.sla, &with_sla.percentiles);
+  Pipeline p(with_sla, sink, summary);
   return p.Run(paths);
 }
 

@@ -12,6 +12,7 @@
 #include "log/log_source.h"
 #include "stats/percentiles.h"
 #include "stats/result_sink.h"
+#include "stats/sla.h"
 
 namespace fiohist {
 
@@ -45,6 +46,10 @@ struct PipelineOptions {
   bool skip_bad_lines = false;
   /// Worker threads (0: one per hardware thread).
   int threads = 0;
+  /// SLA thresholds (--sla): their percentiles are computed even when `percentiles` lacks
+  /// them (added after the others), cluster results of each quantum are checked against
+  /// them (RunSummary::sla_breaches) and RunInfo::sla hands them to the sinks.
+  std::vector<SlaThreshold> sla;
 };
 
 /// Runs the pipeline over `paths`, feeding `sink`. Returns the first error; `summary`

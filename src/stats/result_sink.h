@@ -13,6 +13,7 @@
 #include "log/log_source.h"
 #include "stats/percentiles.h"
 #include "stats/scope_result.h"
+#include "stats/sla.h"
 
 namespace fiohist {
 
@@ -46,6 +47,9 @@ struct RunInfo {
   /// Which fio JSON output placed or describes each host and how it was matched, e.g.
   /// "host hostA: run/fio-hostA.json (file name; timestamp_ms-runtime)"; for the summary.
   std::vector<std::string> fio_json_notes;
+  /// The run's SLA thresholds (--sla); `percentiles` holds each one's percentile. Cluster
+  /// percentile documents then carry sla_breach / sla_breached, the run document `sla`.
+  std::vector<SlaThreshold> sla;
 };
 
 /// How many of the I/Os fio's JSON output counts for a job its log holds: fio does not log
@@ -78,6 +82,12 @@ struct RunSummary {
   std::vector<IoShare> io_shares;
   /// True when some input was skipped (--skip-bad-lines) so not everything went in.
   bool incomplete = false;
+  /// Cluster results of resolution 1 (one per quantum and direction) that breach some
+  /// SLA threshold of RunInfo::sla (the run document's `sla_breaches`).
+  long long sla_breaches = 0;
+  /// The run document's `state`: "finished" once all logs are read (push); a live run
+  /// (follow) writes "running" while it goes on and "aborted" when it stops short.
+  std::string state = "finished";
 };
 
 /// Receives results in order: Begin, Quantum* (by time, then scope kind, host, job,

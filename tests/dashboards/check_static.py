@@ -22,7 +22,7 @@ import dashlib as dl  # noqa: E402
 
 problems = []
 checked = {"templates": 0, "dashboards": 0, "panels": 0, "targets": 0, "fields": 0,
-           "variables": 0, "kibana objects": 0, "compose services": 0}
+           "variables": 0, "kibana objects": 0, "compose services": 0, "alert rules": 0}
 
 
 def problem(where, msg):
@@ -366,6 +366,147 @@ def check_grafana(tmpl):
             check_partial_filter(*by_uid[uid])
     if "fiohist-runs" in by_uid:
         check_runs_dashboard(*by_uid["fiohist-runs"])
+    check_alerting(tmpl, ds_map, uids)
+
+
+# ------------------------------------------------------------------------------ alerting
+EXPRESSION_TYPES = {"reduce", "threshold", "math"}
+REDUCERS = {"last", "mean", "min", "max", "sum", "count"}
+EVALUATORS = {"gt", "lt", "within_range", "outside_range"}
+NO_DATA_STATES = {"OK", "NoData", "Alerting", "KeepLast"}
+EXEC_ERR_STATES = {"OK", "Error", "Alerting", "KeepLast"}
+# What the SLA rules must filter on: the cluster quanta fiohist marked, at resolution 1, and
+# the run documents of running runs with breaches.
+ALERT_QUERY_PARTS = {
+    "fiohist-sla-breach": ("scope:cluster", "resolution:1", "sla_breach:true"),
+    "fiohist-sla-breached-running": ("state:running", "sla_breaches:>0"),
+}
+
+
+def check_alerting(tmpl, ds_map, dash_uids):
+    """The alert rules (provisioning/alerting/*.yaml, Grafana's file provisioning format):
+    groups and rules complete, uids unique, every data query on a provisioned data source
+    with its fields in the template (checked like a panel target), expressions referring to
+    earlier refIds, the condition existing, the dashboards they link to existing."""
+    folder = os.path.join(dl.GRAFANA, dl.VARIANT["provisioning"], "alerting")
+    files = sorted(f for f in os.listdir(folder) if f.endswith((".yaml", ".yml"))) \
+        if os.path.isdir(folder) else []
+    if not files:
+        problem("alerting", f"no alert rule file in {folder}")
+        return
+    yaml = dl.import_yaml()
+    if yaml is None:
+        print(f"SKIP alert rules in {folder}: PyYAML absent (python3-yaml), not checked")
+        return
+    suffix = "" if dl.VARIANT["type"] == "elasticsearch" else "-os"
+    seen = {}
+    for f in files:
+        where_f = f"{dl.VARIANT['provisioning']}/alerting/{f}"
+        try:
+            doc = yaml.safe_load(open(os.path.join(folder, f), encoding="utf-8"))
+        except yaml.YAMLError as e:
+            problem(where_f, f"cannot parse: {e}")
+            continue
+        if doc.get("apiVersion") != 1:
+            problem(where_f, "apiVersion must be 1")
+        for g in doc.get("groups") or []:
+            for key in ("orgId", "name", "folder", "interval"):
+                if not g.get(key):
+                    problem(where_f, f"group {g.get('name')} has no {key}")
+            try:
+                interval_s = dl.duration_s(g.get("interval", ""))
+            except ValueError as e:
+                problem(where_f, f"group {g.get('name')}: {e}")
+                interval_s = 60
+            for r in g.get("rules") or []:
+                checked["alert rules"] += 1
+                check_rule(f"{where_f} rule {r.get('uid')}", r, tmpl, ds_map, dash_uids,
+                           interval_s, seen)
+    for uid in ALERT_QUERY_PARTS:
+        if uid + suffix not in seen:
+            problem("alerting", f"no alert rule {uid + suffix}")
+
+
+def check_rule(where, r, tmpl, ds_map, dash_uids, interval_s, seen):
+    for key in ("uid", "title", "condition", "data", "noDataState", "execErrState", "for"):
+        if key not in r:
+            problem(where, f"rule has no {key}")
+    uid = r.get("uid", "")
+    if uid in seen:
+        problem(where, f"rule uid {uid} repeats")
+    seen[uid] = r
+    if r.get("noDataState") not in NO_DATA_STATES:
+        problem(where, f"noDataState {r.get('noDataState')!r} is none of {sorted(NO_DATA_STATES)}")
+    if r.get("execErrState") not in EXEC_ERR_STATES:
+        problem(where, f"execErrState {r.get('execErrState')!r} is none of "
+                       f"{sorted(EXEC_ERR_STATES)}")
+    try:
+        dl.duration_s(str(r.get("for", "")))
+    except ValueError as e:
+        problem(where, f"for: {e}")
+    refs = []
+    for q in r.get("data") or []:
+        ref = q.get("refId")
+        wq = f"{where} {ref}"
+        model = q.get("model") or {}
+        if not ref or ref in refs:
+            problem(wq, "refId missing or repeated")
+        if model.get("refId") != ref:
+            problem(wq, f"model.refId {model.get('refId')!r} differs from refId")
+        if q.get("datasourceUid") == "__expr__":
+            if model.get("type") not in EXPRESSION_TYPES:
+                problem(wq, f"expression type {model.get('type')!r} is not checked")
+            elif model["type"] in ("reduce", "threshold") and model.get("expression") not in refs:
+                problem(wq, f"expression {model.get('expression')!r} names no earlier refId")
+            if model.get("type") == "reduce" and model.get("reducer") not in REDUCERS:
+                problem(wq, f"reducer {model.get('reducer')!r} is none of {sorted(REDUCERS)}")
+            if model.get("type") == "threshold":
+                for c in model.get("conditions") or [{}]:
+                    ev = c.get("evaluator", {})
+                    if ev.get("type") not in EVALUATORS or not ev.get("params"):
+                        problem(wq, f"threshold evaluator {ev} is incomplete")
+        else:
+            if dl.ds_uid(model.get("datasource")) != q.get("datasourceUid"):
+                problem(wq, "model.datasource differs from datasourceUid")
+            if q.get("datasourceUid") not in ds_map:
+                problem(wq, f"datasourceUid {q.get('datasourceUid')!r} is not provisioned")
+                continue
+            rtr = q.get("relativeTimeRange") or {}
+            if not (isinstance(rtr.get("from"), int) and isinstance(rtr.get("to"), int)
+                    and rtr["from"] > rtr["to"] >= 0):
+                problem(wq, f"relativeTimeRange {rtr} must be seconds back, from > to >= 0")
+            elif rtr["from"] < interval_s:
+                problem(wq, f"relativeTimeRange from {rtr['from']} s is shorter than the "
+                            f"group's interval {interval_s} s: documents between two "
+                            "evaluations would never be seen")
+            mapping = check_target(wq, dict(model, datasource={"uid": q["datasourceUid"]}),
+                                   ds_map, tmpl, {})
+            aggs = model.get("bucketAggs") or []
+            if not aggs or aggs[-1].get("type") != "date_histogram":
+                problem(wq, "an alert query needs a date_histogram last (time series per "
+                            "label set for the reduce expression)")
+            if mapping is not None and not any(b.get("type") == "terms" and b.get("field") ==
+                                               "run" for b in aggs):
+                problem(wq, "an SLA alert must be per run: terms on run")
+            base = uid[:-3] if uid.endswith("-os") else uid
+            for part in ALERT_QUERY_PARTS.get(base, ()):
+                if part not in model.get("query", ""):
+                    problem(wq, f"query {model.get('query')!r} lacks {part!r}")
+        refs.append(ref)
+    if r.get("condition") not in refs:
+        problem(where, f"condition {r.get('condition')!r} names no refId of data")
+    ann = r.get("annotations") or {}
+    if ann.get("__dashboardUid__") and ann["__dashboardUid__"] not in dash_uids:
+        problem(where, f"__dashboardUid__ {ann['__dashboardUid__']} is no provisioned dashboard")
+    for k, v in ann.items():
+        for m in re.finditer(r"/d/([A-Za-z0-9_-]+)", str(v)):
+            if m.group(1) not in dash_uids:
+                problem(where, f"annotation {k} links dashboard {m.group(1)}, which does not exist")
+        for m in re.finditer(r"\$values\.([A-Za-z0-9_]+)", str(v)):
+            if m.group(1) not in refs:
+                problem(where, f"annotation {k} uses $values.{m.group(1)}, no such refId")
+    if not r.get("labels"):
+        problem(where, "rule has no labels")
 
 
 # Lets partial quanta through only when the `partial` variable says "show" (true). Coarser
@@ -607,6 +748,11 @@ def check_compose():
     if not m or m.group(1) not in targets:
         problem("compose", "grafana dashboard provider path is not where the dashboards are "
                            f"mounted ({m.group(1) if m else None} vs {targets})")
+    vols = [v for v in services.get("grafana", {}).get("volumes", []) if isinstance(v, str)]
+    if "./dashboards/grafana/provisioning/alerting:/etc/grafana/provisioning/alerting:ro" \
+            not in vols:
+        problem("compose", "grafana does not mount ./dashboards/grafana/provisioning/alerting at "
+                           "/etc/grafana/provisioning/alerting (the SLA alert rules)")
     setup = os.path.join(dl.REPO, "dashboards", "setup", "setup.sh")
     if not os.access(setup, os.X_OK):
         problem("compose", "dashboards/setup/setup.sh is missing or not executable")
@@ -662,7 +808,8 @@ def check_compose_opensearch(services):
             if isinstance(v, str)]
     for src in ("./dashboards/grafana/dashboards-opensearch",
                 "./dashboards/grafana/provisioning-opensearch/datasources",
-                "./dashboards/grafana/provisioning-opensearch/dashboards"):
+                "./dashboards/grafana/provisioning-opensearch/dashboards",
+                "./dashboards/grafana/provisioning-opensearch/alerting"):
         if not any(v.split(":", 1)[0] == src for v in vols):
             problem("compose", f"grafana-opensearch does not mount {src}")
     setup_vols = services.get("opensearch-setup", {}).get("volumes", [])

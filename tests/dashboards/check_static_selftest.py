@@ -14,6 +14,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 OV = "dashboards/grafana/dashboards/fiohist-overview.json"
 CMP = "dashboards/grafana/dashboards/fiohist-compare.json"
 RUNS = "dashboards/grafana/dashboards/fiohist-runs.json"
+ALERTS = "dashboards/grafana/provisioning/alerting/fiohist.yaml"
 
 
 def edit_json(rel, fn):
@@ -123,6 +124,28 @@ MUTATIONS = [
     ("kibana version differs",
      edit_text("docker-compose.yml", "kibana/kibana:8.19.", "kibana/kibana:8.18."),
      "match the Elasticsearch version"),
+    ("alert query on a misspelt field",
+     edit_text(ALERTS, "AND sla_breach:true", "AND sla_breech:true"), "not in the index template"),
+    ("alert query without the SLA filter",
+     edit_text(ALERTS, "AND sla_breach:true", ""), "lacks 'sla_breach:true'"),
+    ("alert query on an unprovisioned data source",
+     edit_text(ALERTS, "datasourceUid: fiohist-runs", "datasourceUid: fiohist-run"),
+     "is not provisioned"),
+    ("alert condition naming no refId",
+     edit_text(ALERTS, "condition: C", "condition: D"), "names no refId"),
+    ("alert window shorter than the evaluation interval",
+     edit_text(ALERTS, "from: 120", "from: 30"), "shorter than the group's interval"),
+    ("alert max on a keyword",
+     edit_text(ALERTS, "field: sla_breaches", "field: state"), "needs one of"),
+    ("alert reduce of a later refId",
+     edit_text(ALERTS, "expression: A", "expression: C"), "names no earlier refId"),
+    ("hand-edited generated OpenSearch alert rules",
+     edit_text("dashboards/grafana/provisioning-opensearch/alerting/fiohist.yaml",
+               "interval: 1m", "interval: 2m"), "out of date"),
+    ("compose grafana without the alert rules",
+     edit_text("docker-compose.yml",
+               "      - ./dashboards/grafana/provisioning/alerting:/etc/grafana/provisioning/"
+               "alerting:ro\n", ""), "does not mount ./dashboards/grafana/provisioning/alerting"),
     ("kibana data view on an unknown index",
      edit_text("dashboards/kibana/fiohist.ndjson", '"title": "fiohist-runs*"',
                '"title": "fiohist-run*"'), "no data view titled fiohist-runs*"),

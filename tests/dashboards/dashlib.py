@@ -239,3 +239,11 @@ VAR_REF = re.compile(r"\$(?:\{([A-Za-z0-9_]+)(?::[^}]*)?\}|([A-Za-z0-9_]+))")
 
 def variable_refs(text):
     return [a or b for a, b in VAR_REF.findall(text or "")]
+
+
+def duration_s(text):
+    """Seconds of a Grafana duration such as "1m", "30s", "0s", "1h" (alert rules)."""
+    m = re.fullmatch(r"(\d+)(s|m|h|d)", str(text).strip())
+    if not m:
+        raise ValueError(f"cannot read duration {text!r} (e.g. 30s, 1m, 1h)")
+    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]

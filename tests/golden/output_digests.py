@@ -53,10 +53,20 @@ def cases(shared, samples):
              ["push", "--run", "digest-" + name, "--tag", "t", "--label", "k=v", "--quiet"]
              + extra + logs, "dir"),
         ]
+    # SLA thresholds that some quanta breach: the breach lines and the SLA fields.
+    sla = ["--sla", "p99=300us", "--sla", "read.p99.9=1ms", "--sla", "write.p97=15us"]
+    out.append(("epoch2.sla.lines", epoch2, ["pctiles", "--quiet"] + sla + e2, "stderr"))
+    out.append(("epoch2.sla.push", epoch2,
+                ["push", "--run", "digest-sla", "--quiet"] + sla + e2, "dir"))
     out.append(("randrw4.compat", randrw4,
                 ["pctiles", "--compat", "fio-histo-log-pctiles", "--"] + r4, "stdout"))
+    status = os.path.join(os.path.dirname(os.path.abspath(shared)), "fio-status")
+    if os.path.isfile(os.path.join(status, "randrw-4s-status1.json")):
+        # fio json+ status stream: push's documents from it (follow writes the same ones).
+        out.append(("status.push", status,
+                    ["push", "--run", "digest-status", "--quiet", "randrw-4s-status1.json"], "dir"))
     out.append(("usage", samples, ["--help"], "stdout"))
-    for cmd in ["pctiles", "push", "load", "setup", "runs", "delete"]:
+    for cmd in ["pctiles", "push", "follow", "load", "setup", "runs", "delete"]:
         out.append(("help." + cmd, samples, [cmd, "--help"], "stdout"))
     return out
 

@@ -1,0 +1,39 @@
+// fio json+ status streams and results as input: naming their hosts, the live options from
+// the pipeline's, and whole files for `push`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "log/log_source.h"
+#include "output/documents.h"
+#include "stats/live_aggregator.h"
+#include "stats/pipeline.h"
+
+namespace fiohist {
+
+/// The host of a stream: --host / --host-map by path or file name, else the file name
+/// without its extension (`host1.json` -> host1), "stdin" for `-`.
+std::string StreamHost(const std::string& path, const HostMapping& mapping);
+
+/// Adds --label K=V texts to `meta`; fails naming a text that is not K=V.
+Status ParseRunLabels(const std::vector<std::string>& labels, RunMeta* meta);
+
+/// The live aggregator's options from the pipeline's (quantum, percentiles, scopes,
+/// directions).
+LiveOptions LiveOptionsFrom(const PipelineOptions& options);
+
+/// True when `path` holds JSON (its first non-blank byte is '{'): fio's json+ output rather
+/// than a histogram log.
+bool LooksLikeFioJson(const std::string& path);
+
+/// `push` of finished fio json+ outputs (a status file, or a plain --output-format=json+
+/// result): every file is read whole and goes through the live aggregator into `sink`,
+/// one host per file. A file of status reports gives quanta and the whole run; a file with
+/// a single report (a plain result says nothing about when its I/Os completed) gives the
+/// whole run only. Errors name the file and byte offset.
+Status RunStatusFiles(const PipelineOptions& options, const std::vector<std::string>& paths,
+                      ResultSink* sink, RunSummary* summary);
+
+}  // namespace fiohist

@@ -1,0 +1,160 @@
+#include "log/status_stream.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "base/test_util.h"
+
+namespace fiohist {
+namespace {
+
+// A fio-like json+ report of one job with `reads` I/Os at 24704 ns.
+std::string Report(int64_t ts, int64_t runtime, uint64_t reads, int eta = 5) {
+  return "{\n  \"fio version\" : \"fio-3.33\",\n  \"timestamp_ms\" : " + std::to_string(ts) +
+         ",\n  \"jobs\" : [ { \"jobname\" : \"j\", \"eta\" : " + std::to_string(eta) +
+         ", \"job_runtime\" : " + std::to_string(runtime) +
+         ", \"read\" : { \"total_ios\" : " + std::to_string(reads) +
+         ", \"clat_ns\" : { \"bins\" : { \"24704\" : " + std::to_string(reads) + " } } } } ]\n}\n";
+}
+
+uint64_t Reads(const StatusUpdate& u) {
+  uint64_t n = 0;
+  for (const JobIncrement& j : u.jobs) {
+    for (const auto& c : j.counts[0]) n += c.second;
+  }
+  return n;
+}
+
+TEST(StatusStream, TakesWholeObjectsAndWaitsForACutOne) {
+  FioStatusStream s("host1.json", BucketLayout());
+  const std::string a = Report(10000, 900, 100), b = Report(11000, 1900, 250);
+  std::vector<StatusUpdate> u;
+  // The first object whole and half of the second: one report, the rest waited for.
+  ASSERT_TRUE(s.Feed(a + b.substr(0, b.size() / 2), &u).ok());
+  ASSERT_EQ(u.size(), 1u);
+  EXPECT_EQ(u[0].offset, 0u);
+  EXPECT_TRUE(s.has_partial());
+  EXPECT_EQ(s.bytes_used(), a.size());
+  ASSERT_TRUE(s.Feed(b.substr(b.size() / 2), &u).ok());
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[1].offset, a.size());
+  EXPECT_FALSE(s.has_partial());
+  // First report: (ts - job_runtime, ts]; the next: (previous ts, ts], the difference.
+  ASSERT_EQ(u[0].jobs.size(), 1u);
+  EXPECT_EQ(u[0].jobs[0].span.start_ms, 9100);
+  EXPECT_EQ(u[0].jobs[0].span.end_ms, 10000);
+  EXPECT_EQ(Reads(u[0]), 100u);
+  EXPECT_EQ(u[1].jobs[0].span.start_ms, 10000);
+  EXPECT_EQ(u[1].jobs[0].span.end_ms, 11000);
+  EXPECT_EQ(Reads(u[1]), 150u);
+  EXPECT_EQ(s.differ().interval_ms(), 1000);
+}
+
+TEST(StatusStream, EndedJobAddsNoSpan) {
+  FioStatusStream s("h", BucketLayout());
+  std::vector<StatusUpdate> u;
+  ASSERT_TRUE(s.Feed(Report(10000, 900, 100) + Report(11000, 900, 100, 0), &u).ok());
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_TRUE(u[1].jobs.empty());
+  EXPECT_TRUE(s.differ().last().all_done());
+}
+
+TEST(StatusStream, CountsGoingBackwardsNameStreamAndOffset) {
+  FioStatusStream s("host1.json", BucketLayout());
+  const std::string a = Report(10000, 900, 100);
+  std::vector<StatusUpdate> u;
+  Status st = s.Feed(a + Report(11000, 1900, 50), &u);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("host1.json: byte " + std::to_string(a.size()) + ": "),
+            std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("read counts go backwards"), std::string::npos) << st.message();
+}
+
+TEST(StatusStream, TimeGoingBackwardsIsRefused) {
+  FioStatusStream s("h", BucketLayout());
+  std::vector<StatusUpdate> u;
+  Status st = s.Feed(Report(10000, 900, 100) + Report(9000, 100, 10), &u);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("is not after"), std::string::npos) << st.message();
+}
+
+TEST(StatusStream, NonFioJsonAndTextNameTheOffset) {
+  {
+    FioStatusStream s("x.json", BucketLayout());
+    std::vector<StatusUpdate> u;
+    Status st = s.Feed("\n\n{\"hello\": 1}\n", &u);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("x.json: byte 2: not fio's json+ output"), std::string::npos)
+        << st.message();
+  }
+  {
+    FioStatusStream s("x.json", BucketLayout());
+    std::vector<StatusUpdate> u;
+    Status st = s.Feed(Report(10000, 900, 100) + "fio: some text\n", &u);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("expected '{'"), std::string::npos) << st.message();
+    EXPECT_EQ(u.size(), 1u);
+  }
+  {
+    FioStatusStream s("x.json", BucketLayout());
+    std::vector<StatusUpdate> u;
+    Status st = s.Feed("{\"a\": ]}", &u);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("x.json: byte 6: not valid JSON"), std::string::npos)
+        << st.message();
+  }
+}
+
+TEST(StatusStream, FollowsAFileThatAppearsGrowsAndShrinks) {
+  const std::string path = ::testing::TempDir() + "/status_stream_follow.json";
+  std::remove(path.c_str());
+  FioStatusStream s(path, BucketLayout());
+  std::vector<StatusUpdate> u;
+  ASSERT_TRUE(s.Poll(&u).ok());  // not there yet: waited for
+  EXPECT_FALSE(s.opened());
+  const std::string a = Report(10000, 900, 100), b = Report(11000, 1900, 250);
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << a << b.substr(0, 10);
+  }
+  ASSERT_TRUE(s.Poll(&u).ok());
+  EXPECT_TRUE(s.opened());
+  EXPECT_EQ(u.size(), 1u);
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::app);
+    f << b.substr(10);
+  }
+  ASSERT_TRUE(s.Poll(&u).ok());
+  EXPECT_EQ(u.size(), 2u);
+  EXPECT_FALSE(s.closed());  // a regular file never closes
+  ASSERT_EQ(::truncate(path.c_str(), 5), 0);  // fio started again into the same file
+  Status st = s.Poll(&u);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find(path + ": byte 5: the file shrank"), std::string::npos)
+      << st.message();
+}
+
+TEST(StatusStream, RealStreamGivesFiosCounts) {
+  std::ifstream in(FIOHIST_SHARED_DATA "/fio-status/randrw-4s-status1.json");
+  if (!in) GTEST_SKIP() << "shared fio status stream not present";
+  std::stringstream text;
+  text << in.rdbuf();
+  FioStatusStream s("randrw", BucketLayout());
+  std::vector<StatusUpdate> u;
+  ASSERT_TRUE(s.Feed(text.str(), &u).ok());
+  ASSERT_EQ(u.size(), 5u);
+  uint64_t total = 0;
+  for (const StatusUpdate& x : u) total += Reads(x);
+  EXPECT_EQ(total, 96598u);  // fio's final read total_ios
+  EXPECT_EQ(u[1].offset, 15390u);
+  EXPECT_TRUE(s.differ().last().all_done());
+}
+
+}  // namespace
+}  // namespace fiohist

@@ -1,0 +1,79 @@
+#include "output/sla_report.h"
+
+#include "log/time_anchor.h"
+
+namespace fiohist {
+namespace {
+
+// A quantum's bound: ISO 8601 when time is absolute, else ms since the jobs started.
+std::string TimeText(int64_t ms, bool absolute) {
+  return absolute ? FormatIsoTime(ms) : std::to_string(ms) + "ms";
+}
+
+}  // namespace
+
+Status SlaReportSink::Begin(const RunInfo& info) {
+  absolute_ = info.absolute;
+  checker_ = SlaChecker(info.sla, info.percentiles);
+  per_threshold_.assign(info.sla.size(), 0);
+  return Status();
+}
+
+std::string SlaReportSink::BreachLine(const std::string& run, bool absolute,
+                                      const SlaChecker& checker, const ScopeResult& r) {
+  std::vector<size_t> breached;
+  if (!checker.Breaches(r, &breached)) return "";
+  std::string line = "fiohist: SLA breach: " + (run.empty() ? "" : "run '" + run + "' ") +
+                     TimeText(r.start_ms, absolute) + ".." + TimeText(r.end_ms, absolute) + " " +
+                     DirectionName(r.direction) + ":";
+  for (size_t k = 0; k < breached.size(); ++k) {
+    const SlaThreshold& t = checker.thresholds()[breached[k]];
+    PercentileList named;  // "p99.9", as the CSV header names it
+    const std::string name = MakePercentiles({t.percentile}, &named).ok() ? named.names[0] : "p?";
+    std::string value = FormatSlaLatency(checker.Value(r, breached[k]), 4, true);
+    // Enough digits that the value never reads as the limit itself.
+    const std::string limit = FormatSlaLatency(t.limit_ns, 0, true);
+    for (int digits = 5; value == limit && digits <= 17; ++digits) {
+      value = FormatSlaLatency(checker.Value(r, breached[k]), digits, true);
+    }
+    line += (k ? "; " : " ") + name + " " + value + " > " + limit;
+  }
+  return line;
+}
+
+Status SlaReportSink::Quantum(const ScopeResult& r) {
+  if (!checker_.active() || r.resolution != 1 || !checker_.Applies(r)) return Status();
+  ++checked_;
+  std::vector<size_t> breached;
+  if (!checker_.Breaches(r, &breached)) return Status();
+  ++breaches_;
+  for (size_t i : breached) ++per_threshold_[i];
+  std::fprintf(out_, "%s\n", BreachLine(run_, absolute_, checker_, r).c_str());
+  std::fflush(out_);
+  return Status();
+}
+
+Status SlaReportSink::End(const RunSummary&) {
+  if (!checker_.active()) return Status();
+  const std::string run = run_.empty() ? "" : "run '" + run_ + "': ";
+  std::string texts, per;
+  for (size_t i = 0; i < per_threshold_.size(); ++i) {
+    texts += (i ? ", " : "") + checker_.thresholds()[i].text;
+    per += (i ? ", " : "") + checker_.thresholds()[i].text + " " +
+           std::to_string(per_threshold_[i]);
+  }
+  if (breaches_ == 0) {
+    std::fprintf(out_,
+                 "fiohist: SLA held: %sno cluster quantum breached %s (%lld quanta x "
+                 "directions checked)\n",
+                 run.c_str(), texts.c_str(), checked_);
+  } else {
+    std::fprintf(out_,
+                 "fiohist: SLA breached: %s%lld of %lld cluster quanta x directions "
+                 "breached (per threshold: %s)\n",
+                 run.c_str(), breaches_, checked_, per.c_str());
+  }
+  return Status();
+}
+
+}  // namespace fiohist

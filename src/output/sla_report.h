@@ -1,0 +1,46 @@
+// The SLA report on stderr: a line per breaching quantum and a closing summary line.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "stats/result_sink.h"
+#include "stats/sla.h"
+
+namespace fiohist {
+
+/// Prints, for every cluster result of resolution 1 that breaches a threshold of
+/// RunInfo::sla, one line (written at once, so a CI log shows breaches while the run goes
+/// on):
+///   fiohist: SLA breach: run 'R' 2026-11-23T14:00:05.000Z..2026-11-23T14:00:06.000Z read: p99 2.312 ms > 2 ms
+/// (several thresholds of one direction share its line, separated by "; "), and at the end
+/// one line saying whether the SLA held, with the count per threshold. Without thresholds
+/// it prints nothing. Breach lines are not silenced by --quiet: they are the result.
+class SlaReportSink : public ResultSink {
+ public:
+  SlaReportSink(std::FILE* out, std::string run) : out_(out), run_(std::move(run)) {}
+  Status Begin(const RunInfo& info) override;
+  Status Quantum(const ScopeResult& r) override;
+  Status WholeRun(const ScopeResult&) override { return Status(); }
+  Status End(const RunSummary& summary) override;
+
+  /// Breaching results so far (RunSummary::sla_breaches once the run ended).
+  long long breaches() const { return breaches_; }
+
+  /// The breach line of `r` (without newline), "" when it breaches nothing.
+  static std::string BreachLine(const std::string& run, bool absolute, const SlaChecker& checker,
+                                const ScopeResult& r);
+
+ private:
+  std::FILE* out_;
+  std::string run_;
+  bool absolute_ = false;
+  SlaChecker checker_;
+  std::vector<long long> per_threshold_;
+  long long breaches_ = 0;
+  long long checked_ = 0;
+};
+
+}  // namespace fiohist

@@ -1,0 +1,74 @@
+#include "output/sla_report.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace fiohist {
+namespace {
+
+// Everything `sink` printed for a run of `results` (cluster, resolution 1 unless set).
+std::string Report(const std::vector<std::string>& sla, const std::vector<ScopeResult>& results) {
+  RunInfo info;
+  info.absolute = true;
+  EXPECT_TRUE(MakePercentiles({50, 99}, &info.percentiles).ok());
+  EXPECT_TRUE(ParseSlaThresholds(sla, "--sla", &info.sla).ok());
+  AddSlaPercentiles(info.sla, &info.percentiles);
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  {
+    SlaReportSink sink(out, "nightly");
+    EXPECT_TRUE(sink.Begin(info).ok());
+    for (const ScopeResult& r : results) EXPECT_TRUE(sink.Quantum(r).ok());
+    EXPECT_TRUE(sink.End(RunSummary()).ok());
+  }
+  std::fclose(out);
+  std::string s(text, size);
+  std::free(text);
+  return s;
+}
+
+ScopeResult Quantum(int64_t start_ms, Direction d, double p50_ns, double p99_ns) {
+  ScopeResult r;
+  r.start_ms = start_ms;
+  r.end_ms = start_ms + 1000;
+  r.direction = d;
+  r.stats.samples = 10;
+  r.stats.percentile_ns = {p50_ns, p99_ns};
+  r.stats.lower_bound = {false, false};
+  return r;
+}
+
+TEST(SlaReport, OneLinePerBreachingQuantumAndASummary) {
+  const int64_t t = 1795442405000;  // 2026-11-23T14:00:05Z
+  ScopeResult host = Quantum(t, Direction::kRead, 9e9, 9e9);
+  host.kind = ScopeKind::kHost;
+  host.host = "a";
+  ScopeResult coarse = Quantum(t, Direction::kRead, 9e9, 9e9);
+  coarse.resolution = 10;
+  const std::string report = Report(
+      {"read.p99=2ms", "read.p50=1ms", "p99=5ms"},
+      {Quantum(t, Direction::kRead, 5e5, 2312345.6), Quantum(t, Direction::kAll, 5e5, 4e6),
+       Quantum(t, Direction::kWrite, 9e9, 9e9), host, coarse,
+       Quantum(t + 1000, Direction::kRead, 1.5e6, 2000000.4)});
+  EXPECT_EQ(report,
+            "fiohist: SLA breach: run 'nightly' 2026-11-23T14:00:05.000Z..2026-11-23T14:00:06.000Z "
+            "read: p99 2.312 ms > 2 ms\n"
+            "fiohist: SLA breach: run 'nightly' 2026-11-23T14:00:06.000Z..2026-11-23T14:00:07.000Z "
+            "read: p99 2.0000004 ms > 2 ms; p50 1.5 ms > 1 ms\n"
+            "fiohist: SLA breached: run 'nightly': 2 of 3 cluster quanta x directions breached "
+            "(per threshold: read.p99<=2ms 2, read.p50<=1ms 1, p99<=5ms 0)\n");
+}
+
+TEST(SlaReport, SaysWhenTheSlaHeldAndIsSilentWithoutOne) {
+  EXPECT_EQ(Report({"p99=5ms"}, {Quantum(0, Direction::kAll, 1e6, 4e6)}),
+            "fiohist: SLA held: run 'nightly': no cluster quantum breached p99<=5ms (1 quanta x "
+            "directions checked)\n");
+  EXPECT_EQ(Report({}, {Quantum(0, Direction::kAll, 1e6, 4e6)}), "");
+}
+
+}  // namespace
+}  // namespace fiohist

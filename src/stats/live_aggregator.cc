@@ -1,0 +1,336 @@
+#include "stats/live_aggregator.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace fiohist {
+
+LiveAggregator::LiveAggregator(const LiveOptions& options, std::vector<LiveStream> streams,
+                               ResultSink* sink)
+    : o_(options), streams_(std::move(streams)), sink_(sink), grid_(0, options.quantum_ms) {
+  info_.layout = o_.layout;
+  info_.percentiles = o_.percentiles;
+  info_.quantum_ms = o_.quantum_ms;
+  info_.anchor = "fio-json";  // fio's timestamp_ms: absolute
+  info_.absolute = true;
+  info_.sla = o_.sla;
+  sla_ = SlaChecker(o_.sla, o_.percentiles);
+  for (const LiveStream& s : streams_) info_.hosts.push_back(s.host);
+  std::sort(info_.hosts.begin(), info_.hosts.end());
+  for (const LiveStream& s : streams_) {
+    stream_host_.push_back(static_cast<int>(
+        std::lower_bound(info_.hosts.begin(), info_.hosts.end(), s.host) - info_.hosts.begin()));
+  }
+  stream_jobs_.resize(streams_.size());
+}
+
+int LiveAggregator::SlotOf(int stream, const FioJobSnapshot& job) {
+  std::vector<int>& jobs = stream_jobs_[static_cast<size_t>(stream)];
+  const size_t k = static_cast<size_t>(job.number - 1);
+  if (k < jobs.size() && jobs[k] >= 0) return jobs[k];
+  if (jobs.size() <= k) jobs.resize(k + 1, -1);
+  JobSlot slot;
+  slot.stream = stream;
+  slot.number = job.number;
+  slot.host = streams_[static_cast<size_t>(stream)].host;
+  slot.host_index = stream_host_[static_cast<size_t>(stream)];
+  slot.job = job.name + "." + std::to_string(job.number);
+  jobs[k] = static_cast<int>(slots_.size());
+  slots_.push_back(std::move(slot));
+  SortSlots();
+  return jobs[k];
+}
+
+void LiveAggregator::SortSlots() {
+  order_.resize(slots_.size());
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+  std::sort(order_.begin(), order_.end(), [this](int a, int b) {
+    const JobSlot &x = slots_[static_cast<size_t>(a)], &y = slots_[static_cast<size_t>(b)];
+    if (x.host_index != y.host_index) return x.host_index < y.host_index;
+    if (x.stream != y.stream) return x.stream < y.stream;
+    return x.number < y.number;
+  });
+  info_.logs.clear();
+  for (int i : order_) {
+    const JobSlot& s = slots_[static_cast<size_t>(i)];
+    LogSource l;
+    l.path = streams_[static_cast<size_t>(s.stream)].name;
+    l.host = s.host;
+    l.job = s.job;
+    l.host_index = s.host_index;
+    info_.logs.push_back(l);
+  }
+}
+
+void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapshot& cumulative) {
+  if (!cumulative.fio_version.empty() &&
+      std::find(info_.fio_versions.begin(), info_.fio_versions.end(), cumulative.fio_version) ==
+          info_.fio_versions.end()) {
+    info_.fio_versions.push_back(cumulative.fio_version);
+  }
+  for (const JobIncrement& inc : update.jobs) {
+    const FioJobSnapshot& job = cumulative.jobs[static_cast<size_t>(inc.job)];
+    const int slot = SlotOf(stream, job);
+    JobSlot& js = slots_[static_cast<size_t>(slot)];
+    for (int d = 0; d < kLogDirections; ++d) {
+      Histogram& h = js.whole[static_cast<size_t>(d)];
+      h.Clear();
+      for (const auto& [column, count] : job.bins[static_cast<size_t>(d)]) {
+        h.Add(static_cast<int>(column), static_cast<double>(count));
+      }
+    }
+    js.covered_ms += inc.span.length();
+    first_start_ms_ = std::min(first_start_ms_, inc.span.start_ms);
+    last_end_ = std::max(last_end_, o_.quanta ? last_end_ : inc.span.end_ms);
+    if (o_.quanta) Place(slot, inc);
+  }
+}
+
+void LiveAggregator::Place(int slot, const JobIncrement& inc) {
+  const int64_t q_first = grid_.IndexOf(inc.span.start_ms);
+  const int64_t q_last = grid_.IndexOf(inc.span.end_ms);
+  for (int64_t q = q_first; q <= q_last; ++q) {
+    const double w = grid_.Weight(inc.span, q);
+    if (w <= 0) continue;
+    if (q < kept_from_) {
+      // Written out and dropped from memory: only the whole run gets these.
+      for (const auto& counts : inc.counts) {
+        for (const auto& c : counts) late_ios_ += w * static_cast<double>(c.second);
+      }
+      continue;
+    }
+    Cell& cell = cells_[q];
+    if (cell.jobs.size() < slots_.size()) cell.jobs.resize(slots_.size());
+    ScopeHistograms& h = cell.jobs[static_cast<size_t>(slot)];
+    bool touched = false;
+    for (int d = 0; d < kLogDirections; ++d) {
+      const auto& counts = inc.counts[static_cast<size_t>(d)];
+      if (counts.empty()) continue;
+      h.direction[static_cast<size_t>(d)].AddWeighted(counts, w);
+      h.touched[static_cast<size_t>(d)] = true;
+      touched = true;
+    }
+    if (!touched) continue;
+    const int64_t lo = std::max(inc.span.start_ms, grid_.Start(q));
+    const int64_t hi = std::min(inc.span.end_ms, grid_.End(q));
+    h.covered_ms += std::max<int64_t>(0, hi - lo);
+    h.logs = 1;
+    if (cell.written) cell.dirty = true;
+  }
+}
+
+Status LiveAggregator::Begin() {
+  if (begun_) return Status();
+  if (first_start_ms_ == INT64_MAX) return Status::Error("no stream has a report with I/O");
+  info_.start_ms = first_start_ms_;
+  int64_t first_q = grid_.IndexOf(first_start_ms_);
+  if (!cells_.empty()) first_q = std::min(first_q, cells_.begin()->first);
+  info_.first_quantum_ms = grid_.Start(first_q);
+  if (last_end_ == 0) last_end_ = info_.first_quantum_ms;
+  begun_ = true;
+  return sink_->Begin(info_);
+}
+
+Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
+  *written = 0;
+  for (auto& [q, cell] : cells_) {
+    if (grid_.End(q) > until_ms) break;
+    if (cell.written && !cell.dirty) continue;
+    Status s = Begin();
+    if (!s.ok()) return s;
+    const bool in_order = q > newest_written_;
+    if (!in_order) ++quanta_out_of_order_;
+    s = WriteQuantum(q, cell, in_order || late_sink_ == nullptr ? sink_ : late_sink_);
+    if (!s.ok()) return s;
+    if (cell.written) ++quanta_rewritten_;
+    cell.written = true;
+    cell.dirty = false;
+    ++*written;
+    ++quanta_written_;
+    last_end_ = std::max(last_end_, grid_.End(q));
+    newest_written_ = std::max(newest_written_, q);
+  }
+  // Forget written quanta far behind the newest: late data for them goes to the whole run.
+  while (!cells_.empty() && cells_.begin()->second.written && !cells_.begin()->second.dirty &&
+         cells_.begin()->first < newest_written_ - o_.keep_quanta) {
+    kept_from_ = cells_.begin()->first + 1;
+    cells_.erase(cells_.begin());
+    // Its breaches cannot change any more.
+    while (!breached_.empty() && breached_.begin()->first.first < grid_.Start(kept_from_)) {
+      settled_breaches_ += breached_.begin()->second ? 1 : 0;
+      breached_.erase(breached_.begin());
+    }
+  }
+  return Status();
+}
+
+Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base,
+                               bool whole_run, ResultSink* to) {
+  if (!h.any()) return Status();
+  ScopeResult r = base;
+  auto emit = [&](Direction d, const Histogram& histogram) {
+    r.direction = d;
+    r.histogram = &histogram;
+    ComputeStats(histogram, info_.layout, o_.percentiles.values, &r.stats);
+    if (!whole_run && sla_.active() && sla_.Applies(r)) {
+      breached_[{r.start_ms, static_cast<int>(d)}] = sla_.Breaches(r, nullptr);
+    }
+    if (collect_ != nullptr) {
+      collect_->push_back(r);
+      collect_->back().histogram = nullptr;
+      return Status();
+    }
+    return whole_run ? to->WholeRun(r) : to->Quantum(r);
+  };
+  int with_counts = 0, only = -1;
+  for (int d = 0; d < kLogDirections; ++d) {
+    const size_t di = static_cast<size_t>(d);
+    if (!h.direction[di].empty()) {
+      ++with_counts;
+      only = d;
+    }
+    if (!h.touched[di] || !o_.directions[di]) continue;
+    Status s = emit(static_cast<Direction>(d), h.direction[di]);
+    if (!s.ok()) return s;
+  }
+  if (!o_.directions[3]) return Status();
+  if (with_counts == 1) return emit(Direction::kAll, h.direction[static_cast<size_t>(only)]);
+  h.SumInto(&all_scratch_);
+  return emit(Direction::kAll, all_scratch_);
+}
+
+Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell, ResultSink* to) {
+  ScopeResult base;
+  base.start_ms = grid_.Start(q);
+  base.end_ms = grid_.End(q);
+  base.elapsed_s = static_cast<double>(base.start_ms - info_.first_quantum_ms) / 1000.0;
+  static const ScopeHistograms kEmpty;
+  auto job_of = [&](int slot) -> const ScopeHistograms& {
+    const size_t i = static_cast<size_t>(slot);
+    return i < cell.jobs.size() ? cell.jobs[i] : kEmpty;
+  };
+  const size_t hosts = info_.hosts.size();
+  std::vector<ScopeHistograms> host_sum(hosts);
+  std::vector<int> host_jobs(hosts, 0);
+  for (int slot : order_) {
+    const size_t h = static_cast<size_t>(slots_[static_cast<size_t>(slot)].host_index);
+    ++host_jobs[h];
+    if (job_of(slot).any()) host_sum[h].Merge(job_of(slot));
+  }
+  ScopeHistograms cluster;
+  for (const ScopeHistograms& h : host_sum) {
+    if (h.any()) cluster.Merge(h);
+  }
+  if (o_.scopes[0]) {
+    base.kind = ScopeKind::kCluster;
+    base.logs = cluster.logs;
+    SetCoverage(cluster.covered_ms, static_cast<int>(slots_.size()), o_.quantum_ms, &base);
+    Status s = Results(cluster, base, false, to);
+    if (!s.ok()) return s;
+  }
+  if (o_.scopes[1]) {
+    base.kind = ScopeKind::kHost;
+    for (size_t h = 0; h < hosts; ++h) {
+      base.host = info_.hosts[h];
+      base.logs = host_sum[h].logs;
+      SetCoverage(host_sum[h].covered_ms, host_jobs[h], o_.quantum_ms, &base);
+      Status s = Results(host_sum[h], base, false, to);
+      if (!s.ok()) return s;
+    }
+  }
+  if (o_.scopes[2]) {
+    base.kind = ScopeKind::kJob;
+    for (int slot : order_) {
+      const JobSlot& js = slots_[static_cast<size_t>(slot)];
+      base.host = js.host;
+      base.job = js.job;
+      base.logs = 1;
+      SetCoverage(job_of(slot).covered_ms, 1, o_.quantum_ms, &base);
+      Status s = Results(job_of(slot), base, false, to);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status();
+}
+
+std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
+  std::vector<ScopeResult> out;
+  if (!begun_) return out;
+  // Results() appends to `out` instead of calling the sink.
+  collect_ = &out;
+  ScopeResult base;
+  base.start_ms = info_.first_quantum_ms;
+  base.end_ms = std::max(last_end_, info_.first_quantum_ms + 1);
+  const int64_t length = base.end_ms - base.start_ms;
+  const size_t hosts = info_.hosts.size();
+  std::vector<ScopeHistograms> jobs(slots_.size()), host_sum(hosts);
+  std::vector<int> host_jobs(hosts, 0);
+  for (int slot : order_) {
+    const JobSlot& js = slots_[static_cast<size_t>(slot)];
+    ScopeHistograms& j = jobs[static_cast<size_t>(slot)];
+    for (int d = 0; d < kLogDirections; ++d) {
+      const size_t di = static_cast<size_t>(d);
+      j.direction[di].Merge(js.whole[di]);
+      j.touched[di] = !js.whole[di].empty();
+    }
+    j.logs = 1;
+    j.covered_ms = js.covered_ms;
+    ++host_jobs[static_cast<size_t>(js.host_index)];
+    host_sum[static_cast<size_t>(js.host_index)].Merge(j);
+  }
+  ScopeHistograms cluster;
+  for (const ScopeHistograms& h : host_sum) cluster.Merge(h);
+  Status ignored;
+  if (o_.scopes[0]) {
+    base.kind = ScopeKind::kCluster;
+    base.logs = static_cast<int>(slots_.size());
+    SetCoverage(cluster.covered_ms, base.logs, length, &base);
+    ignored = Results(cluster, base, true, sink_);
+  }
+  if (o_.scopes[1]) {
+    base.kind = ScopeKind::kHost;
+    for (size_t h = 0; h < hosts; ++h) {
+      base.host = info_.hosts[h];
+      base.logs = host_jobs[h];
+      SetCoverage(host_sum[h].covered_ms, host_jobs[h], length, &base);
+      ignored = Results(host_sum[h], base, true, sink_);
+    }
+  }
+  if (o_.scopes[2]) {
+    base.kind = ScopeKind::kJob;
+    for (int slot : order_) {
+      const JobSlot& js = slots_[static_cast<size_t>(slot)];
+      base.host = js.host;
+      base.job = js.job;
+      base.logs = 1;
+      SetCoverage(js.covered_ms, 1, length, &base);
+      ignored = Results(jobs[static_cast<size_t>(slot)], base, true, sink_);
+    }
+  }
+  collect_ = nullptr;
+  return out;
+}
+
+long long LiveAggregator::sla_breaches() const {
+  long long n = settled_breaches_;
+  for (const auto& b : breached_) n += b.second ? 1 : 0;
+  return n;
+}
+
+Status LiveAggregator::Finish(RunSummary* summary) {
+  int written = 0;
+  Status s = Begin();
+  if (s.ok()) s = EmitUntil(INT64_MAX, &written);
+  if (!s.ok()) return s;
+  summary->end_ms = last_end_;
+  summary->quanta = static_cast<long long>(quanta_written_ - quanta_rewritten_);
+  summary->sla_breaches = sla_breaches();
+  // Whole-run results carry no histogram beyond the call, so the collected ones are sent.
+  for (const ScopeResult& r : WholeRunSoFar()) {
+    s = sink_->WholeRun(r);
+    if (!s.ok()) return s;
+  }
+  return sink_->End(*summary);
+}
+
+}  // namespace fiohist
