@@ -366,6 +366,11 @@ def check_grafana(tmpl):
             check_partial_filter(*by_uid[uid])
     if "fiohist-runs" in by_uid:
         check_runs_dashboard(*by_uid["fiohist-runs"])
+    if "fiohist-overview" in by_uid:
+        ov = by_uid["fiohist-overview"][1]
+        if "5s" not in ov.get("timepicker", {}).get("refresh_intervals", []):
+            problem(by_uid["fiohist-overview"][0], "refresh interval 5s not offered: the live "
+                                                   "link's refresh=5s would not be taken")
     check_alerting(tmpl, ds_map, uids)
 
 
@@ -539,8 +544,11 @@ def check_partial_filter(fname, d):
 
 
 RUNS_COLUMNS = ("run", "start", "end", "duration_s", "hosts", "tags", "labels", "p50", "p99",
-                "logged_io_share",
+                "logged_io_share", "state", "sla", "sla_breaches",
                 "start_ms", "end_ms")
+LIVE_RUNS_COLUMNS = ("run", "start", "state", "sla", "sla_breaches", "start_ms")
+LIVE_LINK = ("/d/fiohist-overview?var-run=${__data.fields.run",
+             "&from=${__data.fields.start_ms.numeric}", "&to=now", "&refresh=5s")
 
 
 def check_runs_dashboard(fname, d):
@@ -570,6 +578,29 @@ def check_runs_dashboard(fname, d):
     for parts in want:
         if not any(u.startswith(parts[0]) and all(x in u for x in parts[1:]) for u in urls):
             problem(where, f"the run column has no data link {''.join(parts)}...: {urls}")
+    # Running runs: their own table, linked live (from the start to now, refreshing); the
+    # table above holds the others (fixed spans).
+    if "NOT state:running" not in p["targets"][0].get("query", ""):
+        problem(where, "the runs table must leave out running runs (NOT state:running): "
+                       "their fixed-span link would freeze a live run")
+    live = [t for t in tables if any("state:running" in x.get("query", "") and
+                                     "NOT state:running" not in x.get("query", "")
+                                     for x in t["targets"])]
+    if not live:
+        problem(fname, "no table of live runs (state:running)")
+        return
+    p = live[0]
+    where = f"{fname} panel {p.get('id')}"
+    names = next((tr["options"]["include"]["names"] for tr in p.get("transformations", [])
+                  if tr["id"] == "filterFieldsByName"), [])
+    missing = [c for c in LIVE_RUNS_COLUMNS if c not in names]
+    if missing:
+        problem(where, f"live runs table lacks columns {missing}")
+    urls = [link.get("url", "") for o in p["fieldConfig"].get("overrides", [])
+            if o["matcher"].get("options") == "run"
+            for prop in o["properties"] if prop["id"] == "links" for link in prop["value"]]
+    if not any(u.startswith(LIVE_LINK[0]) and all(x in u for x in LIVE_LINK[1:]) for u in urls):
+        problem(where, f"the live runs' run column has no data link {''.join(LIVE_LINK)}: {urls}")
 
 
 def check_required_panels(dashboards):

@@ -124,6 +124,20 @@ MUTATIONS = [
     ("kibana version differs",
      edit_text("docker-compose.yml", "kibana/kibana:8.19.", "kibana/kibana:8.18."),
      "match the Elasticsearch version"),
+    ("runs table with running runs",
+     edit_json(RUNS, lambda d: panel(d, 1)["targets"][0].update(query="run:$run")),
+     "must leave out running runs"),
+    ("live runs table linked to a fixed span",
+     edit_json(RUNS, lambda d: panel(d, 2)["fieldConfig"]["overrides"][0]["properties"][0][
+         "value"][0].update(url="/d/fiohist-overview?var-run=${__data.fields.run}"
+                                "&from=${__data.fields.start_ms.numeric}&to=now")),
+     "the live runs' run column has no data link"),
+    ("runs table without the state column",
+     edit_json(RUNS, lambda d: panel(d, 1)["transformations"][0]["options"]["include"][
+         "names"].remove("state")), "runs table lacks columns ['state']"),
+    ("overview without the 5 s refresh",
+     edit_json(OV, lambda d: d["timepicker"].update(refresh_intervals=["10s"])),
+     "refresh interval 5s not offered"),
     ("alert query on a misspelt field",
      edit_text(ALERTS, "AND sla_breach:true", "AND sla_breech:true"), "not in the index template"),
     ("alert query without the SLA filter",

@@ -264,3 +264,85 @@ def annotation_request(a, frm, to, variables):
         {"range": {a["timeField"]: {"gte": frm, "lte": to, "format": "epoch_millis"}}},
         {"query_string": {"analyze_wildcard": True,
                           "query": variables.lucene(a.get("query") or "*")}}]}}}
+
+
+# ------------------------------------------------------------------------------ alert rules
+# Grafana-managed alert rules (provisioning/alerting/*.yaml): each data query runs like a
+# panel target over the rule's relative time range, with the interval from the model's
+# intervalMs / maxDataPoints (Grafana's defaults 1000 / 43200); then the server-side
+# expressions: reduce turns every series (one per label set: the terms keys) into one number,
+# threshold compares it. Only the expression kinds fiohist's rules use are modelled.
+
+ALERT_EMPTY_DASHBOARD = {"templating": {"list": []}}
+
+
+def alert_query_request(q, time_field, frm, to):
+    """(the _msearch body of one data query of a rule over [frm, to], the interpolated
+    model, the interval in ms)."""
+    model = dict(q["model"])
+    iv = auto_interval_ms(frm, to, int(model.get("intervalMs", 1000)),
+                          int(model.get("maxDataPoints", 43200)))
+    body, t = build_target_request(model, time_field, frm, to, iv,
+                                   Variables(ALERT_EMPTY_DASHBOARD, {}))
+    return body, t, iv
+
+
+def alert_relative_range(q, now_ms):
+    """The [from, to] in epoch ms a data query covers when evaluated at `now_ms`."""
+    r = q["relativeTimeRange"]
+    return now_ms - int(r["from"]) * 1000, now_ms - int(r["to"]) * 1000
+
+
+def _reduce(values, reducer, mode):
+    vals = [v for v in values if v is not None and not (isinstance(v, float) and v != v)]
+    if mode != "dropNN" and len(vals) != len(values):
+        return None
+    if not vals:
+        return None
+    if reducer == "sum":
+        return float(sum(vals))
+    if reducer == "max":
+        return float(max(vals))
+    if reducer == "min":
+        return float(min(vals))
+    if reducer == "mean":
+        return float(sum(vals)) / len(vals)
+    if reducer == "last":
+        return float(vals[-1])
+    if reducer == "count":
+        return float(len(vals))
+    raise ValueError(f"reducer {reducer} is not modelled")
+
+
+def evaluate_rule(rule, series_by_ref):
+    """{labels: value of every expression} and the firing label sets of `rule`, given the
+    parsed series (parse_response()["series"]) of each data query by refId. Labels are the
+    terms keys of a series ((field, key), ...)."""
+    results = {}  # refId -> {labels: number}
+    for q in rule["data"]:
+        m = q["model"]
+        ref = q["refId"]
+        if q.get("datasourceUid") != "__expr__":
+            continue
+        if m["type"] == "reduce":
+            src = series_by_ref[m["expression"]]
+            out = {}
+            for (labels, _metric), points in src.items():
+                v = _reduce([p for _, p in points], m["reducer"],
+                            m.get("settings", {}).get("mode", ""))
+                if v is not None:
+                    out[labels] = v
+            results[ref] = out
+        elif m["type"] == "threshold":
+            ev = m["conditions"][0]["evaluator"]
+            src = results[m["expression"]]
+            p = [float(x) for x in ev["params"]]
+            test = {"gt": lambda v: v > p[0], "lt": lambda v: v < p[0],
+                    "within_range": lambda v: p[0] < v < p[1],
+                    "outside_range": lambda v: v < p[0] or v > p[1]}[ev["type"]]
+            results[ref] = {labels: 1.0 if test(v) else 0.0 for labels, v in src.items()}
+        else:
+            raise ValueError(f"expression {m['type']} is not modelled")
+    cond = results.get(rule["condition"], {})
+    firing = {labels for labels, v in cond.items() if v}
+    return results, firing
