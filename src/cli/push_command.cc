@@ -344,7 +344,15 @@ int RunPushCommand(int argc, char** argv) {
   FanoutSink fanout(sinks);
   AnchorGate sink(&args, to_es, &dest, &documents, &fanout);
   RunSummary summary;
-  // fio json+ outputs (status files, plain results) instead of histogram logs.
+  // Logs with their fio JSON outputs beside them anchor on those; fio json+ outputs alone
+  // (status files, plain results) are the run.
+  const size_t moved = MoveFioJsonBesideLogs(&args.logs, &args.options.fio_json);
+  if (moved > 0 && !args.quiet) {
+    std::fprintf(stderr,
+                 "fiohist push: %zu fio JSON file(s) among the logs taken as their fio output "
+                 "(--fio-json)\n",
+                 moved);
+  }
   const bool fio_json = std::any_of(args.logs.begin(), args.logs.end(), LooksLikeFioJson);
   Status s = fio_json ? RunStatusFiles(args.options, args.logs, &sink, &summary)
                       : RunPipeline(args.options, args.logs, &sink, &summary);

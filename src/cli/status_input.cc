@@ -54,6 +54,20 @@ bool LooksLikeFioJson(const std::string& path) {
   return false;
 }
 
+size_t MoveFioJsonBesideLogs(std::vector<std::string>* paths, std::vector<std::string>* fio_json) {
+  std::vector<std::string> logs;
+  std::vector<std::string> jsons;
+  for (std::string& p : *paths) (LooksLikeFioJson(p) ? jsons : logs).push_back(std::move(p));
+  if (logs.empty() || jsons.empty()) {
+    // Nothing to move: put the paths back in their order.
+    *paths = logs.empty() ? std::move(jsons) : std::move(logs);
+    return 0;
+  }
+  *paths = std::move(logs);
+  fio_json->insert(fio_json->end(), jsons.begin(), jsons.end());
+  return jsons.size();
+}
+
 Status RunStatusFiles(const PipelineOptions& options, const std::vector<std::string>& paths,
                       ResultSink* sink, RunSummary* summary) {
   std::vector<LiveStream> live;

@@ -28,6 +28,12 @@ LiveOptions LiveOptionsFrom(const PipelineOptions& options);
 /// than a histogram log.
 bool LooksLikeFioJson(const std::string& path);
 
+/// Where histogram logs and fio JSON files are given together (a run's folder, `dir/*`),
+/// the JSON files are the logs' fio outputs, not the run: moves them from `paths` to
+/// `fio_json` (as --fio-json) and returns how many moved. JSON files alone stay: they are
+/// the run (status files or plain results).
+size_t MoveFioJsonBesideLogs(std::vector<std::string>* paths, std::vector<std::string>* fio_json);
+
 /// `push` of finished fio json+ outputs (a status file, or a plain --output-format=json+
 /// result): every file is read whole and goes through the live aggregator into `sink`,
 /// one host per file. A file of status reports gives quanta and the whole run; a file with

@@ -5,11 +5,13 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 
 #include "es/index_templates.h"
+#include "log/time_anchor.h"
 
 namespace fiohist {
 
@@ -52,6 +54,14 @@ double NumberOr(const Value& obj, const char* key, double fallback) {
 std::string StringOr(const Value& obj, const char* key) {
   if (obj.IsObject() && obj.HasMember(key) && obj[key].IsString()) return obj[key].GetString();
   return "";
+}
+
+// ISO 8601 (UTC) of a min/max date aggregation's numeric value, "" when it has none. Not
+// `value_as_string`: over indices where the field is mapped in some and absent in others
+// (bucket documents have no `end`), the server does not apply the date format.
+std::string AggTime(const Value& agg) {
+  const double ms = NumberOr(agg, "value", std::nan(""));
+  return std::isfinite(ms) ? FormatIsoTime(static_cast<int64_t>(ms)) : std::string();
 }
 
 }  // namespace
@@ -354,8 +364,8 @@ Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
   const std::string aggs =
       std::string(R"({"size":0,"query":)") + kNotCoarse +
       R"(,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
-      R"("aggs":{"start":{"min":{"field":"@timestamp","format":"strict_date_time"}},)"
-      R"("end":{"max":{"field":"end","format":"strict_date_time"}}}}}})";
+      R"("aggs":{"start":{"min":{"field":"@timestamp"}},)"
+      R"("end":{"max":{"field":"end"}}}}}})";
   HttpResult r = client_->Request("POST", "/" + joined + "/_search?" + kMultiIndexOptions, aggs);
   if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
@@ -369,8 +379,8 @@ Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
     StoredRun run;
     run.run = b["key"].GetString();
     run.documents = b["doc_count"].GetUint64();
-    run.start = StringOr(b["start"], "value_as_string");
-    run.end = StringOr(b["end"], "value_as_string");
+    run.start = AggTime(b["start"]);
+    run.end = AggTime(b["end"]);
     plan->delete_runs.push_back(std::move(run));
   }
   return Status();
@@ -430,8 +440,8 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
   // here: the mappings' first date format is epoch_millis).
   const char kAggs[] =
       R"({"size":0,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
-      R"("aggs":{"start":{"min":{"field":"@timestamp","format":"strict_date_time"}},)"
-      R"("end":{"max":{"field":"end","format":"strict_date_time"}}}}}})";
+      R"("aggs":{"start":{"min":{"field":"@timestamp"}},)"
+      R"("end":{"max":{"field":"end"}}}}}})";
   HttpResult r = client_->Request(
       "POST", "/" + AllIndexPatterns(prefix_) + "/_search?" + kMultiIndexOptions, kAggs);
   if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));
@@ -446,8 +456,8 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       StoredRun info;
       info.run = b["key"].GetString();
       info.documents = b["doc_count"].GetUint64();
-      info.start = StringOr(b["start"], "value_as_string");
-      info.end = StringOr(b["end"], "value_as_string");
+      info.start = AggTime(b["start"]);
+      info.end = AggTime(b["end"]);
       double start_ms = NumberOr(b["start"], "value", 0);
       double end_ms = NumberOr(b["end"], "value", 0);
       if (end_ms > start_ms) info.duration_s = (end_ms - start_ms) / 1000.0;

@@ -210,7 +210,7 @@ def bad(tmp):
             for l in open(os.path.join(out_dir, fn)) if '"_index"' not in l]
     runs = [d for d in docs if "duration_s" in d]
     check(rc == 0 and len(runs) == 1 and runs[0].get("read_samples") == final_reads and
-          any(d.get("scope") == "cluster" and "bucket_index" in d for d in docs),
+          any(d.get("scope") == "job" and "latency" in d for d in docs),
           "push of a status file: quanta and a run document with fio's read count (rc %d: %s)"
           % (rc, err.strip()[-300:]))
     plain = os.path.join(tmp, "plain.json")
@@ -237,7 +237,7 @@ def es(method, path, body=None):
 
 def search(index, run_name, extra=None, size=10000):
     flt = [{"term": {"run": run_name}}] + (extra or [])
-    r = es("POST", "/fiohist-%s/_search" % index,
+    r = es("POST", "/fiohist-%s*/_search" % index,
            {"size": size, "query": {"bool": {"filter": flt}}})
     return [h["_source"] for h in r["hits"]["hits"]]
 
@@ -245,8 +245,8 @@ def search(index, run_name, extra=None, size=10000):
 def counts(run_name):
     out = {}
     for kind in ("pctiles", "buckets", "runs"):
-        es("POST", "/fiohist-%s/_refresh" % kind)
-        out[kind] = es("POST", "/fiohist-%s/_count" % kind,
+        es("POST", "/fiohist-%s*/_refresh" % kind)
+        out[kind] = es("POST", "/fiohist-%s*/_count" % kind,
                        {"query": {"term": {"run": run_name}}})["count"]
     return out
 
@@ -351,7 +351,7 @@ def live_es(tmp):
     lags, timeline, states = [], [], set()
     while any(p.poll() is None for p in procs):
         try:
-            r = es("POST", "/fiohist-pctiles/_search", {
+            r = es("POST", "/fiohist-pctiles*/_search", {
                 "size": 0, "query": {"bool": {"filter": [
                     {"term": {"run": run_name}}, {"term": {"scope": "cluster"}},
                     {"term": {"resolution": 1}}]}},
@@ -503,7 +503,7 @@ def late_data(tmp, url, mappings, streams, clean_run):
           % (fol.returncode, err.strip()[-600:]))
     def quanta(run_name):
         c = counts(run_name)
-        c["pctiles"] = es("POST", "/fiohist-pctiles/_count", {"query": {"bool": {"filter": [
+        c["pctiles"] = es("POST", "/fiohist-pctiles*/_count", {"query": {"bool": {"filter": [
             {"term": {"run": run_name}}, {"term": {"resolution": 1}}]}}})["count"]
         return c
     check(quanta(late_run) == quanta(clean_run) and
