@@ -180,14 +180,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   if (s.ok()) s = CheckPartitionOptions(vm, args->partition, &args->settings);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
   if (s.ok()) s = ParseBucketScopes(bucket_scopes, vm.count("bucket-scopes") > 0, args);
-  for (const std::string& l : labels) {
-    const size_t eq = l.find('=');
-    if (s.ok() && (eq == std::string::npos || eq == 0)) {
-      s = Status::Error("--label: expected KEY=VALUE, got '" + l + "'");
-    } else if (s.ok()) {
-      args->meta.labels.emplace_back(l.substr(0, eq), l.substr(eq + 1));
-    }
-  }
+  if (s.ok()) s = ParseRunLabels(labels, &args->meta);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
     return kExitUsage;
