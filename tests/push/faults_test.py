@@ -28,6 +28,7 @@ ENGINE = os.environ.get("FIOHIST_ENGINE", "elasticsearch")
 # A node name per engine, so both engines' fault tests can run on one machine.
 NODE_NAME = "ctest-faults" if ENGINE == "elasticsearch" else "ctest-%s-faults" % ENGINE
 MAPPINGS = os.environ.get("FIOHIST_MAPPINGS_DIR")
+PROXY = os.path.join(os.path.dirname(os.path.abspath(ES_NODE)), "fault_proxy.py")
 failures = []
 
 
@@ -117,14 +118,33 @@ try:
         return ([FIOHIST, "push", "--quiet", "--es-url", URL, "--run", run,
                  "--batch-docs", str(batch_docs)] + common + logs)
 
-    # 1. SIGKILL mid-push.
-    proc = subprocess.Popen(push(NAME), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    # 1. SIGKILL mid-push. The push goes through the fault proxy, which delays every bulk
+    # request: an unhindered push of these logs takes about a second, less than the node's
+    # refresh interval, so without the delay the kill would land after the last document.
+    # The proxy's own count of bulk requests says when the push is under way.
+    proxy = subprocess.Popen([sys.executable, PROXY, "--upstream", URL, "--stop-on-stdin-eof"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proxy_url = "http://127.0.0.1:%s" % proxy.stdout.readline().split()[1]
+
+    def proxy_call(method, path, body=None):
+        req = urllib.request.Request(proxy_url + path, method=method,
+                                     data=json.dumps(body).encode() if body else None)
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    proxy_call("POST", "/__proxy/fault", {"mode": "delay", "seconds": 0.1, "count": -1})
+    cmd = push(NAME)
+    cmd[cmd.index(URL)] = proxy_url
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.time() + 120
-    while time.time() < deadline and count(NAME) < 500 and proc.poll() is None:
+    while (time.time() < deadline and proc.poll() is None
+           and proxy_call("GET", "/__proxy/stats")["bulk_requests"] < 20):
         time.sleep(0.05)
     killed_mid = proc.poll() is None
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    proxy.stdin.close()
+    proxy.wait(timeout=30)
     es("POST", "/fiohist-*/_refresh")
     partial = count(NAME)
     check(killed_mid and 0 < partial < len(clean) - 1,
