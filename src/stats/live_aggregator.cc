@@ -205,27 +205,32 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell, ResultSink* to)
   base.end_ms = grid_.End(q);
   base.elapsed_s = static_cast<double>(base.start_ms - info_.first_quantum_ms) / 1000.0;
   static const ScopeHistograms kEmpty;
-  auto job_of = [&](int slot) -> const ScopeHistograms& {
-    const size_t i = static_cast<size_t>(slot);
-    return i < cell.jobs.size() ? cell.jobs[i] : kEmpty;
-  };
+  std::vector<const ScopeHistograms*> jobs(slots_.size(), &kEmpty);
+  for (size_t i = 0; i < jobs.size() && i < cell.jobs.size(); ++i) jobs[i] = &cell.jobs[i];
+  return ScopeResults(jobs, base, o_.quantum_ms, false, to);
+}
+
+Status LiveAggregator::ScopeResults(const std::vector<const ScopeHistograms*>& jobs,
+                                    ScopeResult base, int64_t length_ms, bool whole_run,
+                                    ResultSink* to) {
   const size_t hosts = info_.hosts.size();
   std::vector<ScopeHistograms> host_sum(hosts);
   std::vector<int> host_jobs(hosts, 0);
   for (int slot : order_) {
     const size_t h = static_cast<size_t>(slots_[static_cast<size_t>(slot)].host_index);
     ++host_jobs[h];
-    if (job_of(slot).any()) host_sum[h].Merge(job_of(slot));
+    const ScopeHistograms& j = *jobs[static_cast<size_t>(slot)];
+    if (j.any() || j.logs > 0) host_sum[h].Merge(j);
   }
   ScopeHistograms cluster;
   for (const ScopeHistograms& h : host_sum) {
-    if (h.any()) cluster.Merge(h);
+    if (h.any() || h.logs > 0) cluster.Merge(h);
   }
   if (o_.scopes[0]) {
     base.kind = ScopeKind::kCluster;
     base.logs = cluster.logs;
-    SetCoverage(cluster.covered_ms, static_cast<int>(slots_.size()), o_.quantum_ms, &base);
-    Status s = Results(cluster, base, false, to);
+    SetCoverage(cluster.covered_ms, static_cast<int>(slots_.size()), length_ms, &base);
+    Status s = Results(cluster, base, whole_run, to);
     if (!s.ok()) return s;
   }
   if (o_.scopes[1]) {
@@ -233,8 +238,8 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell, ResultSink* to)
     for (size_t h = 0; h < hosts; ++h) {
       base.host = info_.hosts[h];
       base.logs = host_sum[h].logs;
-      SetCoverage(host_sum[h].covered_ms, host_jobs[h], o_.quantum_ms, &base);
-      Status s = Results(host_sum[h], base, false, to);
+      SetCoverage(host_sum[h].covered_ms, host_jobs[h], length_ms, &base);
+      Status s = Results(host_sum[h], base, whole_run, to);
       if (!s.ok()) return s;
     }
   }
@@ -242,11 +247,12 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell, ResultSink* to)
     base.kind = ScopeKind::kJob;
     for (int slot : order_) {
       const JobSlot& js = slots_[static_cast<size_t>(slot)];
+      const ScopeHistograms& j = *jobs[static_cast<size_t>(slot)];
       base.host = js.host;
       base.job = js.job;
       base.logs = 1;
-      SetCoverage(job_of(slot).covered_ms, 1, o_.quantum_ms, &base);
-      Status s = Results(job_of(slot), base, false, to);
+      SetCoverage(j.covered_ms, 1, length_ms, &base);
+      Status s = Results(j, base, whole_run, to);
       if (!s.ok()) return s;
     }
   }
@@ -256,15 +262,11 @@ Status LiveAggregator::WriteQuantum(int64_t q, const Cell& cell, ResultSink* to)
 std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
   std::vector<ScopeResult> out;
   if (!begun_) return out;
-  // Results() appends to `out` instead of calling the sink.
-  collect_ = &out;
   ScopeResult base;
   base.start_ms = info_.first_quantum_ms;
   base.end_ms = std::max(last_end_, info_.first_quantum_ms + 1);
-  const int64_t length = base.end_ms - base.start_ms;
-  const size_t hosts = info_.hosts.size();
-  std::vector<ScopeHistograms> jobs(slots_.size()), host_sum(hosts);
-  std::vector<int> host_jobs(hosts, 0);
+  std::vector<ScopeHistograms> jobs(slots_.size());
+  std::vector<const ScopeHistograms*> job_ptrs(slots_.size());
   for (int slot : order_) {
     const JobSlot& js = slots_[static_cast<size_t>(slot)];
     ScopeHistograms& j = jobs[static_cast<size_t>(slot)];
@@ -273,40 +275,13 @@ std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
       j.direction[di].Merge(js.whole[di]);
       j.touched[di] = !js.whole[di].empty();
     }
-    j.logs = 1;
+    j.logs = 1;  // every job counts in the whole run, with or without I/Os
     j.covered_ms = js.covered_ms;
-    ++host_jobs[static_cast<size_t>(js.host_index)];
-    host_sum[static_cast<size_t>(js.host_index)].Merge(j);
+    job_ptrs[static_cast<size_t>(slot)] = &j;
   }
-  ScopeHistograms cluster;
-  for (const ScopeHistograms& h : host_sum) cluster.Merge(h);
-  Status ignored;
-  if (o_.scopes[0]) {
-    base.kind = ScopeKind::kCluster;
-    base.logs = static_cast<int>(slots_.size());
-    SetCoverage(cluster.covered_ms, base.logs, length, &base);
-    ignored = Results(cluster, base, true, sink_);
-  }
-  if (o_.scopes[1]) {
-    base.kind = ScopeKind::kHost;
-    for (size_t h = 0; h < hosts; ++h) {
-      base.host = info_.hosts[h];
-      base.logs = host_jobs[h];
-      SetCoverage(host_sum[h].covered_ms, host_jobs[h], length, &base);
-      ignored = Results(host_sum[h], base, true, sink_);
-    }
-  }
-  if (o_.scopes[2]) {
-    base.kind = ScopeKind::kJob;
-    for (int slot : order_) {
-      const JobSlot& js = slots_[static_cast<size_t>(slot)];
-      base.host = js.host;
-      base.job = js.job;
-      base.logs = 1;
-      SetCoverage(js.covered_ms, 1, length, &base);
-      ignored = Results(jobs[static_cast<size_t>(slot)], base, true, sink_);
-    }
-  }
+  // Results() appends to `out` instead of calling the sink.
+  collect_ = &out;
+  Status ignored = ScopeResults(job_ptrs, base, base.end_ms - base.start_ms, true, sink_);
   collect_ = nullptr;
   return out;
 }

@@ -112,6 +112,10 @@ class LiveAggregator {
   void Place(int slot, const JobIncrement& inc);
   Status Begin();
   Status WriteQuantum(int64_t q, const Cell& cell, ResultSink* to);
+  // The results of every wanted scope from the jobs' sums (by slot) over `base`'s span of
+  // `length_ms`: hosts and cluster are added up here. One path for quanta and whole runs.
+  Status ScopeResults(const std::vector<const ScopeHistograms*>& jobs, ScopeResult base,
+                      int64_t length_ms, bool whole_run, ResultSink* to);
   // The results of `h` (every wanted direction and `all`), each passed to `to` (or
   // collected, see collect_).
   Status Results(const ScopeHistograms& h, const ScopeResult& base, bool whole_run,
