@@ -29,6 +29,9 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pushlib  # noqa: E402
+
 FIOHIST, CLUSTER, GEN, SAMPLES, HTTP, TRANSPORT = sys.argv[1:7]
 HTTP, TRANSPORT = int(HTTP), int(TRANSPORT)
 NAME = "fiohist-cl"
@@ -119,18 +122,8 @@ def clean_docs(run, logs, start):
 
 
 def relative_logs(dest):
-    """The sample logs with relative stamps (ms from the first), so --start-time places them."""
-    os.makedirs(dest, exist_ok=True)
-    out = []
-    for src in sorted(glob.glob(os.path.join(SAMPLES, "*_clat_hist.*.gz"))):
-        with gzip.open(src, "rt") as f:
-            lines = [l.split(",", 1) for l in f.read().splitlines() if l.strip()]
-        base = int(lines[0][0]) - 1000
-        dst = os.path.join(dest, os.path.basename(src)[:-3])
-        with open(dst, "w") as f:
-            f.write("".join("%d,%s\n" % (int(t) - base, rest) for t, rest in lines))
-        out.append(dst)
-    return out
+    logs = sorted(glob.glob(os.path.join(SAMPLES, "*_clat_hist.*.gz")))
+    return pushlib.relative_logs(logs, dest)
 
 
 def health():

@@ -28,6 +28,9 @@ import tempfile
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pushlib  # noqa: E402
+
 FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
 URL = os.environ["FIOHIST_ES_URL"]
 LOGS = sorted(glob.glob(os.path.join(LOGDIR, "*_clat_hist.*.log*")))
@@ -295,18 +298,7 @@ for args, option in ((["setup", "--shards", "0"], "--shards"),
 
 # --- Upgrade path and retention ---------------------------------------------------------------
 def relative_logs(dest):
-    """The sample logs with relative stamps (ms from the first), so --start-time places them."""
-    os.makedirs(dest, exist_ok=True)
-    out = []
-    for src in LOGS:
-        with gzip.open(src, "rt") as f:
-            lines = [l.split(",", 1) for l in f.read().splitlines() if l.strip()]
-        base = int(lines[0][0]) - 1000
-        dst = os.path.join(dest, os.path.basename(src)[:-3])
-        with open(dst, "w") as f:
-            f.write("".join("%d,%s\n" % (int(t) - base, rest) for t, rest in lines))
-        out.append(dst)
-    return out
+    return pushlib.relative_logs(LOGS, dest)
 
 
 def iso(t):
