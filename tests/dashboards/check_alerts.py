@@ -49,17 +49,8 @@ HELD_SLA = ["p99=10s"]
 LINE = re.compile(r"^fiohist: SLA breach: (?:run '(?P<run>[^']*)' )?(?P<start>\S+)\.\.(?P<end>\S+) "
                   r"(?P<dir>read|write|trim|all): (?P<what>.*)$")
 
-failures, passes = [], [0]
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL " + msg, flush=True)
-
-
-def ok(msg):
-    passes[0] += 1
-    print("ok   " + msg, flush=True)
+# One record of checks with check_live, whose helpers this script calls.
+failures, passes, fail, ok = cl.failures, cl.passes, cl.fail, cl.ok
 
 
 def iso_ms(text):
