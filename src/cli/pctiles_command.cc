@@ -202,6 +202,7 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
                                " ms quanta: give a multiple of them");
         }
         replay = std::make_unique<HistogramReplay>(args->options, info, table);
+        replay->SetSeriesLogs(run.series_logs);
         return Status();
       },
       [&](const StoredQuantum& q) { return replay->Add(q); });

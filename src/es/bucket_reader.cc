@@ -22,6 +22,8 @@ std::string BucketIndices(const std::string& prefix) {
 
 const char kSearchOptions[] = "ignore_unavailable=true&allow_no_indices=true";
 constexpr int kPage = 1000;
+// Hosts, and jobs per host, that read-back counts coverage against (terms buckets).
+constexpr int kMaxSeries = 10000;
 
 Status Search(HttpClient* client, const std::string& prefix, const std::string& body,
               const char* what, rapidjson::Document* doc) {
@@ -128,6 +130,63 @@ Status BucketReader::Read(const BucketQuery& query,
       w.EndObject();
       w.EndObject();
     }
+    // The run's jobs over its whole span (not only the query's window): coverage is a share
+    // of all of them, as from the logs.
+    w.Key("series");
+    w.StartObject();
+    w.Key("global");
+    w.StartObject();
+    w.EndObject();
+    w.Key("aggs");
+    w.StartObject();
+    w.Key("run");
+    w.StartObject();
+    w.Key("filter");
+    {
+      BucketQuery whole = query;
+      whole.from_ms = std::numeric_limits<int64_t>::min();
+      whole.to_ms = std::numeric_limits<int64_t>::max();
+      rapidjson::StringBuffer f;
+      Writer fw(f);
+      fw.StartObject();
+      Filter(fw, whole, "job", {});
+      fw.EndObject();
+      rapidjson::Document fd;
+      fd.Parse(f.GetString(), f.GetSize());
+      rapidjson::StringBuffer q;
+      Writer qw(q);
+      fd["query"].Accept(qw);
+      w.RawValue(q.GetString(), q.GetSize(), rapidjson::kObjectType);
+    }
+    w.Key("aggs");
+    w.StartObject();
+    w.Key("host");
+    w.StartObject();
+    w.Key("terms");
+    w.StartObject();
+    w.Key("field");
+    w.String("host");
+    w.Key("size");
+    w.Int(kMaxSeries);
+    w.EndObject();
+    w.Key("aggs");
+    w.StartObject();
+    w.Key("job");
+    w.StartObject();
+    w.Key("terms");
+    w.StartObject();
+    w.Key("field");
+    w.String("job");
+    w.Key("size");
+    w.Int(kMaxSeries);
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
+    w.EndObject();
     w.EndObject();
     w.EndObject();
   }
@@ -151,6 +210,13 @@ Status BucketReader::Read(const BucketQuery& query,
   }
   BucketRunFacts run;
   run.scope = has[2] ? "job" : has[1] ? "host" : has[0] ? "cluster" : "";
+  if (has[2] && d.HasMember("aggregations") && d["aggregations"].HasMember("series")) {
+    for (const auto& h : d["aggregations"]["series"]["run"]["host"]["buckets"].GetArray()) {
+      for (const auto& j : h["job"]["buckets"].GetArray()) {
+        run.series_logs[{h["key"].GetString(), j["key"].GetString()}] = 1;
+      }
+    }
+  }
   if (run.scope.empty()) {
     return Status::Error("run '" + query.run + "': no bucket documents match in " +
                          BucketIndices(prefix_));
@@ -226,6 +292,10 @@ Status BucketReader::Read(const BucketQuery& query,
                     : dir == "write" ? Direction::kWrite
                     : dir == "trim"  ? Direction::kTrim
                                      : Direction::kAll;
+      q.logs = src.HasMember("logs") && src["logs"].IsInt() ? src["logs"].GetInt() : 1;
+      q.coverage = src.HasMember("coverage") && src["coverage"].IsNumber()
+                       ? src["coverage"].GetDouble()
+                       : 1.0;
       q.histogram.Clear();
       s = decoder->Decode(src, &q.histogram);
       if (!s.ok()) return Status::Error(where + ": " + s.message());

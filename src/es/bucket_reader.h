@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <limits>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct BucketRunFacts {
   int64_t quantum_ms = 0;
   bool absolute = true;  ///< @timestamp is ISO text (else epoch-0 relative milliseconds)
   std::string scope;     ///< the finest scope stored, whose documents are read
+  /// Job scope: every (host, job) of the run that the query's host and job filters keep,
+  /// over the whole run (the logs that coverage is measured against), with 1 log each.
+  std::map<std::pair<std::string, std::string>, int> series_logs;
 };
 
 /// Pages through one run's bucket documents of its finest stored scope (job, else host,

@@ -611,8 +611,8 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
   out.Reserve(CommonRoom(r) + buckets_head_.size() + n * (kSlack + kInt) + 4 * kSlack + 128);
   AppendCommon(r, static_cast<double>(b.total) / static_cast<double>(b.scale), true, out);
   char* p = out.Room(buckets_head_.size() + latency_key_.size() + bucket_runs_key_.size() +
-                     bucket_ios_key_.size() + latency_scale_key_.size() + 64 +
-                     n * (kSlack + 2 * kInt) + kSlack);
+                     bucket_ios_key_.size() + latency_scale_key_.size() + coverage_key_.size() +
+                     64 + n * (kSlack + 2 * kInt) + 2 * kSlack);
   p = Put(p, buckets_head_);
   if (form_ == BucketForm::kHistogram) {
     // The only copy: bucket midpoints in us and integer counts (scale 1); read-back maps
@@ -663,6 +663,10 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
   if (b.scale != 1) {  // counts are I/Os times this
     p = Put(p, latency_scale_key_);
     p = std::to_chars(p, p + 20, b.scale).ptr;
+  }
+  if (r.coverage != 1) {  // a span the logs cover in part (first and last quanta): read-back
+    p = Put(p, coverage_key_);  // reports coverage and partial as the logs do
+    p = PutNum(p, r.coverage);
   }
   *p++ = '}';
   out.Done(p);

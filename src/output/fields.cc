@@ -58,7 +58,8 @@ const std::vector<Field>& ResultFields() {
       {"lower_bound", FieldType::kKeyword, kInPctiles | kInCsv},
       // How much of the span the logs cover, and whether that is short of all of it (last
       // in the CSV, so the columns before keep their positions).
-      {"coverage", FieldType::kDouble, kInPctiles | kInCsv},
+      // Bucket documents carry it only where it is below 1, for read-back.
+      {"coverage", FieldType::kDouble, kInPctiles | kInBuckets | kInCsv},
       {"partial", FieldType::kBoolean, kInPctiles | kInCsv},
       // Cluster documents of a run with SLA thresholds only (absent otherwise): whether
       // the span breaches any of them, and the normalized texts of those it breaches.

@@ -1,5 +1,10 @@
 #include "stats/histogram_replay.h"
 
+#include <algorithm>
+#include <cmath>
+
+#include "stats/scope_result.h"
+
 namespace fiohist {
 namespace {
 
@@ -27,6 +32,10 @@ void HistogramReplay::AddTo(Sums* s, const StoredQuantum& q) {
   }
   s->touched[d] = true;
   s->series[{q.host, q.job}] = true;
+  const int64_t covered =
+      std::llround(q.coverage * q.logs * static_cast<double>(q.end_ms - q.start_ms));
+  int64_t& c = s->covered_ms[{q.host, q.job, q.start_ms}];
+  c = std::max(c, covered);
 }
 
 Status HistogramReplay::Add(const StoredQuantum& q) {
@@ -47,6 +56,7 @@ Status HistogramReplay::Add(const StoredQuantum& q) {
   open_ = true;
   last_end_ = std::max(last_end_, w + o_.quantum_ms);
   ++added_;
+  series_logs_.emplace(Key{q.host, q.job}, q.logs);
   const Key keys[3] = {{"", ""}, {q.host, ""}, {q.host, q.job}};
   for (int k = 0; k < 3; ++k) {
     if (!o_.scopes[static_cast<size_t>(k)]) continue;
@@ -67,7 +77,18 @@ Status HistogramReplay::EmitSums(const Sums& s, ScopeKind kind, const Key& key, 
   base.host = key.first;
   base.job = key.second;
   base.logs = static_cast<int>(s.series.size());
-  // Coverage is not stored in bucket documents: read-back reports whole spans.
+  // Coverage against every log of the scope, as from the logs: bucket documents carry
+  // theirs where it is below 1.
+  int logs = 0;
+  for (const auto& [series, n] : series_logs_) {
+    if ((kind == ScopeKind::kCluster) || (series.first == key.first &&
+                                          (kind == ScopeKind::kHost || series.second == key.second))) {
+      logs += n;
+    }
+  }
+  int64_t covered = 0;
+  for (const auto& [where, ms] : s.covered_ms) covered += ms;
+  SetCoverage(covered, logs, base.end_ms - base.start_ms, &base);
   auto emit = [&](Direction d, const Histogram& h) {
     ScopeResult r = base;
     r.direction = d;

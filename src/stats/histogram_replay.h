@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct StoredQuantum {
   std::string host, job;
   /// A real direction, or kAll where only the sum was stored.
   Direction direction = Direction::kAll;
+  /// Logs summed in the series, and the share of the quantum they cover (below 1 only
+  /// where the logs begin or end inside it).
+  int logs = 1;
+  double coverage = 1;
   Histogram histogram;
 };
 
@@ -35,6 +40,11 @@ class HistogramReplay {
  public:
   /// `info` gives the layout, percentiles and whether times are absolute.
   HistogramReplay(const PipelineOptions& options, RunInfo info, ResultSink* sink);
+  /// The run's series (host, job) and their logs, which coverage is measured against; a
+  /// series not named here counts with the logs of its documents.
+  void SetSeriesLogs(std::map<std::pair<std::string, std::string>, int> logs) {
+    series_logs_ = std::move(logs);
+  }
   /// Adds one stored histogram (Begin() is called before the first one's results).
   Status Add(const StoredQuantum& q);
   /// Emits what is left, the whole-run results and End().
@@ -50,6 +60,9 @@ class HistogramReplay {
     bool touched[kLogDirections + 1] = {};
     // Series (host/job) that added to it: the result's `logs`.
     std::map<std::pair<std::string, std::string>, bool> series;
+    // Log time covered, by series and stored quantum (its directions' documents say the
+    // same: counted once).
+    std::map<std::tuple<std::string, std::string, int64_t>, int64_t> covered_ms;
   };
   using Key = std::pair<std::string, std::string>;  // (host, job); ("","") is the cluster
   Status Flush(bool whole_run);
@@ -66,6 +79,7 @@ class HistogramReplay {
   std::map<Key, Sums> window_sums_[3], run_sums_[3];  // by ScopeKind
   uint64_t added_ = 0;
   Histogram scratch_;
+  std::map<std::pair<std::string, std::string>, int> series_logs_;
 };
 
 }  // namespace fiohist

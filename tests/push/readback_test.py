@@ -85,10 +85,16 @@ def compare(logs, back, jobs_of, what):
     check(set(logs) == set(back), "%s: the same rows (%d from logs, %d read back)"
           % (what, len(logs), len(back)))
     worst_samples, worst_pct, checked = 0.0, 0.0, 0
+    meta_differ, partial = [], 0
     for key, a in logs.items():
         b = back.get(key)
         if b is None:
             continue
+        # What the logs say of the span itself is read back exactly.
+        for col in ("logs", "coverage", "partial"):
+            if a[col] != b[col]:
+                meta_differ.append("%s %s: logs %s, read back %s" % (key, col, a[col], b[col]))
+        partial += a["partial"] == "true"
         # One unit (1/SCALE I/O) per bucket and series: the sum over buckets stays far below
         # one I/O per series.
         d = abs(float(a["samples"]) - float(b["samples"]))
@@ -98,6 +104,8 @@ def compare(logs, back, jobs_of, what):
                 x, y = float(a[p]), float(b[p])
                 worst_pct = max(worst_pct, abs(x - y) / x if x else abs(y))
                 checked += 1
+    check(not meta_differ and partial > 0, "%s: logs, coverage and partial as from the logs "
+          "(%d partial rows; %s)" % (what, partial, "; ".join(meta_differ[:3]) or "none differ"))
     check(worst_samples < 1.0, "%s: samples within 1 I/O per series (worst %.4f)"
           % (what, worst_samples))
     check(checked > 0 and worst_pct <= 0.001,
@@ -153,11 +161,12 @@ def main():
     exact = len(whole_logs) > 0 and rc == 0 and rc2 == 0
     for r in whole_logs:
         b = whole_back.get((r["scope"], r["host"], r["job"], r["direction"]))
-        if b is None or abs(float(r["samples"]) - float(b["samples"])) > 1e-6 * float(r["samples"]):
+        if b is None or abs(float(r["samples"]) - float(b["samples"])) > 1e-6 * float(
+                r["samples"]) or (r["coverage"], r["partial"]) != (b["coverage"], b["partial"]):
             exact = False
             print("  whole run", r["scope"], r["host"], r["job"], r["direction"], r["samples"],
                   b and b["samples"])
-    check(exact, "whole-run totals exact (%d rows)" % len(whole_logs))
+    check(exact, "whole-run totals exact, coverage as from the logs (%d rows)" % len(whole_logs))
 
     # A document as fiohist wrote them before integer counts, and its `all` twin (ignored:
     # the real directions are read).
