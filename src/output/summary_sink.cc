@@ -114,16 +114,23 @@ Status SummarySink::End(const RunSummary& summary) {
   std::fprintf(out_, "%-6s %12s %10s %10s %10s", "dir", "ios", "iops", "min", "mean");
   for (const std::string& n : info_.percentiles.names) std::fprintf(out_, " %10s", n.c_str());
   std::fprintf(out_, " %10s  (%s)\n", "max", unit_.name.c_str());
+  // Four significant digits, and whole numbers from 10000 on (21234, not 2.123e+04).
+  auto latency = [this](double ns) {
+    const double v = ns / unit_.ns_per_unit;
+    char text[32];
+    std::snprintf(text, sizeof text, v >= 1e4 ? "%.0f" : "%.4g", v);
+    return std::string(text);
+  };
   for (const ScopeResult& r : cluster_) {
     const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
-    std::fprintf(out_, "%-6s %12.0f %10.0f %10.4g %10.4g", DirectionName(r.direction),
+    std::fprintf(out_, "%-6s %12.0f %10.0f %10s %10s", DirectionName(r.direction),
                  r.stats.samples, secs > 0 ? r.stats.samples / secs : 0.0,
-                 r.stats.min_ns / unit_.ns_per_unit, r.stats.mean_ns / unit_.ns_per_unit);
+                 latency(r.stats.min_ns).c_str(), latency(r.stats.mean_ns).c_str());
     for (size_t i = 0; i < r.stats.percentile_ns.size(); ++i) {
-      std::fprintf(out_, " %9.4g%s", r.stats.percentile_ns[i] / unit_.ns_per_unit,
+      std::fprintf(out_, " %9s%s", latency(r.stats.percentile_ns[i]).c_str(),
                    r.stats.lower_bound[i] ? "+" : " ");
     }
-    std::fprintf(out_, " %9.4g%s\n", r.stats.max_ns / unit_.ns_per_unit,
+    std::fprintf(out_, " %9s%s\n", latency(r.stats.max_ns).c_str(),
                  r.stats.max_lower_bound ? "+" : " ");
   }
   bool clamped = false;
