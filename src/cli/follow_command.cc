@@ -153,7 +153,12 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
-  Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->streams);
+  Status s =
+      PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->streams, false);
+  if (s.ok() && args->streams.empty()) {
+    s = Status::Error("no streams given: name the files fio writes with --status-interval=1 "
+                      "--output-format=json+ --output=FILE, or - (see --help)");
+  }
   for (const char* unused :
        {"start-time", "fio-json", "log-hist-msec", "layout", "skip-bad-lines"}) {
     if (s.ok() && vm.count(unused) && !vm[unused].defaulted()) {
