@@ -54,10 +54,9 @@ void Terms(Writer& w, const char* field, const std::vector<std::string>& values)
   w.EndObject();
 }
 
-// The bool filter of `q`, plus scope and directions when given.
-void Filter(Writer& w, const BucketQuery& q, const std::string& scope,
-            const std::vector<std::string>& directions) {
-  w.Key("query");
+// The bool query of `q`'s filters, plus scope and directions when given.
+void BoolQuery(Writer& w, const BucketQuery& q, const std::string& scope,
+               const std::vector<std::string>& directions) {
   w.StartObject();
   w.Key("bool");
   w.StartObject();
@@ -92,6 +91,13 @@ void Filter(Writer& w, const BucketQuery& q, const std::string& scope,
   w.EndArray();
   w.EndObject();
   w.EndObject();
+}
+
+// `"query":` the bool filter of `q`, plus scope and directions when given.
+void Filter(Writer& w, const BucketQuery& q, const std::string& scope,
+            const std::vector<std::string>& directions) {
+  w.Key("query");
+  BoolQuery(w, q, scope, directions);
 }
 
 // The first string of `v` (a string, or an array of them: bucket documents of a real
@@ -142,22 +148,10 @@ Status BucketReader::Read(const BucketQuery& query,
     w.Key("run");
     w.StartObject();
     w.Key("filter");
-    {
-      BucketQuery whole = query;
-      whole.from_ms = std::numeric_limits<int64_t>::min();
-      whole.to_ms = std::numeric_limits<int64_t>::max();
-      rapidjson::StringBuffer f;
-      Writer fw(f);
-      fw.StartObject();
-      Filter(fw, whole, "job", {});
-      fw.EndObject();
-      rapidjson::Document fd;
-      fd.Parse(f.GetString(), f.GetSize());
-      rapidjson::StringBuffer q;
-      Writer qw(q);
-      fd["query"].Accept(qw);
-      w.RawValue(q.GetString(), q.GetSize(), rapidjson::kObjectType);
-    }
+    BucketQuery whole = query;
+    whole.from_ms = std::numeric_limits<int64_t>::min();
+    whole.to_ms = std::numeric_limits<int64_t>::max();
+    BoolQuery(w, whole, "job", {});
     w.Key("aggs");
     w.StartObject();
     w.Key("host");
@@ -218,8 +212,7 @@ Status BucketReader::Read(const BucketQuery& query,
     }
   }
   if (run.scope.empty()) {
-    return Status::Error("run '" + query.run + "': no bucket documents match in " +
-                         BucketIndices(prefix_));
+    return Status::Error("no bucket documents match in " + BucketIndices(prefix_));
   }
   const std::vector<std::string> directions =
       real ? std::vector<std::string>{"read", "write", "trim"} : std::vector<std::string>{"all"};

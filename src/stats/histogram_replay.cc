@@ -23,7 +23,27 @@ HistogramReplay::HistogramReplay(const PipelineOptions& options, RunInfo info, R
   info_.resolutions = {1};
 }
 
-void HistogramReplay::AddTo(Sums* s, const StoredQuantum& q) {
+void HistogramReplay::SetSeriesLogs(const std::map<Key, int>& logs) {
+  for (const auto& [series, n] : logs) AddSeries(series, n);
+}
+
+void HistogramReplay::AddSeries(const Key& series, int logs) {
+  if (!series_logs_.emplace(series, logs).second) return;
+  host_logs_[series.first] += logs;
+  run_logs_ += logs;
+}
+
+int HistogramReplay::LogsOf(ScopeKind kind, const Key& key) const {
+  if (kind == ScopeKind::kCluster) return run_logs_;
+  if (kind == ScopeKind::kHost) {
+    auto it = host_logs_.find(key.first);
+    return it == host_logs_.end() ? 0 : it->second;
+  }
+  auto it = series_logs_.find(key);
+  return it == series_logs_.end() ? 0 : it->second;
+}
+
+void HistogramReplay::AddTo(Sums* s, const StoredQuantum& q, int64_t covered_ms) {
   const size_t d = static_cast<size_t>(q.direction);
   if (q.direction == Direction::kAll) {
     s->all.Merge(q.histogram);
@@ -32,10 +52,7 @@ void HistogramReplay::AddTo(Sums* s, const StoredQuantum& q) {
   }
   s->touched[d] = true;
   s->series[{q.host, q.job}] = true;
-  const int64_t covered =
-      std::llround(q.coverage * q.logs * static_cast<double>(q.end_ms - q.start_ms));
-  int64_t& c = s->covered_ms[{q.host, q.job, q.start_ms}];
-  c = std::max(c, covered);
+  s->covered_ms += covered_ms;
 }
 
 Status HistogramReplay::Add(const StoredQuantum& q) {
@@ -56,14 +73,23 @@ Status HistogramReplay::Add(const StoredQuantum& q) {
   open_ = true;
   last_end_ = std::max(last_end_, w + o_.quantum_ms);
   ++added_;
-  series_logs_.emplace(Key{q.host, q.job}, q.logs);
+  AddSeries({q.host, q.job}, q.logs);
+  // The documents of a series' directions in one quantum come one after another and say
+  // the same coverage: it counts once.
+  int64_t covered = 0;
+  if (q.start_ms != last_start_ || q.host != last_host_ || q.job != last_job_) {
+    covered = std::llround(q.coverage * q.logs * static_cast<double>(q.end_ms - q.start_ms));
+    last_start_ = q.start_ms;
+    last_host_ = q.host;
+    last_job_ = q.job;
+  }
   const Key keys[3] = {{"", ""}, {q.host, ""}, {q.host, q.job}};
   for (int k = 0; k < 3; ++k) {
     if (!o_.scopes[static_cast<size_t>(k)]) continue;
     if (k == 2 && q.job.empty()) return Status::Error("read-back: job scope needs job documents");
     if (k == 1 && q.host.empty()) return Status::Error("read-back: host scope needs host documents");
-    AddTo(&window_sums_[k][keys[k]], q);
-    AddTo(&run_sums_[k][keys[k]], q);
+    AddTo(&window_sums_[k][keys[k]], q, covered);
+    AddTo(&run_sums_[k][keys[k]], q, covered);
   }
   return Status();
 }
@@ -79,16 +105,7 @@ Status HistogramReplay::EmitSums(const Sums& s, ScopeKind kind, const Key& key, 
   base.logs = static_cast<int>(s.series.size());
   // Coverage against every log of the scope, as from the logs: bucket documents carry
   // theirs where it is below 1.
-  int logs = 0;
-  for (const auto& [series, n] : series_logs_) {
-    if ((kind == ScopeKind::kCluster) || (series.first == key.first &&
-                                          (kind == ScopeKind::kHost || series.second == key.second))) {
-      logs += n;
-    }
-  }
-  int64_t covered = 0;
-  for (const auto& [where, ms] : s.covered_ms) covered += ms;
-  SetCoverage(covered, logs, base.end_ms - base.start_ms, &base);
+  SetCoverage(s.covered_ms, LogsOf(kind, key), base.end_ms - base.start_ms, &base);
   auto emit = [&](Direction d, const Histogram& h) {
     ScopeResult r = base;
     r.direction = d;

@@ -1,10 +1,10 @@
 // Results from stored per-quantum histograms (bucket documents read back) instead of logs.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -35,16 +35,15 @@ struct StoredQuantum {
 /// (options.quantum_ms: a multiple of the stored quantum, windows aligned to multiples of
 /// it from time 0 as the pipeline's) and hands the results to a sink in the pipeline's
 /// order, with statistics from the same code: Begin, Quantum* by time then scope, host,
-/// job, direction, WholeRun*, End. Stored quanta must come in time order.
+/// job, direction, WholeRun*, End. Stored quanta must come in time order, the directions of
+/// a series' quantum one after another.
 class HistogramReplay {
  public:
   /// `info` gives the layout, percentiles and whether times are absolute.
   HistogramReplay(const PipelineOptions& options, RunInfo info, ResultSink* sink);
   /// The run's series (host, job) and their logs, which coverage is measured against; a
   /// series not named here counts with the logs of its documents.
-  void SetSeriesLogs(std::map<std::pair<std::string, std::string>, int> logs) {
-    series_logs_ = std::move(logs);
-  }
+  void SetSeriesLogs(const std::map<std::pair<std::string, std::string>, int>& logs);
   /// Adds one stored histogram (Begin() is called before the first one's results).
   Status Add(const StoredQuantum& q);
   /// Emits what is left, the whole-run results and End().
@@ -60,14 +59,16 @@ class HistogramReplay {
     bool touched[kLogDirections + 1] = {};
     // Series (host/job) that added to it: the result's `logs`.
     std::map<std::pair<std::string, std::string>, bool> series;
-    // Log time covered, by series and stored quantum (its directions' documents say the
-    // same: counted once).
-    std::map<std::tuple<std::string, std::string, int64_t>, int64_t> covered_ms;
+    // Log time its series cover, summed (a series' stored quantum counts once).
+    int64_t covered_ms = 0;
   };
   using Key = std::pair<std::string, std::string>;  // (host, job); ("","") is the cluster
   Status Flush(bool whole_run);
   Status EmitSums(const Sums& s, ScopeKind kind, const Key& key, bool whole_run);
-  void AddTo(Sums* s, const StoredQuantum& q);
+  void AddTo(Sums* s, const StoredQuantum& q, int64_t covered_ms);
+  void AddSeries(const Key& series, int logs);
+  // The logs a scope's coverage is measured against.
+  int LogsOf(ScopeKind kind, const Key& key) const;
 
   PipelineOptions o_;
   RunInfo info_;
@@ -79,7 +80,11 @@ class HistogramReplay {
   std::map<Key, Sums> window_sums_[3], run_sums_[3];  // by ScopeKind
   uint64_t added_ = 0;
   Histogram scratch_;
-  std::map<std::pair<std::string, std::string>, int> series_logs_;
+  std::map<Key, int> series_logs_;           // logs per series
+  std::map<std::string, int> host_logs_;    // logs per host
+  int run_logs_ = 0;
+  int64_t last_start_ = INT64_MIN;          // the previous document's series and quantum
+  std::string last_host_, last_job_;
 };
 
 }  // namespace fiohist
