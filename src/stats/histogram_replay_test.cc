@@ -54,6 +54,50 @@ TEST(HistogramReplay, SumsScopesDirectionsAndCoarserQuanta) {
   EXPECT_EQ(sink.whole[2].end_ms, 4000);
 }
 
+// Coverage as the logs would give it: a job whose log ends inside a quantum (its documents
+// say 0.25, read and write alike: counted once), a job of the run with no documents in the
+// quantum (counted against), and whole spans where nothing is said.
+TEST(HistogramReplay, CoverageAgainstEveryLogOfTheScope) {
+  PipelineOptions o;
+  o.scopes = {true, true, true};
+  o.directions = {true, true, false, false};
+  CollectingSink sink;
+  HistogramReplay replay(o, RunInfo(), &sink);
+  replay.SetSeriesLogs({{{"a", "j1"}, 1}, {{"a", "j2"}, 1}, {{"b", "j1"}, 1}});
+  for (const char* job : {"j1", "j2"}) {  // the reader's order: time, host, job, direction
+    for (Direction d : {Direction::kRead, Direction::kWrite}) {
+      ASSERT_TRUE(replay.Add(Stored(0, "a", job, d, 10, 1)).ok());
+    }
+  }
+  for (Direction d : {Direction::kRead, Direction::kWrite}) {
+    StoredQuantum q = Stored(1000, "a", "j1", d, 10, 1);
+    q.coverage = 0.25;
+    ASSERT_TRUE(replay.Add(q).ok());
+  }
+  ASSERT_TRUE(replay.Finish().ok());
+  auto find = [&](int64_t start, ScopeKind kind, const char* host, const char* job) {
+    for (const ScopeResult& r : sink.quanta) {
+      if (r.start_ms == start && r.kind == kind && r.host == host && r.job == job) return &r;
+    }
+    return static_cast<const ScopeResult*>(nullptr);
+  };
+  const ScopeResult* cluster0 = find(0, ScopeKind::kCluster, "", "");
+  ASSERT_NE(cluster0, nullptr);
+  EXPECT_DOUBLE_EQ(cluster0->coverage, 2.0 / 3);  // b/j1 has nothing in quantum 0
+  EXPECT_TRUE(cluster0->partial);
+  const ScopeResult* host_a0 = find(0, ScopeKind::kHost, "a", "");
+  ASSERT_NE(host_a0, nullptr);
+  EXPECT_DOUBLE_EQ(host_a0->coverage, 1.0);
+  EXPECT_FALSE(host_a0->partial);
+  const ScopeResult* job1 = find(1000, ScopeKind::kJob, "a", "j1");
+  ASSERT_NE(job1, nullptr);
+  EXPECT_DOUBLE_EQ(job1->coverage, 0.25);
+  EXPECT_TRUE(job1->partial);
+  const ScopeResult* host_a1 = find(1000, ScopeKind::kHost, "a", "");
+  ASSERT_NE(host_a1, nullptr);
+  EXPECT_DOUBLE_EQ(host_a1->coverage, 0.125);  // 250 ms of 2 logs x 1000 ms
+}
+
 TEST(HistogramReplay, RefusesDocumentsOutOfOrder) {
   PipelineOptions o;
   CollectingSink sink;
