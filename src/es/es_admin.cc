@@ -438,12 +438,15 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
   runs->clear();
   // Per run over all three indices: document count, earliest start, latest end (formatted
   // here: the mappings' first date format is epoch_millis).
-  const char kAggs[] =
-      R"({"size":0,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
-      R"("aggs":{"start":{"min":{"field":"@timestamp"}},)"
-      R"("end":{"max":{"field":"end"}}}}}})";
+  // The span from the documents of the push quantum: coarser resolutions' windows are
+  // aligned to their width, not to the run. The count is of every document.
+  const std::string aggs =
+      std::string(R"({"size":0,"aggs":{"runs":{"terms":{"field":"run","size":10000},)") +
+      R"("aggs":{"fine":{"filter":)" + kNotCoarse +
+      R"(,"aggs":{"start":{"min":{"field":"@timestamp"}},)"
+      R"("end":{"max":{"field":"end"}}}}}}}})";
   HttpResult r = client_->Request(
-      "POST", "/" + AllIndexPatterns(prefix_) + "/_search?" + kMultiIndexOptions, kAggs);
+      "POST", "/" + AllIndexPatterns(prefix_) + "/_search?" + kMultiIndexOptions, aggs);
   if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
   Status st = ParseJson(r, "listing runs", &doc);
@@ -456,10 +459,15 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       StoredRun info;
       info.run = b["key"].GetString();
       info.documents = b["doc_count"].GetUint64();
-      info.start = AggTime(b["start"]);
-      info.end = AggTime(b["end"]);
-      double start_ms = NumberOr(b["start"], "value", 0);
-      double end_ms = NumberOr(b["end"], "value", 0);
+      if (!b.HasMember("fine") || !b["fine"].IsObject() || !b["fine"].HasMember("start") ||
+          !b["fine"].HasMember("end")) {
+        continue;
+      }
+      const Value& fine = b["fine"];
+      info.start = AggTime(fine["start"]);
+      info.end = AggTime(fine["end"]);
+      double start_ms = NumberOr(fine["start"], "value", 0);
+      double end_ms = NumberOr(fine["end"], "value", 0);
       if (end_ms > start_ms) info.duration_s = (end_ms - start_ms) / 1000.0;
       spans[info.run] = {start_ms, end_ms};
       by_name[info.run] = std::move(info);

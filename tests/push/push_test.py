@@ -148,6 +148,14 @@ check(sorted(src.get("hosts", [])) == sorted({r["host"] for r in rows if r["host
       "run document lists the hosts")
 rc, out, err = run(["runs", "--es-url", URL])
 check(rc == 0 and "push-test" in out, "`fiohist runs` lists the run")
+# START and END are the run's (the documents at coarser resolutions span whole windows of
+# their width around it, up to 10 h), DOCUMENTS counts them all.
+listed = [l.split() for l in out.splitlines() if l.startswith("push-test ")]
+total = sum(count("push-test", k) for k in ("pctiles", "buckets", "runs"))
+check(len(listed) == 1 and listed[0][1:3] == [src.get("start"), src.get("end")]
+      and listed[0][5] == str(total),
+      "`fiohist runs`: START, END as the run document's (%s, %s), DOCUMENTS %d: %s"
+      % (src.get("start"), src.get("end"), total, listed))
 
 if m:
     span = es("POST", "/fiohist-runs*/_search", {
