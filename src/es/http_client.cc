@@ -222,6 +222,11 @@ HttpResult HttpClient::RequestOnce(const std::string& base_url, std::string_view
     result.error =
         handle_->error_buffer[0] != '\0' ? handle_->error_buffer : curl_easy_strerror(code);
     result.error = "request to " + base_url + " failed: " + result.error;
+    if (code == CURLE_COULDNT_CONNECT) {
+      result.error += " (is Elasticsearch running there? check --es-url or FIOHIST_ES_URL)";
+    } else if (code == CURLE_COULDNT_RESOLVE_HOST) {
+      result.error += " (check the host name in --es-url or FIOHIST_ES_URL)";
+    }
     result.body.clear();
     return result;
   }
