@@ -98,7 +98,10 @@ def ids_in_es(run):
 
 
 def count(run):
+    """The run's documents in the cluster now: refreshed first (the templates refresh every
+    5 s, longer than a push of this run takes)."""
     try:
+        es("POST", "/fiohist-*/_refresh")
         return es("POST", "/fiohist-*/_count", {"query": {"term": {"run": run}}})["count"]
     except Exception:  # not there yet
         return 0
@@ -136,7 +139,8 @@ work = tempfile.mkdtemp(prefix="fiohist-cluster-")
 live = list(URLS)
 try:
     # A run big enough to take a while on three JVMs sharing two cores: 3 hosts x 2 jobs x
-    # 150 s generated from the real sample logs (about 10,000 documents).
+    # 300 s generated from the real sample logs (about 14,000 documents, 100 a request: the push
+    # is still running when the count, refreshed, passes 1000).
     tpl = os.path.join(work, "tpl")
     os.mkdir(tpl)
     for src in glob.glob(os.path.join(SAMPLES, "*_clat_hist.*.log.hostX.gz")):
@@ -144,7 +148,7 @@ try:
             shutil.copyfileobj(i, o)
     corpus = os.path.join(work, "corpus")
     p = subprocess.run([GEN, "--logs", tpl, "--gz-out", corpus, "--hosts", "3", "--jobs", "2",
-                        "--seconds", "150", "--threads", "1"], capture_output=True, text=True)
+                        "--seconds", "300", "--threads", "1"], capture_output=True, text=True)
     check(p.returncode == 0, "gen_corpus made the run's logs (%s)" % p.stderr.strip()[-200:])
     logs = sorted(glob.glob(os.path.join(corpus, "*.gz")))
     start = START.isoformat().replace("+00:00", "Z")
@@ -168,13 +172,13 @@ try:
 
     # 2. Push naming the victim first; SIGKILL it mid-push.
     proc = subprocess.Popen([FIOHIST, "push", "--quiet", "--run", RUN, "--start-time", start,
-                             "--batch-docs", "300", "--es-url", ",".join(order)] +
+                             "--batch-docs", "100", "--es-url", ",".join(order)] +
                             (["--mappings", MAPPINGS] if MAPPINGS else []) + logs,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     others = [u for u in URLS if u != URLS[victim - 1]]
     deadline = time.time() + 240
     while time.time() < deadline and count(RUN) < 1000 and proc.poll() is None:
-        time.sleep(0.2)
+        time.sleep(0.05)
     running = proc.poll() is None
     in_before = count(RUN)
     cluster("kill", str(victim))
