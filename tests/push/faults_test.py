@@ -59,9 +59,12 @@ def ids_in_es(run):
 
 
 def count(run):
+    """The run's documents in the node now: refreshed first (the templates refresh every 5 s,
+    longer than a push takes)."""
     total = 0
     for kind in ("pctiles", "buckets"):
         try:
+            es("POST", "/fiohist-%s*/_refresh" % kind)
             total += es("POST", "/fiohist-%s*/_count" % kind,
                         {"query": {"term": {"run": run}}})["count"]
         except Exception:  # index not there yet
