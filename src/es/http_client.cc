@@ -114,10 +114,14 @@ HttpResult HttpClient::Request(std::string_view method, std::string_view path,
   const std::vector<size_t> order = pool_->Order(current_);
   HttpResult result;
   std::string failures;  // every node's error, when none answered
+  bool refused = true, unknown_host = true;  // so far, by every node
   for (size_t k = 0; k < order.size(); ++k) {
     const size_t node = order[k];
+    unreachable_ = Unreachable::kNo;
     result = RequestOnce(pool_->url(node), method, path, body, content_type);
     const bool no_answer = !result.error.empty();
+    refused &= unreachable_ == Unreachable::kRefused;
+    unknown_host &= unreachable_ == Unreachable::kUnknownHost;
     if (!no_answer) {
       pool_->MarkAlive(node);
       current_ = node;
@@ -138,6 +142,12 @@ HttpResult HttpClient::Request(std::string_view method, std::string_view path,
   }
   if (order.size() > 1 && !result.error.empty()) {
     result.error = "no node of " + all_urls() + " answered: " + failures;
+  }
+  // One hint, once, where no node could even be connected to.
+  if (!result.error.empty() && refused) {
+    result.error += " (is Elasticsearch running there? check --es-url or FIOHIST_ES_URL)";
+  } else if (!result.error.empty() && unknown_host) {
+    result.error += " (check the host name in --es-url or FIOHIST_ES_URL)";
   }
   return result;
 }
@@ -222,11 +232,9 @@ HttpResult HttpClient::RequestOnce(const std::string& base_url, std::string_view
     result.error =
         handle_->error_buffer[0] != '\0' ? handle_->error_buffer : curl_easy_strerror(code);
     result.error = "request to " + base_url + " failed: " + result.error;
-    if (code == CURLE_COULDNT_CONNECT) {
-      result.error += " (is Elasticsearch running there? check --es-url or FIOHIST_ES_URL)";
-    } else if (code == CURLE_COULDNT_RESOLVE_HOST) {
-      result.error += " (check the host name in --es-url or FIOHIST_ES_URL)";
-    }
+    unreachable_ = code == CURLE_COULDNT_CONNECT       ? Unreachable::kRefused
+                   : code == CURLE_COULDNT_RESOLVE_HOST ? Unreachable::kUnknownHost
+                                                        : Unreachable::kNo;
     result.body.clear();
     return result;
   }

@@ -92,6 +92,9 @@ class HttpClient {
   std::shared_ptr<NodePool> pool_;
   size_t current_ = 0;
   std::unique_ptr<Handle> handle_;
+  // What RequestOnce's transport error was: nothing listens there, or the name does not
+  // resolve (the user's URL, more likely than a node that went away).
+  enum class Unreachable { kNo, kRefused, kUnknownHost } unreachable_ = Unreachable::kNo;
 };
 
 /// Compresses `in` as a gzip stream (RFC 1952) into `out`.
