@@ -346,6 +346,11 @@ int RunPushCommand(int argc, char** argv) {
                  "(--fio-json)\n",
                  moved);
   }
+  // The compact form stores job documents as their logs' records: the pipeline keeps them
+  // wherever that form may be chosen (auto learns the server's types only at Begin()).
+  args.options.keep_records =
+      args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
+      (args.bucket_form == "compact" || (args.bucket_form == "auto" && to_es));
   const bool fio_json = std::any_of(args.logs.begin(), args.logs.end(), LooksLikeFioJson);
   Status s = fio_json ? RunStatusFiles(args.options, args.logs, &sink, &summary)
                       : RunPipeline(args.options, args.logs, &sink, &summary);

@@ -9,6 +9,7 @@
 
 #include "es/index_templates.h"
 #include "output/bucket_decode.h"
+#include "stats/record_regrid.h"
 
 namespace fiohist {
 namespace {
@@ -54,6 +55,22 @@ void Terms(Writer& w, const char* field, const std::vector<std::string>& values)
   w.EndObject();
 }
 
+// A range clause: `field` `op` (gte, gt, lt) the instant `ms`.
+void Range(Writer& w, const char* field, const char* op, int64_t ms) {
+  w.StartObject();
+  w.Key("range");
+  w.StartObject();
+  w.Key(field);
+  w.StartObject();
+  w.Key("format");
+  w.String("epoch_millis");
+  w.Key(op);
+  w.Int64(ms);
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+}
+
 // The bool query of `q`'s filters, plus scope and directions when given.
 void BoolQuery(Writer& w, const BucketQuery& q, const std::string& scope,
                const std::vector<std::string>& directions) {
@@ -67,24 +84,20 @@ void BoolQuery(Writer& w, const BucketQuery& q, const std::string& scope,
   if (!directions.empty()) Terms(w, "direction", directions);
   if (!q.hosts.empty()) Terms(w, "host", q.hosts);
   if (!q.jobs.empty()) Terms(w, "job", q.jobs);
-  if (q.from_ms != std::numeric_limits<int64_t>::min() ||
-      q.to_ms != std::numeric_limits<int64_t>::max()) {
+  if (q.to_ms != std::numeric_limits<int64_t>::max()) Range(w, "@timestamp", "lt", q.to_ms);
+  if (q.from_ms != std::numeric_limits<int64_t>::min()) {
+    // Documents of the window, and record-form documents before it whose records reach
+    // into it (a record's share of a quantum is stored where its span starts).
     w.StartObject();
-    w.Key("range");
+    w.Key("bool");
     w.StartObject();
-    w.Key("@timestamp");
-    w.StartObject();
-    w.Key("format");
-    w.String("epoch_millis");
-    if (q.from_ms != std::numeric_limits<int64_t>::min()) {
-      w.Key("gte");
-      w.Int64(q.from_ms);
-    }
-    if (q.to_ms != std::numeric_limits<int64_t>::max()) {
-      w.Key("lt");
-      w.Int64(q.to_ms);
-    }
-    w.EndObject();
+    w.Key("should");
+    w.StartArray();
+    Range(w, "@timestamp", "gte", q.from_ms);
+    Range(w, "records_end", "gt", q.from_ms);
+    w.EndArray();
+    w.Key("minimum_should_match");
+    w.Int(1);
     w.EndObject();
     w.EndObject();
   }
@@ -218,6 +231,8 @@ Status BucketReader::Read(const BucketQuery& query,
       real ? std::vector<std::string>{"read", "write", "trim"} : std::vector<std::string>{"all"};
 
   std::unique_ptr<BucketDecoder> decoder;
+  std::unique_ptr<RecordRegrid> regrid;  // record-form documents' records, placed again
+  std::vector<PlacedRecord> records;     // reused
   StoredQuantum q;
   std::string after;  // the last hit's sort values (JSON), empty for the first page
   while (true) {
@@ -289,10 +304,27 @@ Status BucketReader::Read(const BucketQuery& query,
       q.coverage = src.HasMember("coverage") && src["coverage"].IsNumber()
                        ? src["coverage"].GetDouble()
                        : 1.0;
+      // Quanta before this document are complete: no later record starts before it.
+      if (regrid) {
+        s = regrid->FlushBefore(q.start_ms, each);
+        if (!s.ok()) return s;
+      }
+      ++documents_;
+      if (BucketDecoder::HasRecords(src)) {
+        if (!regrid) {
+          if (run.quantum_ms <= 0) return Status::Error(where + ": expected quantum_s > 0");
+          regrid = std::make_unique<RecordRegrid>(QuantumGrid(q.start_ms, run.quantum_ms),
+                                                  query.from_ms, query.to_ms);
+        }
+        records.clear();
+        s = decoder->DecodeRecords(src, q.start_ms, q.direction, &records);
+        if (!s.ok()) return Status::Error(where + ": " + s.message());
+        for (const PlacedRecord& rec : records) regrid->Add(q.host, q.job, rec);
+        continue;
+      }
       q.histogram.Clear();
       s = decoder->Decode(src, &q.histogram);
       if (!s.ok()) return Status::Error(where + ": " + s.message());
-      ++documents_;
       s = each(q);
       if (!s.ok()) return s;
     }
@@ -302,7 +334,7 @@ Status BucketReader::Read(const BucketQuery& query,
     after.assign(sb.GetString(), sb.GetSize());
     if (hits.Size() < static_cast<rapidjson::SizeType>(kPage)) break;
   }
-  return Status();
+  return regrid ? regrid->Finish(each) : Status();
 }
 
 }  // namespace fiohist

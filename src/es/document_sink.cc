@@ -55,11 +55,22 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
       !buckets_.directions[static_cast<size_t>(r.direction)]) {
     return s;
   }
-  carry_.Round(r, &ints_);
   BulkAction b;
+  if (buckets_.form == BucketForm::kCompact && r.records) {
+    // The record form: the log's own integer counts, exact. A quantum where none of the
+    // job's records starts has nothing to store (its share comes from earlier records).
+    mine_.clear();
+    for (const PlacedRecord& rec : *r.records) {
+      if (rec.direction == r.direction) mine_.push_back(&rec);
+    }
+    if (mine_.empty()) return s;
+    builder_->AppendRecords(r, mine_, &b.source);
+  } else {
+    carry_.Round(r, &ints_);
+    builder_->AppendBuckets(r, ints_, &b.source);
+  }
   b.index = index_name(DocKind::kBuckets);
   builder_->AppendId(DocKind::kBuckets, r, &b.id);
-  builder_->AppendBuckets(r, ints_, &b.source);
   s = consume_(std::move(b));
   if (s.ok()) ++bucket_docs_;
   return s;

@@ -33,7 +33,9 @@ struct BucketOptions {
 /// A ResultSink that makes a percentile document of every result and a bucket document of
 /// every per-quantum result BucketOptions selects and, at the end, the run document, and
 /// hands them on as index actions with deterministic ids (a re-push overwrites the same
-/// documents). Bucket counts are rounded here, in the results' time order (BucketCarry).
+/// documents). Bucket counts are rounded here, in the results' time order (BucketCarry),
+/// except in the record form: job results that carry their log's records
+/// (PipelineOptions::keep_records) in the compact form store those, exact.
 class DocumentSink : public ResultSink {
  public:
   DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume,
@@ -77,6 +79,7 @@ class DocumentSink : public ResultSink {
   BucketOptions buckets_;
   BucketCarry carry_;
   IntegerBuckets ints_;  // reused
+  std::vector<const PlacedRecord*> mine_;  // reused: a result's records of its direction
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_;
   std::vector<ScopeResult> whole_run_;

@@ -89,6 +89,7 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   const double w = grid.Weight(span, q);
   if (w > 0) (*out)[d].AddWeighted(record.counts, w);
   (*touched)[d] = true;
+  if (placed_) placed_->push_back(PlacedRecord{record.direction, span, record.counts});
   covered_[d] += std::max<int64_t>(0, std::min(span.end_ms, qe) - std::max(span.start_ms, qs));
   if (span.end_ms > qe) {
     if (pending_used_ == pending_.size()) pending_.emplace_back();
@@ -274,7 +275,8 @@ Status LogStream::LookAheadStalled(const QuantumGrid& grid, int64_t q, Direction
 }
 
 Status LogStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
-                       DirectionFlags* touched) {
+                       DirectionFlags* touched, std::vector<PlacedRecord>* placed) {
+  placed_ = placed;
   if (!opened_) {
     Status s = Prime();
     if (!s.ok()) return s;

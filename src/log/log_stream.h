@@ -15,6 +15,7 @@
 #include "log/log_reader.h"
 #include "log/log_report.h"
 #include "log/log_source.h"
+#include "log/placed_record.h"
 #include "log/quantum_grid.h"
 
 namespace fiohist {
@@ -62,8 +63,10 @@ class LogStream {
   Status Prime();
 
   /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
-  /// every direction with a span overlapping the quantum. Quanta must come in order.
-  Status Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched);
+  /// every direction with a span overlapping the quantum. Quanta must come in order. With
+  /// `placed`, appends every record whose span starts in the quantum (bucket documents).
+  Status Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched,
+              std::vector<PlacedRecord>* placed = nullptr);
 
   /// The time of quantum `q` (as last fed) that this log's spans cover: the most of any
   /// direction (a direction's spans do not overlap; where one stalls, the spans of the
@@ -144,6 +147,8 @@ class LogStream {
   // Per direction: the time of quantum covered_q_ its spans cover (Feed() resets it).
   std::array<int64_t, kLogDirections> covered_{};
   int64_t covered_q_ = INT64_MIN;
+  // Where Accept() appends the records it places during the current Feed() (or nowhere).
+  std::vector<PlacedRecord>* placed_ = nullptr;
 };
 
 }  // namespace fiohist

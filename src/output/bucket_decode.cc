@@ -20,7 +20,79 @@ Status Pair(const rapidjson::Value& v, const char* a, const char* b, bool* prese
   return Status();
 }
 
+// Walks run-length coded columns `r` ([first, length, gap, length, ...], each gap from the
+// previous run's last bucket) with their numbers `n`, calling add(column, number). Errors
+// name the arrays by `runs_name` and `ios_name`.
+template <typename Add>
+Status DecodeRuns(const rapidjson::Value& r, const rapidjson::Value& n, int columns,
+                  const char* runs_name, const char* ios_name, Add add) {
+  int64_t column = 0;
+  rapidjson::SizeType k = 0;
+  for (rapidjson::SizeType i = 0; i + 1 < r.Size(); i += 2) {
+    if (!r[i].IsInt64() || !r[i + 1].IsInt64() || r[i].GetInt64() < 0 ||
+        r[i + 1].GetInt64() < 1) {
+      return Status::Error(std::string(runs_name) + "[" + std::to_string(i) +
+                           "]: expected a gap >= 0 and a length >= 1");
+    }
+    column += r[i].GetInt64();
+    for (int64_t j = 0; j < r[i + 1].GetInt64(); ++j, ++column, ++k) {
+      if (column >= columns || k >= n.Size() || !n[k].IsNumber()) {
+        return Status::Error(std::string(runs_name) + "[" + std::to_string(i) +
+                             "]: expected buckets of the layout, each with a count in " +
+                             ios_name);
+      }
+      add(static_cast<int>(column), n[k]);
+    }
+    --column;  // the next gap counts from this run's last bucket
+  }
+  if (k != n.Size()) {
+    return Status::Error(std::string(ios_name) + ": expected as many counts as " + runs_name +
+                         " covers, found more");
+  }
+  return Status();
+}
+
 }  // namespace
+
+bool BucketDecoder::HasRecords(const rapidjson::Value& v) {
+  return v.IsObject() && v.HasMember("records");
+}
+
+Status BucketDecoder::DecodeRecords(const rapidjson::Value& v, int64_t start_ms, Direction d,
+                                    std::vector<PlacedRecord>* out) const {
+  const auto recs = v.FindMember("records");
+  if (recs == v.MemberEnd() || !recs->value.IsArray()) {
+    return Status::Error("bucket document: expected an array 'records'");
+  }
+  const int columns = static_cast<int>(mids_us_.size());
+  for (rapidjson::SizeType i = 0; i < recs->value.Size(); ++i) {
+    const rapidjson::Value& rec = recs->value[i];
+    const std::string where = "bucket document: records[" + std::to_string(i) + "]";
+    if (!rec.IsObject() || !rec.HasMember("span") || !rec["span"].IsArray() ||
+        rec["span"].Size() != 2 || !rec["span"][0].IsInt64() || !rec["span"][1].IsInt64() ||
+        rec["span"][1].GetInt64() < 1 || !rec.HasMember("runs") || !rec["runs"].IsArray() ||
+        rec["runs"].Size() % 2 != 0 || !rec.HasMember("ios") || !rec["ios"].IsArray()) {
+      return Status::Error(where +
+                           ": expected span [offset, length >= 1], runs (gap, length pairs) "
+                           "and ios");
+    }
+    PlacedRecord p;
+    p.direction = d;
+    p.span.start_ms = start_ms + rec["span"][0].GetInt64();
+    p.span.end_ms = p.span.start_ms + rec["span"][1].GetInt64();
+    Status s = DecodeRuns(rec["runs"], rec["ios"], columns, "runs", "ios",
+                          [&](int column, const rapidjson::Value& n) {
+                            p.counts.emplace_back(static_cast<uint32_t>(column),
+                                                  n.IsUint64() ? n.GetUint64() : 0);
+                          });
+    if (!s.ok()) return Status::Error(where + "." + s.message());
+    for (const auto& [column, count] : p.counts) {
+      if (count == 0) return Status::Error(where + ": expected whole counts >= 1 in ios");
+    }
+    out->push_back(std::move(p));
+  }
+  return Status();
+}
 
 BucketDecoder::BucketDecoder(const BucketLayout& layout) : layout_(layout) {
   const std::vector<double>& edges = EdgesNs(layout_);
@@ -72,31 +144,11 @@ Status BucketDecoder::Decode(const rapidjson::Value& v, Histogram* out) const {
       return Status::Error(
           "bucket document: expected bucket_runs (pairs of gap, length) with bucket_ios");
     }
-    // [first, length, gap, length, ...]: the gap from the previous run's last bucket.
-    const auto& r = runs->value;
-    const auto& n = ios->value;
-    int64_t column = 0;
-    rapidjson::SizeType k = 0;
-    for (rapidjson::SizeType i = 0; i < r.Size(); i += 2) {
-      if (!r[i].IsInt64() || !r[i + 1].IsInt64() || r[i].GetInt64() < 0 ||
-          r[i + 1].GetInt64() < 1) {
-        return Status::Error("bucket document: bucket_runs[" + std::to_string(i) +
-                             "]: expected a gap >= 0 and a length >= 1");
-      }
-      column += r[i].GetInt64();
-      for (int64_t j = 0; j < r[i + 1].GetInt64(); ++j, ++column, ++k) {
-        if (column >= columns || k >= n.Size() || !n[k].IsNumber()) {
-          return Status::Error("bucket document: bucket_runs[" + std::to_string(i) +
-                               "]: more buckets than the layout or bucket_ios holds");
-        }
-        out->Add(static_cast<int>(column), n[k].GetDouble() / scale);
-      }
-      --column;  // the next gap counts from this run's last bucket
-    }
-    if (k != n.Size()) {
-      return Status::Error("bucket document: bucket_ios holds more counts than bucket_runs");
-    }
-    return Status();
+    s = DecodeRuns(runs->value, ios->value, columns, "bucket_runs", "bucket_ios",
+                   [&](int column, const rapidjson::Value& n) {
+                     out->Add(column, n.GetDouble() / scale);
+                   });
+    return s.ok() ? s : Status::Error("bucket document: " + s.message());
   }
   const auto lat = v.FindMember("latency");
   if (lat == v.MemberEnd() || !lat->value.IsObject()) {
@@ -105,7 +157,9 @@ Status BucketDecoder::Decode(const rapidjson::Value& v, Histogram* out) const {
         "bucket_index + bucket_count");
   }
   s = Pair(lat->value, "values", "counts", &present);
-  if (!s.ok() || !present) return Status::Error("bucket document: latency: expected values and counts arrays");
+  if (!s.ok() || !present) {
+    return Status::Error("bucket document: latency: expected values and counts arrays");
+  }
   const auto& values = lat->value["values"];
   const auto& counts = lat->value["counts"];
   for (rapidjson::SizeType i = 0; i < values.Size(); ++i) {

@@ -10,19 +10,28 @@
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
+#include "log/placed_record.h"
 
 namespace fiohist {
 
-/// Turns bucket documents' sources back into histograms of one layout. Forms, tried in this
-/// order: `bucket_index` + `bucket_count` (exact doubles, fiohist before integer counts);
-/// `bucket_runs` (runs of consecutive buckets) + `bucket_ios` (the compact form); `latency` {values, counts} (the
-/// histogram form: midpoints in us mapped back to their buckets; counts divided by
-/// `latency_scale` when present, which old documents carry beside their exact arrays).
+/// Turns bucket documents' sources back into histograms of one layout. Decode reads these
+/// forms, tried in this order: `bucket_index` + `bucket_count` (exact doubles, fiohist
+/// before integer counts); `bucket_runs` (runs of consecutive buckets) + `bucket_ios` (scaled
+/// counts); `latency` {values, counts} (the histogram form: midpoints in us mapped back to
+/// their buckets; counts divided by `latency_scale` when present, which old documents carry
+/// beside their exact arrays). DecodeRecords reads the record form (`records`).
 class BucketDecoder {
  public:
   explicit BucketDecoder(const BucketLayout& layout);
   /// Adds the counts of `source` to `*out`. Errors name what was expected.
   Status Decode(const rapidjson::Value& source, Histogram* out) const;
+  /// Whether `source` is of the record form (`records`: a job's fio records, exact), which
+  /// DecodeRecords reads instead of Decode.
+  static bool HasRecords(const rapidjson::Value& source);
+  /// Appends the records of a record-form document of quantum `start_ms` and direction `d`
+  /// to `*out`, their spans on the time line.
+  Status DecodeRecords(const rapidjson::Value& source, int64_t start_ms, Direction d,
+                       std::vector<PlacedRecord>* out) const;
   /// The column whose midpoint (in us) is `mid_us`, or -1.
   int ColumnOfMidpoint(double mid_us) const;
 

@@ -130,5 +130,62 @@ TEST(BucketDecode, BadDocumentsSayWhatWasExpected) {
   EXPECT_FALSE(decoder.Decode(d, &h).ok());
 }
 
+// The record form reads back as written: spans on the time line, whole counts, columns.
+TEST(BucketDecode, RecordFormRoundTrip) {
+  RunInfo info;
+  info.absolute = true;
+  info.quantum_ms = 1000;
+  DocumentBuilder b(info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
+  ScopeResult r;
+  r.start_ms = 1795305600000;
+  r.end_ms = r.start_ms + 1000;
+  r.kind = ScopeKind::kJob;
+  r.host = "h";
+  r.job = "j.1";
+  r.direction = Direction::kWrite;
+  PlacedRecord a, c;
+  a.direction = c.direction = Direction::kWrite;
+  a.span = {r.start_ms + 1, r.start_ms + 1001};
+  a.counts = {{0, 3}, {1, 1}, {2, 7}, {300, 12345678901}, {1855, 1}};
+  c.span = {r.start_ms + 999, r.start_ms + 7200000};  // a stall: hours long
+  std::string doc;
+  b.AppendRecords(r, {&a, &c}, &doc);
+  rapidjson::Document d;
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  EXPECT_TRUE(BucketDecoder::HasRecords(d));
+  EXPECT_STREQ(d["records_end"].GetString(), "2026-11-22T02:00:00.000Z") << doc;
+  BucketDecoder decoder{BucketLayout()};
+  std::vector<PlacedRecord> back;
+  ASSERT_TRUE(decoder.DecodeRecords(d, r.start_ms, Direction::kWrite, &back).ok());
+  ASSERT_EQ(back.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const PlacedRecord& want = i == 0 ? a : c;
+    EXPECT_EQ(back[i].direction, Direction::kWrite);
+    EXPECT_EQ(back[i].span.start_ms, want.span.start_ms);
+    EXPECT_EQ(back[i].span.end_ms, want.span.end_ms);
+    EXPECT_EQ(back[i].counts, want.counts);
+  }
+  // A record form document is not read as a histogram.
+  Histogram h;
+  EXPECT_FALSE(decoder.Decode(d, &h).ok());
+}
+
+TEST(BucketDecode, BadRecordsSayWhatWasExpected) {
+  BucketDecoder decoder{BucketLayout()};
+  std::vector<PlacedRecord> out;
+  rapidjson::Document d;
+  for (const char* bad : {R"({"records":{}})", R"({"records":[{"span":[0,0],"runs":[],"ios":[]}]})",
+                          R"({"records":[{"span":[0,5],"runs":[0,2],"ios":[1]}]})",
+                          R"({"records":[{"span":[0,5],"runs":[1900,1],"ios":[1]}]})",
+                          R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[0]}]})",
+                          R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[1.5]}]})"}) {
+    d.Parse(bad);
+    const Status s = decoder.DecodeRecords(d, 0, Direction::kRead, &out);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.message().find("expected"), std::string::npos) << bad << ": " << s.message();
+  }
+}
+
 }  // namespace
 }  // namespace fiohist

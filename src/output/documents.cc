@@ -282,6 +282,51 @@ char* PutListBody(char* p, size_t n, Piece piece) {
   return p;
 }
 
+// Bytes PutRuns and PutInts may write per element.
+constexpr size_t kRunRoom = 2 * 9;  // ",gap,length" of up to 8 digits each
+constexpr size_t kIntRoom = 21;     // ",<int64>"
+
+// The `n` ascending columns col(i) as runs of consecutive buckets: [first, length, gap,
+// length, gap, length...], the gap from a run's last bucket to the next run's first. A
+// quantum's body is mostly one run, so this is a few numbers where indices would be
+// hundreds.
+template <typename Col>
+char* PutRuns(char* p, size_t n, Col col) {
+  char* open = p;
+  *p = ',';
+  size_t i = 0;
+  int64_t prev = 0;
+  while (i < n) {
+    size_t j = i + 1;
+    while (j < n && col(j) == col(j - 1) + 1) ++j;
+    *p++ = ',';
+    p = std::to_chars(p, p + 8, col(i) - prev).ptr;
+    *p++ = ',';
+    p = std::to_chars(p, p + 8, j - i).ptr;
+    prev = col(j - 1);
+    i = j;
+  }
+  if (n == 0) ++p;
+  *open = '[';
+  *p++ = ']';
+  return p;
+}
+
+// [v(0),...,v(n-1)] of integers.
+template <typename Val>
+char* PutInts(char* p, size_t n, Val val) {
+  char* open = p;
+  *p = ',';
+  for (size_t i = 0; i < n; ++i) {
+    *p++ = ',';
+    p = std::to_chars(p, p + 20, val(i)).ptr;
+  }
+  if (n == 0) ++p;
+  *open = '[';
+  *p++ = ']';
+  return p;
+}
+
 }  // namespace
 
 // Appends through a raw cursor: Room(n) makes n bytes writable at the returned position,
@@ -366,6 +411,8 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   bucket_ios_key_ = ResultKey("bucket_ios");
   latency_key_ = ResultKey("latency");
   latency_scale_key_ = ResultKey("latency_scale");
+  records_key_ = ResultKey("records");
+  records_end_key_ = ResultKey("records_end");
   buckets_head_ = ResultKey("layout") + StringText(layout.data(), layout.size());
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
@@ -625,40 +672,11 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
     });
     p = Lit(p, "],\"counts\":");
   } else {
-    // Runs of consecutive buckets: [first, length, gap, length, gap, length...], the gap
-    // from a run's last bucket to the next run's first. A quantum's body is mostly one run,
-    // so this is a few numbers where a list of indices would be hundreds.
     p = Put(p, bucket_runs_key_);
-    char* open = p;
-    *p = ',';
-    size_t i = 0;
-    int prev = 0;
-    while (i < n) {
-      size_t j = i + 1;
-      while (j < n && b.columns[j] == b.columns[j - 1] + 1) ++j;
-      *p++ = ',';
-      p = std::to_chars(p, p + 8, b.columns[i] - prev).ptr;
-      *p++ = ',';
-      p = std::to_chars(p, p + 8, j - i).ptr;
-      prev = b.columns[j - 1];
-      i = j;
-    }
-    if (n == 0) ++p;
-    *open = '[';
-    *p++ = ']';
+    p = PutRuns(p, n, [&](size_t i) { return static_cast<int64_t>(b.columns[i]); });
     p = Put(p, bucket_ios_key_);
   }
-  {
-    char* open = p;
-    *p = ',';
-    for (size_t i = 0; i < n; ++i) {
-      *p++ = ',';
-      p = std::to_chars(p, p + 20, b.counts[i]).ptr;
-    }
-    if (n == 0) ++p;
-    *open = '[';
-    *p++ = ']';
-  }
+  p = PutInts(p, n, [&](size_t i) { return b.counts[i]; });
   if (form_ == BucketForm::kHistogram) *p++ = '}';
   if (b.scale != 1) {  // counts are I/Os times this
     p = Put(p, latency_scale_key_);
@@ -666,6 +684,52 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
   }
   if (r.coverage != 1) {  // a span the logs cover in part (first and last quanta): read-back
     p = Put(p, coverage_key_);  // reports coverage and partial as the logs do
+    p = PutNum(p, r.coverage);
+  }
+  *p++ = '}';
+  out.Done(p);
+}
+
+void DocumentBuilder::AppendRecords(const ScopeResult& r,
+                                    const std::vector<const PlacedRecord*>& records,
+                                    std::string* doc) const {
+  const int columns = static_cast<int>(mid_text_.size());
+  size_t room = buckets_head_.size() + records_end_key_.size() + records_key_.size() +
+                coverage_key_.size() + MaxValueBytes(FieldType::kDate) + kMaxDouble + 8;
+  int64_t end_ms = r.start_ms;
+  for (const PlacedRecord* rec : records) {
+    room += 48 + rec->counts.size() * (kRunRoom + kIntRoom);
+    end_ms = std::max(end_ms, rec->span.end_ms);
+  }
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + room);
+  AppendCommon(r, r.stats.samples, true, out);
+  char* p = out.Room(room);
+  p = Put(p, buckets_head_);
+  p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
+  p = PutTime(p, end_ms, info_.absolute);
+  p = Put(p, records_key_);
+  char* open = p;
+  *p = ',';
+  for (const PlacedRecord* rec : records) {
+    // Columns beyond the layout (there are none: the log's layout is the run's) are left out.
+    size_t n = 0;
+    while (n < rec->counts.size() && rec->counts[n].first < static_cast<uint32_t>(columns)) ++n;
+    p = Lit(p, ",{\"span\":[");
+    p = std::to_chars(p, p + 20, rec->span.start_ms - r.start_ms).ptr;
+    *p++ = ',';
+    p = std::to_chars(p, p + 20, rec->span.length()).ptr;
+    p = Lit(p, "],\"runs\":");
+    p = PutRuns(p, n, [&](size_t i) { return static_cast<int64_t>(rec->counts[i].first); });
+    p = Lit(p, ",\"ios\":");
+    p = PutInts(p, n, [&](size_t i) { return rec->counts[i].second; });
+    *p++ = '}';
+  }
+  if (records.empty()) ++p;
+  *open = '[';
+  *p++ = ']';
+  if (r.coverage != 1) {
+    p = Put(p, coverage_key_);
     p = PutNum(p, r.coverage);
   }
   *p++ = '}';

@@ -50,6 +50,12 @@ class DocumentBuilder {
   void AppendPercentiles(const ScopeResult& r, std::string* out) const;
   /// Appends Buckets(r, b) to `out`.
   void AppendBuckets(const ScopeResult& r, const IntegerBuckets& b, std::string* out) const;
+  /// Appends the record form of `r`'s bucket document to `out`: `records`, the fio records
+  /// of r's job and direction whose spans start in r's quantum, with their integer counts
+  /// and spans (exact: read-back places them on its grid as the logs were), and
+  /// `records_end`, the end of the last span.
+  void AppendRecords(const ScopeResult& r, const std::vector<const PlacedRecord*>& records,
+                     std::string* out) const;
 
   /// Deterministic id of `r`'s document of `kind`: a re-push overwrites, never duplicates.
   std::string Id(DocKind kind, const ScopeResult& r) const;
@@ -98,7 +104,7 @@ class DocumentBuilder {
   size_t common_room_ = 0;  // bytes of those keys and their values at most
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
-  std::string latency_scale_key_;
+  std::string latency_scale_key_, records_key_, records_end_key_;
   std::string coverage_key_, partial_key_;
   // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
   // and each threshold's text as a JSON string.

@@ -74,6 +74,11 @@ const std::vector<Field>& ResultFields() {
       {"bucket_ios", FieldType::kInteger, kInBuckets},
       // Counts are I/Os times this (absent: 1).
       {"latency_scale", FieldType::kInteger, kInBuckets},
+      // The record form of job documents (compact form, from logs): the fio records whose
+      // spans start in the quantum, integer counts and spans, in _source only; and the end
+      // of their last span, which read-back of a window searches on.
+      {"records", FieldType::kObject, kInBuckets},
+      {"records_end", FieldType::kDate, kInBuckets},
   };
   return fields;
 }

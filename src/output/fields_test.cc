@@ -159,9 +159,17 @@ class KeyCollector : public ResultSink {
     Collect(builder_->Percentiles(r), &pctiles);
     IntegerBuckets b;
     carry_.Round(r, &b);
-    // Both bucket forms together write every bucket field.
+    // The bucket forms together write every bucket field: the histogram, the compact one
+    // of rounded counts and the record form of job results.
     Collect(builder_->Buckets(r, b), &buckets);
     Collect(compact_->Buckets(r, b), &buckets);
+    if (r.records && !r.records->empty()) {
+      std::vector<const PlacedRecord*> mine;
+      for (const PlacedRecord& rec : *r.records) mine.push_back(&rec);
+      std::string doc;
+      compact_->AppendRecords(r, mine, &doc);
+      Collect(doc, &buckets);
+    }
     return Status();
   }
   Status WholeRun(const ScopeResult& r) override {
@@ -207,6 +215,7 @@ TEST(Fields, DocumentsCarryExactlyTheTableFields) {
   options.scopes = {true, true, true};
   // Thresholds, so the SLA fields are written too (p50 of 1 us: every quantum breaches).
   ASSERT_TRUE(ParseSlaThresholds({"p50=1us", "read.p99.5=1s"}, "--sla", &options.sla).ok());
+  options.keep_records = true;
   KeyCollector sink;
   RunSummary summary;
   const std::vector<std::string> logs = {dir + "epoch2_clat_hist.1.log.hostX",

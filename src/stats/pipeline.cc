@@ -26,6 +26,7 @@ struct LogSlot {
   std::unique_ptr<LogStream> stream;
   std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
   std::array<std::vector<ScopeResult>, 2> results;
+  std::array<std::vector<PlacedRecord>, 2> placed;  // records starting in the quantum
   ScopeResult base;              // this log's key fields (kind, host, job) for its results
   std::array<Histogram, 2> all;  // scratch: sum over directions
   ScopeHistograms whole;         // this log over the whole run
@@ -70,6 +71,7 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     r.coverage = base.coverage;
     r.partial = base.partial;
     r.histogram = histogram;
+    r.records = nullptr;
     r.prepared.clear();
     if (same_as >= 0) {
       r.stats = (*out)[static_cast<size_t>(same_as)].stats;
@@ -641,8 +643,13 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double ela
   const bool job_scope = o_.scopes[2];
   ScopeHistograms& mine = slot->quantum[lb];
   mine.Clear();
+  std::vector<PlacedRecord>* placed = nullptr;
+  if (job_scope && o_.keep_records) {
+    placed = &slot->placed[lb];
+    placed->clear();
+  }
   if (slot->stream->next_start_ms() < grid.End(q)) {
-    slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched);
+    slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched, placed);
     mine.covered_ms = slot->stream->covered_ms(q);
   }
   if (!slot->status.ok() || !mine.any() || !job_scope) {
@@ -658,6 +665,9 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double ela
   slot->base.elapsed_s = elapsed;
   SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), &slot->base);
   SetResults(mine, o_, info_.layout, slot->base, &slot->all[lb], &slot->results[lb]);
+  if (placed) {
+    for (ScopeResult& r : slot->results[lb]) r.records = placed;
+  }
   Prepare(&slot->results[lb]);
 }
 

@@ -50,6 +50,9 @@ struct PipelineOptions {
   /// them (added after the others), cluster results of each quantum are checked against
   /// them (RunSummary::sla_breaches) and RunInfo::sla hands them to the sinks.
   std::vector<SlaThreshold> sla;
+  /// Job results of each quantum carry the records whose spans start in it
+  /// (ScopeResult::records): bucket documents store them exactly.
+  bool keep_records = false;
 };
 
 /// Runs the pipeline over `paths`, feeding `sink`. Returns the first error; `summary`

@@ -7,6 +7,7 @@
 
 #include "histogram/histogram.h"
 #include "log/log_line.h"
+#include "log/placed_record.h"
 #include "stats/percentiles.h"
 
 namespace fiohist {
@@ -51,6 +52,10 @@ struct ScopeResult {
   LatencyStats stats;
   /// The summed histogram behind `stats` (valid during the sink call only).
   const Histogram* histogram = nullptr;
+  /// Job results of a quantum with PipelineOptions::keep_records: the log's records (of
+  /// every direction) whose spans start in it; null otherwise (valid during the sink call
+  /// only).
+  const std::vector<PlacedRecord>* records = nullptr;
   /// What the sink's Prepare() made of this result on a worker thread (empty: nothing).
   std::string prepared;
 };

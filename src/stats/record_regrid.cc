@@ -1,0 +1,56 @@
+#include "stats/record_regrid.h"
+
+#include <algorithm>
+
+namespace fiohist {
+
+void RecordRegrid::Add(const std::string& host, const std::string& job,
+                       const PlacedRecord& record) {
+  const TimeSpan& span = record.span;
+  if (span.length() <= 0) return;  // LogStream never stores one; a damaged document might
+  const size_t d = static_cast<size_t>(record.direction);
+  if (d >= static_cast<size_t>(kLogDirections)) return;
+  // The quanta the span overlaps: [start, end) in the weight's arithmetic.
+  const int64_t first = grid_.IndexOf(span.start_ms);
+  const int64_t last = grid_.IndexOf(span.end_ms - 1);
+  for (int64_t q = first; q <= last; ++q) {
+    const int64_t qs = grid_.Start(q), qe = grid_.End(q);
+    if (qs < from_ms_ || qs >= to_ms_) continue;
+    const double w = grid_.Weight(span, q);
+    if (w <= 0) continue;
+    Cell& c = cells_[Key{qs, host, job}];
+    c.direction[d].AddWeighted(record.counts, w);
+    c.touched[d] = true;
+    c.covered_ms[d] += std::min(span.end_ms, qe) - std::max(span.start_ms, qs);
+  }
+}
+
+Status RecordRegrid::FlushBefore(int64_t t_ms,
+                                 const std::function<Status(const StoredQuantum&)>& each) {
+  auto it = cells_.begin();
+  for (; it != cells_.end(); ++it) {
+    const int64_t qs = std::get<0>(it->first);
+    if (t_ms != INT64_MAX && grid_.End(grid_.IndexOf(qs)) > t_ms) break;
+    const Cell& c = it->second;
+    // A log's coverage of a quantum is the most of any direction, as LogStream measures it.
+    const int64_t covered = *std::max_element(c.covered_ms, c.covered_ms + kLogDirections);
+    out_.start_ms = qs;
+    out_.end_ms = grid_.End(grid_.IndexOf(qs));
+    out_.host = std::get<1>(it->first);
+    out_.job = std::get<2>(it->first);
+    out_.logs = 1;
+    out_.coverage =
+        static_cast<double>(covered) / static_cast<double>(out_.end_ms - out_.start_ms);
+    for (int d = 0; d < kLogDirections; ++d) {
+      if (!c.touched[d]) continue;
+      out_.direction = static_cast<Direction>(d);
+      out_.histogram = c.direction[d];
+      Status s = each(out_);
+      if (!s.ok()) return s;
+    }
+  }
+  cells_.erase(cells_.begin(), it);
+  return Status();
+}
+
+}  // namespace fiohist

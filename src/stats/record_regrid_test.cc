@@ -1,0 +1,148 @@
+#include "stats/record_regrid.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "base/test_util.h"
+#include "stats/pipeline.h"
+
+namespace fiohist {
+namespace {
+
+using Cells = std::map<std::tuple<int64_t, std::string, std::string, int>,
+                       std::pair<std::vector<std::pair<int, double>>, double>>;
+
+std::vector<std::pair<int, double>> Counts(const Histogram& h) {
+  std::vector<std::pair<int, double>> out;
+  h.ForEachNonZero([&](int c, double v) { out.emplace_back(c, v); });
+  return out;
+}
+
+// Keeps the pipeline's job histograms and coverage per quantum, and the records of each job
+// result's direction, in the order bucket documents would hold them.
+class RecordSink : public ResultSink {
+ public:
+  Status Begin(const RunInfo& i) override {
+    info = i;
+    return Status();
+  }
+  Status Quantum(const ScopeResult& r) override {
+    if (r.kind != ScopeKind::kJob || r.direction == Direction::kAll) return Status();
+    cells[{r.start_ms, r.host, r.job, static_cast<int>(r.direction)}] = {Counts(*r.histogram),
+                                                                         r.coverage};
+    if (r.records == nullptr) return Status::Error("no records");
+    for (const PlacedRecord& rec : *r.records) {
+      if (rec.direction == r.direction) records.push_back({r.host, r.job, rec});
+    }
+    return Status();
+  }
+  Status WholeRun(const ScopeResult&) override { return Status(); }
+  Status End(const RunSummary&) override { return Status(); }
+  struct Stored {
+    std::string host, job;
+    PlacedRecord record;
+  };
+  RunInfo info;
+  Cells cells;
+  std::vector<Stored> records;
+};
+
+// Runs the pipeline over `logs` at `quantum_ms`, places its records again and expects every
+// job histogram bit for bit, and its coverage.
+void ExpectRebuilt(const std::vector<std::string>& logs, int64_t quantum_ms) {
+  PipelineOptions o;
+  o.quantum_ms = quantum_ms;
+  o.scopes = {true, false, true};
+  o.keep_records = true;
+  RecordSink sink;
+  RunSummary summary;
+  const Status run = RunPipeline(o, logs, &sink, &summary);
+  ASSERT_TRUE(run.ok()) << run.message();
+  ASSERT_FALSE(sink.records.empty());
+  // Documents come in time, host, job and direction order: the records of a result
+  // were emitted in that order already.
+  RecordRegrid regrid(QuantumGrid(sink.info.first_quantum_ms, quantum_ms), INT64_MIN, INT64_MAX);
+  Cells rebuilt;
+  auto each = [&](const StoredQuantum& q) {
+    rebuilt[{q.start_ms, q.host, q.job, static_cast<int>(q.direction)}] = {Counts(q.histogram),
+                                                                           q.coverage};
+    return Status();
+  };
+  for (const auto& s : sink.records) {
+    // Documents are keyed by the quantum their records start in.
+    ASSERT_TRUE(regrid.FlushBefore(s.record.span.start_ms -
+                                       (s.record.span.start_ms - sink.info.first_quantum_ms) %
+                                           quantum_ms,
+                                   each)
+                    .ok());
+    regrid.Add(s.host, s.job, s.record);
+  }
+  ASSERT_TRUE(regrid.Finish(each).ok());
+  ASSERT_EQ(rebuilt.size(), sink.cells.size());
+  size_t i = 0;
+  for (const auto& [key, want] : sink.cells) {
+    auto it = rebuilt.find(key);
+    ASSERT_NE(it, rebuilt.end()) << std::get<0>(key) << " " << std::get<2>(key);
+    EXPECT_EQ(it->second.first, want.first) << std::get<0>(key) << " " << std::get<2>(key);
+    EXPECT_NEAR(it->second.second, want.second, 1e-12) << std::get<0>(key);
+    ++i;
+  }
+  EXPECT_EQ(i, sink.cells.size());
+}
+
+// The real fio logs: both directions, records straddling every quantum edge.
+TEST(RecordRegrid, RebuildsTheLogsHistogramsBitForBit) {
+  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/";
+  ExpectRebuilt({dir + "randrw4/randrw4_clat_hist.1.log", dir + "randrw4/randrw4_clat_hist.2.log"},
+                1000);
+  ExpectRebuilt({dir + "epoch2/epoch2_clat_hist.1.log.hostX",
+                 dir + "epoch2/epoch2_clat_hist.2.log.hostY"},
+                1000);
+  ExpectRebuilt({dir + "randrw4/randrw4_clat_hist.3.log"}, 300);
+  ExpectRebuilt({dir + "coarse/coarse_clat_hist.1.log"}, 1000);
+}
+
+// A stalled direction: one record spread over eight quanta, stored once.
+TEST(RecordRegrid, RebuildsAStallSpreadOverManyQuanta) {
+  std::string text;
+  auto line = [](int64_t t, int dir, int count) {  // `count` I/Os in bucket 300, fio3 layout
+    std::string s = std::to_string(t) + ", " + std::to_string(dir) + ", 4096";
+    for (int c = 0; c < 1856; ++c) s += c == 300 ? ", " + std::to_string(count) : ", 0";
+    return s + "\n";
+  };
+  text += line(1001, 0, 10) + line(1001, 1, 10);
+  for (int k = 2; k <= 10; ++k) {
+    text += line(k * 1000 + 1, 0, 10);
+    if (k == 9) text += line(9001, 1, 800);
+  }
+  ExpectRebuilt({WriteTempFile("regrid_stall.log", text)}, 1000);
+}
+
+// Only quanta of the window are handed out; a record starting before it still counts.
+TEST(RecordRegrid, HandsOutTheWindowOnly) {
+  RecordRegrid regrid(QuantumGrid(0, 1000), 1000, 3000);
+  PlacedRecord r;
+  r.direction = Direction::kWrite;
+  r.span = {500, 2500};  // 500 ms in quantum 0, 1000 in 1, 1000 in 2
+  r.counts = {{7, 20}};
+  regrid.Add("h", "j", r);
+  std::vector<StoredQuantum> out;
+  ASSERT_TRUE(regrid.Finish([&](const StoredQuantum& q) {
+                out.push_back(q);
+                return Status();
+              })
+                  .ok());
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].start_ms, 1000);
+  EXPECT_EQ(out[1].start_ms, 2000);
+  EXPECT_EQ(out[0].direction, Direction::kWrite);
+  EXPECT_DOUBLE_EQ(out[0].histogram.total(), 10.0);
+  EXPECT_DOUBLE_EQ(out[0].coverage, 1.0);
+}
+
+}  // namespace
+}  // namespace fiohist
