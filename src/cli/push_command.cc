@@ -160,12 +160,13 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
        "scopes that get bucket documents, among those reported (default job: the others are "
        "sums of it; 'none': no bucket documents)")
       ("bucket-scale", po::value(&args->buckets.scale),
-       "bucket documents count in units of 1/N I/O (default 5000: percentiles of their sums "
-       "stay within 0.1% of the logs'; 1: whole I/Os)")
+       "bucket documents of scaled counts count in units of 1/N I/O (default 5000: "
+       "percentiles of their sums stay within 0.1% of the logs'; 1: whole I/Os)")
       ("bucket-form", po::value(&args->bucket_form),
        "bucket documents' form: auto (a `latency` histogram where the server has the type, "
-       "else compact; histogram with --out), histogram, or compact (delta-coded indices and "
-       "integer counts, read back by `fiohist pctiles --es-url`)");
+       "else compact; histogram with --out), histogram, or compact (read back by `fiohist "
+       "pctiles --es-url`: a job's fio records with their whole counts, exact; scaled counts "
+       "for host and cluster scopes)");
   // clang-format on
   AddEsConnectionOptions(&desc, &args->conn);
   AddBulkOptions(&desc, &args->bulk);

@@ -47,6 +47,11 @@ int RunSetupCommand(int argc, char** argv) {
   std::cout << "installed templates:";
   for (const std::string& name : report.installed) std::cout << " " << name;
   std::cout << "\nhistogram field type: " << (report.histogram_supported ? "yes" : "no") << "\n";
+  if (!report.updated.empty()) {
+    std::cout << "fields of this fiohist added to existing indices:";
+    for (const std::string& name : report.updated) std::cout << " " << name;
+    std::cout << "\n";
+  }
   return kExitOk;
 }
 

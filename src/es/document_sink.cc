@@ -58,12 +58,12 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
   BulkAction b;
   if (buckets_.form == BucketForm::kCompact && r.records) {
     // The record form: the log's own integer counts, exact. A quantum where none of the
-    // job's records starts has nothing to store (its share comes from earlier records).
+    // job's records starts still gets its document (no records; its share comes from
+    // earlier ones): one per quantum, job and direction, with the quantum's `samples`.
     mine_.clear();
     for (const PlacedRecord& rec : *r.records) {
       if (rec.direction == r.direction) mine_.push_back(&rec);
     }
-    if (mine_.empty()) return s;
     builder_->AppendRecords(r, mine_, &b.source);
   } else {
     carry_.Round(r, &ints_);

@@ -260,6 +260,59 @@ Status EsAdmin::InstallTemplates(const std::string& mappings_dir, const IndexSet
       return Status::Error(TemplateRefusedMessage(name, r));
     }
     report->installed.push_back(name);
+    st = AddMissingFields(kind, body, report);
+    if (!st.ok()) return st;
+  }
+  return Status();
+}
+
+Status EsAdmin::AddMissingFields(DocKind kind, const std::string& template_body,
+                                 TemplateReport* report) {
+  rapidjson::Document t;
+  t.Parse(template_body.c_str());
+  if (t.HasParseError() || !t.IsObject() || !t.HasMember("template") ||
+      !t["template"].HasMember("mappings") ||
+      !t["template"]["mappings"].HasMember("properties")) {
+    return Status();  // a user's template without properties: nothing to add
+  }
+  const rapidjson::Value& props = t["template"]["mappings"]["properties"];
+  HttpResult r = client_->Request(
+      "GET", "/" + IndexPattern(prefix_, kind) + "/_mapping?" + kMultiIndexOptions);
+  if (!r.ok()) return Status();  // none yet, or not readable: the push says what is wrong
+  rapidjson::Document have;
+  have.Parse(r.body.c_str());
+  if (have.HasParseError() || !have.IsObject()) return Status();
+  for (auto it = have.MemberBegin(); it != have.MemberEnd(); ++it) {
+    const rapidjson::Value& m = it->value;
+    if (!m.IsObject() || !m.HasMember("mappings")) continue;
+    const rapidjson::Value* existing =
+        m["mappings"].HasMember("properties") ? &m["mappings"]["properties"] : nullptr;
+    // Fields this fiohist writes that the index (made by an earlier one, from an earlier
+    // template) lacks: mapped now, before a document maps them dynamically as stored-only.
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key("properties");
+    w.StartObject();
+    int missing = 0;
+    for (auto f = props.MemberBegin(); f != props.MemberEnd(); ++f) {
+      if (existing && existing->HasMember(f->name)) continue;
+      f->name.Accept(w);
+      f->value.Accept(w);
+      ++missing;
+    }
+    w.EndObject();
+    w.EndObject();
+    if (missing == 0) continue;
+    const std::string index = it->name.GetString();
+    HttpResult p = client_->Request("PUT", "/" + index + "/_mapping",
+                                    std::string(buf.GetString(), buf.GetSize()));
+    if (!p.ok()) {
+      return Status::Error("adding this fiohist's " + std::to_string(missing) +
+                           " new field(s) to index " + index +
+                           " failed: " + DescribeHttpFailure(p));
+    }
+    report->updated.push_back(index);
   }
   return Status();
 }

@@ -36,6 +36,7 @@ struct TemplateReport {
   bool histogram_supported = true;     ///< false: the buckets fallback template was installed
   std::vector<std::string> installed;  ///< template names
   std::vector<std::string> created;    ///< indices created now (the others existed)
+  std::vector<std::string> updated;    ///< existing indices given the fields they lacked
 };
 
 /// What `delete --older-than` drops: whole monthly indices whose every document ended before
@@ -67,7 +68,8 @@ class EsAdmin {
   /// `settings`; with none given, the shards and replicas of fiohist templates already there
   /// (version 2 on) are kept, so push does not undo what setup chose. When the cluster lacks the
   /// `histogram` field type, installs fiohist-buckets-nohistogram.json instead and says so in
-  /// the report. A refused template gets one message saying what to do.
+  /// the report. A refused template gets one message saying what to do. Indices an earlier
+  /// fiohist made get the fields it did not map (an index keeps its mapping from creation).
   Status InstallTemplates(const std::string& mappings_dir, const IndexSettings& settings,
                           TemplateReport* report);
 
@@ -102,6 +104,10 @@ class EsAdmin {
   Status DeleteRunByScroll(const std::string& run, const BulkOptions& bulk_options,
                            DeleteReport* report);
   Status KeptSettings(DocKind kind, IndexSettings* settings);
+  // Maps, in every existing index of `kind`, the top-level fields of the installed template
+  // `template_body` that the index lacks (it was made by an earlier fiohist).
+  Status AddMissingFields(DocKind kind, const std::string& template_body,
+                          TemplateReport* report);
   Status ListIndices(std::vector<std::string>* indices);
   Status LatestEnd(const std::string& indices, double* end_ms, uint64_t* docs);
   HttpClient* client_;

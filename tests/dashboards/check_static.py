@@ -104,6 +104,14 @@ def check_templates():
             if p.get("index", True) or p.get("doc_values", True):
                 problem("mappings/fiohist-buckets.json",
                         f"{f} must have index: false and doc_values: false (read back only)")
+        props = b["template"]["mappings"]["properties"]
+        if props.get("records") != {"type": "object", "enabled": False}:
+            problem("mappings/fiohist-buckets.json",
+                    "records must be an object with enabled: false (read back only)")
+        re_ = props.get("records_end", {})
+        if re_.get("type") != "date" or not re_.get("index", True):
+            problem("mappings/fiohist-buckets.json",
+                    "records_end must be an indexed date (read-back searches a window on it)")
     if "runs" in tmpl:
         m = dl.Mapping(tmpl["runs"])
         for f in ("read_p99", "write_p99_9", "all_iops"):

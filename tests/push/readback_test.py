@@ -124,8 +124,21 @@ def compare(logs, back, jobs_of, what, exact=True):
           % (what, checked, worst_pct * 100))
 
 
+def old_bucket_index():
+    """The run's monthly bucket index as the fiohist before the record form made it: its
+    mapping lacks `records` and `records_end`, which push must add (else `records_end` would
+    be mapped stored-only and a window could not be searched on it)."""
+    path = os.path.join(os.environ["FIOHIST_MAPPINGS_DIR"], "fiohist-buckets-nohistogram.json")
+    mappings = json.load(open(path))["template"]["mappings"]
+    for field in ("records", "records_end"):
+        del mappings["properties"][field]
+    es("PUT", "/%s-buckets-2026.11" % PREFIX, {"mappings": mappings, "settings": {
+        "number_of_shards": 1, "auto_expand_replicas": "0-1"}})
+
+
 def main():
     es("DELETE", "/%s-*" % PREFIX)
+    old_bucket_index()
     run = "readback"
     rc, _, err = fiohist(["push", "--es-url", URL, "--index-prefix", PREFIX, "--run", run,
                           "--quiet"] + LOGS)
@@ -134,6 +147,11 @@ def main():
                         "--bucket-form", "histogram", "--quiet"] + LOGS)
     check(rc == 0, "push --bucket-form histogram")
     es("POST", "/%s-*/_refresh" % PREFIX)
+    mapped = es("GET", "/%s-buckets-2026.11/_mapping" % PREFIX)
+    props = mapped["%s-buckets-2026.11" % PREFIX]["mappings"]["properties"]
+    check(props.get("records_end", {}).get("type") == "date" and
+          props.get("records", {}).get("enabled") is False,
+          "an index made before the record form gets its fields mapped by push")
 
     all_scopes = ["--scope", "cluster,host,job"]
     logs = from_logs(all_scopes)
