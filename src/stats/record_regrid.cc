@@ -10,9 +10,12 @@ void RecordRegrid::Add(const std::string& host, const std::string& job,
   if (span.length() <= 0) return;  // LogStream never stores one; a damaged document might
   const size_t d = static_cast<size_t>(record.direction);
   if (d >= static_cast<size_t>(kLogDirections)) return;
-  // The quanta the span overlaps: [start, end) in the weight's arithmetic.
-  const int64_t first = grid_.IndexOf(span.start_ms);
-  const int64_t last = grid_.IndexOf(span.end_ms - 1);
+  // The quanta the span overlaps ([start, end) in the weight's arithmetic) and the window
+  // holds: a stalled record may span days of quanta.
+  int64_t first = grid_.IndexOf(span.start_ms);
+  int64_t last = grid_.IndexOf(span.end_ms - 1);
+  if (from_ms_ != INT64_MIN) first = std::max(first, grid_.IndexOf(from_ms_));
+  if (to_ms_ != INT64_MAX) last = std::min(last, grid_.IndexOf(to_ms_ - 1));
   for (int64_t q = first; q <= last; ++q) {
     const int64_t qs = grid_.Start(q), qe = grid_.End(q);
     if (qs < from_ms_ || qs >= to_ms_) continue;
