@@ -698,7 +698,8 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
                 coverage_key_.size() + MaxValueBytes(FieldType::kDate) + kMaxDouble + 8;
   int64_t end_ms = r.start_ms;
   for (const PlacedRecord* rec : records) {
-    room += 48 + rec->counts.size() * (kRunRoom + kIntRoom);
+    // ,{"span":[<int64>,<int64>],"runs":[],"ios":[]} and the lists' elements.
+    room += 80 + rec->counts.size() * (kRunRoom + kIntRoom);
     end_ms = std::max(end_ms, rec->span.end_ms);
   }
   Out out(doc);

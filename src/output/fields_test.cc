@@ -264,6 +264,21 @@ TEST(Fields, BudgetsHoldForExtremeValues) {
                           BucketForm::kCompact);
   d.Parse(compact.Buckets(r, ints).c_str());
   EXPECT_TRUE(d.IsObject());
+  // The record form: spans and counts at their longest, and records without counts.
+  PlacedRecord full, empty;
+  full.span = {std::numeric_limits<int64_t>::min() / 2, std::numeric_limits<int64_t>::max() / 2};
+  for (int c = 0; c < info.layout.top_column(); c += 2) {
+    full.counts.emplace_back(static_cast<uint32_t>(c), std::numeric_limits<uint64_t>::max());
+  }
+  empty.span = full.span;
+  std::string records;
+  compact.AppendRecords(r, {&full, &empty}, &records);
+  d.Parse(records.c_str());
+  EXPECT_TRUE(d.IsObject());
+  records.clear();
+  compact.AppendRecords(r, std::vector<const PlacedRecord*>(50, &empty), &records);
+  d.Parse(records.c_str());
+  EXPECT_TRUE(d.IsObject());
   // A cluster document breaching every one of many SLA thresholds.
   ASSERT_TRUE(ParseSlaThresholds({"p50=1ns", "read.p90=1ns", "p99.99=1ns", "p95=1ns"}, "--sla",
                                  &info.sla)
