@@ -1,6 +1,7 @@
 #include "stats/record_regrid.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace fiohist {
 
@@ -34,7 +35,7 @@ Status RecordRegrid::FlushBefore(int64_t t_ms,
   for (; it != cells_.end(); ++it) {
     const int64_t qs = std::get<0>(it->first);
     if (t_ms != INT64_MAX && grid_.End(grid_.IndexOf(qs)) > t_ms) break;
-    const Cell& c = it->second;
+    Cell& c = it->second;  // erased below: its histograms are moved out
     // A log's coverage of a quantum is the most of any direction, as LogStream measures it.
     const int64_t covered = *std::max_element(c.covered_ms, c.covered_ms + kLogDirections);
     out_.start_ms = qs;
@@ -47,7 +48,7 @@ Status RecordRegrid::FlushBefore(int64_t t_ms,
     for (int d = 0; d < kLogDirections; ++d) {
       if (!c.touched[d]) continue;
       out_.direction = static_cast<Direction>(d);
-      out_.histogram = c.direction[d];
+      out_.histogram = std::move(c.direction[d]);
       Status s = each(out_);
       if (!s.ok()) return s;
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/test_util.h"
+#include "stats/collecting_sink.h"
 #include "stats/pipeline.h"
 
 namespace fiohist {
@@ -24,12 +25,8 @@ std::vector<std::pair<int, double>> Counts(const Histogram& h) {
 
 // Keeps the pipeline's job histograms and coverage per quantum, and the records of each job
 // result's direction, in the order bucket documents would hold them.
-class RecordSink : public ResultSink {
+class RecordSink : public CollectingSink {
  public:
-  Status Begin(const RunInfo& i) override {
-    info = i;
-    return Status();
-  }
   Status Quantum(const ScopeResult& r) override {
     if (r.kind != ScopeKind::kJob || r.direction == Direction::kAll) return Status();
     cells[{r.start_ms, r.host, r.job, static_cast<int>(r.direction)}] = {Counts(*r.histogram),
@@ -40,13 +37,10 @@ class RecordSink : public ResultSink {
     }
     return Status();
   }
-  Status WholeRun(const ScopeResult&) override { return Status(); }
-  Status End(const RunSummary&) override { return Status(); }
   struct Stored {
     std::string host, job;
     PlacedRecord record;
   };
-  RunInfo info;
   Cells cells;
   std::vector<Stored> records;
 };
