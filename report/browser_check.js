@@ -3,8 +3,9 @@
 // checks: console errors, each chart's series and points as ECharts holds them, the
 // page-side time from navigation start to drawn, and a screenshot's size and pixels.
 //
-// Usage: node browser_check.js REPORT.html SCREENSHOT.png [--zoom CHART_ID]
+// Usage: node browser_check.js REPORT.html SCREENSHOT.png [--zoom CHART_ID] [--clip HEIGHT]
 //   --zoom: also zooms that chart into its first 5 % and reports the resolution then.
+//   --clip: the screenshot holds only the top HEIGHT pixels of the page (else all of it).
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -13,7 +14,9 @@ const { chromium } = require('playwright-core');
 
 async function main() {
   const [html, shot, ...rest] = process.argv.slice(2);
-  const zoomId = rest[0] === '--zoom' ? rest[1] : null;
+  const opt = (name) => (rest.indexOf(name) >= 0 ? rest[rest.indexOf(name) + 1] : null);
+  const zoomId = opt('--zoom');
+  const clip = opt('--clip');
   const executablePath = process.env.FIOHIST_CHROMIUM || '/usr/bin/chromium';
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fiohist-browser-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -42,7 +45,7 @@ async function main() {
         };
       }
       const nav = performance.getEntriesByType('navigation')[0];
-      return { charts, render_ms: r.renderMs, dom_content_loaded_ms: nav ? nav.domContentLoadedEventEnd : null,
+      return { charts, render_ms: r.renderMs, script_start_ms: r.scriptStartMs, dom_content_loaded_ms: nav ? nav.domContentLoadedEventEnd : null,
         sections: Array.from(document.querySelectorAll('section h2')).map((h) => h.textContent),
         notes: document.getElementById('notes').innerText };
     }));
@@ -57,7 +60,8 @@ async function main() {
         chart.dispatchAction({ type: 'dataZoom', start: 0, end: 5 });
       }), zoomId);
     }
-    await page.screenshot({ path: shot, fullPage: true });
+    await page.screenshot(clip ? { path: shot, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Number(clip) } }
+      : { path: shot, fullPage: true });
     // The screenshot's pixels, decoded by the browser: how many differ from white.
     const b64 = fs.readFileSync(shot).toString('base64');
     out.screenshot = await page.evaluate((src) => new Promise((resolve) => {

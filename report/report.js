@@ -19,7 +19,8 @@
   const only = params.get('only');  // one chart alone (fiohist report --png)
   // The page's state, read by tests and by --png: charts by id, and `rendered` once every
   // chart has drawn.
-  const state = { charts: {}, resolution: {}, rendered: false, maxPoints: null };
+  const state = { charts: {}, resolution: {}, rendered: false, maxPoints: null,
+    scriptStartMs: performance.now() };  // the library is parsed by now
   window.fiohistReport = state;
 
   // ---- formatting -------------------------------------------------------------------
@@ -179,7 +180,7 @@
         data: partialRanges(run, s) };
       if (slas.length) {
         out[slas[0].p].markLine = { symbol: 'none', lineStyle: { type: 'dashed', color: '#b3261e' },
-          label: { formatter: (p) => 'SLA ' + p.name }, data: slas.map((t) => ({ name: t.text, yAxis: t.limit_ns })) };
+          label: { formatter: (p) => 'SLA ' + p.name, position: 'insideEndTop', color: '#b3261e' }, data: slas.map((t) => ({ name: t.text, yAxis: t.limit_ns })) };
       }
       const clamped = s.clamped.map(([i, k]) => [xOf(run, s.t[i], res), s.p[k][i]]);
       if (c.clamped) {
@@ -297,7 +298,7 @@
       resolutionChart('host-' + h.name, chart, run, {
         animation: false,
         title: { text: h.name + ': ' + pname + ' \u00d7' + ratio.toFixed(2) + ' of the hosts\u2019 median',
-          subtext: h.missing_quanta ? 'no I/O in ' + h.missing_quanta + ' quanta' : '', itemGap: 2,
+          subtext: h.missing_quanta ? 'no I/O in ' + h.missing_quanta + ' quanta' : '', itemGap: 8,
           left: 4, textStyle: { fontSize: 12 }, subtextStyle: { fontSize: 11, color: '#b3261e' } },
         grid: { left: 64, right: 10, top: h.missing_quanta ? 42 : 28, bottom: 24 }, tooltip: tooltipLatency(run),
         xAxis: timeAxis(run), yAxis: latencyAxis(pname), dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'none' }],
@@ -355,6 +356,7 @@
   if (MAIN.incomplete) notes.push('Some input was skipped (bad lines): the numbers do not hold every I/O.');
   for (const w of MAIN.warnings) notes.push(w);
   if (MAIN.breaches.length) notes.push(MAIN.breaches.length + ' SLA breaches (quanta above a threshold): see the SLA section.');
+  else if (MAIN.sla.length) notes.push('SLA held in every quantum: ' + MAIN.sla.map((t) => t.text).join(', ') + '.');
   const box = el('div', { class: notes.length ? 'notes' : 'notes ok', id: 'notes' });
   if (notes.length) box.append(el('ul', {}, ...notes.map((n) => el('li', {}, n))));
   else box.append('All quanta complete, no clamped values, no warnings' + (MAIN.sla.length ? ', SLA held.' : '.'));

@@ -31,8 +31,9 @@ Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const Bu
       },
       [&](const StoredQuantum& q) { return replay->Add(q); });
   facts->documents = reader.documents();
-  if (!s.ok()) return s;
-  if (replay) return replay->Finish();
+  if (replay) return s.ok() ? replay->Finish() : s;
+  // BucketReader says "no bucket documents match in INDICES" before the first document.
+  if (!s.ok() && s.message().rfind("no bucket documents match", 0) != 0) return s;
   // Nothing matched: tell a run that does not exist from a window that holds nothing.
   const bool narrowed = query.from_ms != std::numeric_limits<int64_t>::min() ||
                         query.to_ms != std::numeric_limits<int64_t>::max() ||
@@ -53,10 +54,10 @@ Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const Bu
           "no bucket documents in the window asked for (--from, --to, --host, --job): the "
           "run exists, but holds nothing there");
     }
-    if (!probe.ok()) return probe;
+    if (!probe.ok() && probe.message().rfind("no bucket documents match", 0) != 0) return probe;
   }
-  return Status::Error("no bucket documents matched: no run of that name is stored (see "
-                       "fiohist runs)");
+  return Status::Error("no bucket documents matched: no run of that name is stored in " +
+                       index_prefix + "-buckets* (see fiohist runs)");
 }
 
 }  // namespace fiohist
