@@ -182,6 +182,18 @@
         out[slas[0].p].markLine = { symbol: 'none', lineStyle: { type: 'dashed', color: '#b3261e' },
           label: { formatter: (p) => 'SLA ' + p.name, position: 'insideEndTop', color: '#b3261e' }, data: slas.map((t) => ({ name: t.text, yAxis: t.limit_ns })) };
       }
+      if (s.lo) {
+        // The confidence band of the host percentile (p99): a transparent low line and the
+        // band's height stacked on it, one legend entry for both.
+        const kb = run.host_percentile;
+        const name = names[kb] + ' ' + Math.round(100 * run.confidence) + ' % interval';
+        const lo = s.t.map((t, i) => (s.n[i] > 0 && s.lo[kb][i] > 0 ? s.lo[kb][i] : null));
+        const style = { showSymbol: false, type: 'line', stack: 'band', name, lineStyle: { opacity: 0 },
+          color: COLORS[kb % COLORS.length], tooltip: { show: false }, silent: true };
+        out.push(Object.assign({ id: 'band-lo', data: s.t.map((t, i) => [xOf(run, t, res), lo[i]]) }, style));
+        out.push(Object.assign({ id: 'band', areaStyle: { opacity: 0.2 },
+          data: s.t.map((t, i) => [xOf(run, t, res), lo[i] === null ? null : s.hi[kb][i] - lo[i]]) }, style));
+      }
       const clamped = s.clamped.map(([i, k]) => [xOf(run, s.t[i], res), s.p[k][i]]);
       if (c.clamped) {
         out.push({ id: 'clamped', name: 'clamped (lower bound)', type: 'scatter', symbol: 'triangle',
@@ -351,6 +363,11 @@
   for (const h of MAIN.hosts) if (h.missing_quanta) notes.push('host ' + h.name + ': no I/O in ' + h.missing_quanta + ' quanta in which the cluster had I/O.');
   let clampedCount = 0;
   for (const s of MAIN.series) if (s.res === 1 && s.host === '') clampedCount += s.clamped.length;
+  const fewQuanta = new Set();
+  for (const s of MAIN.series) {
+    if (s.res === 1 && s.host === '' && s.few) for (const [i, k] of s.few) if (k === MAIN.host_percentile) fewQuanta.add(s.dir + i);
+  }
+  if (fewQuanta.size) notes.push(fewQuanta.size + ' cluster quanta (summed over directions) have too few I/Os for an upper bound of ' + MAIN.percentiles[MAIN.host_percentile] + ' at ' + Math.round(100 * MAIN.confidence) + ' % confidence: thin samples, their band ends at the largest latency seen.');
   if (clampedCount) notes.push(clampedCount + ' cluster percentile values fell into fio\u2019s last (clamped) bucket: they are only lower bounds (black triangles).');
   for (const sh of MAIN.io_shares) if (sh.share < 0.95) notes.push('host ' + sh.host + (sh.job ? ' job ' + sh.job : '') + ': the logs hold ' + (100 * sh.share).toFixed(1) + ' % of the I/Os fio counted.');
   if (MAIN.incomplete) notes.push('Some input was skipped (bad lines): the numbers do not hold every I/O.');
@@ -368,9 +385,27 @@
     ...w.p.map((v, k) => fmtNs(v) + (w.clamped.includes(k) ? ' \u2265' : '')), fmtNs(w.max) + (w.max_clamped ? ' \u2265' : '')]);
   sum.append(table(['direction', 'I/Os', 'mean IOPS', 'min', 'mean', ...MAIN.percentiles, 'max'], wholeRows));
 
+  if (DATA.verdicts) {
+    const V = DATA.verdicts;
+    const v = section('verdicts', 'Verdicts against the baseline' + (V.overall ? ': ' + V.overall : ''),
+      'fiohist compare\u2019s verdicts: the change of each metric over the full quanta with an interval that holds ' +
+      'the noise inside each run (block bootstrap of the hosts\u2019 histograms) and the spread between runs; ' +
+      'a regression needs the interval above 0 and at least the minimum effect.');
+    if (V.error) v.append(el('p', { class: 'bad' }, 'Not compared: ' + V.error));
+    else {
+      const t = table(V.head, V.rows, [0, 1, 7, 8]);
+      for (const tr of t.querySelectorAll('tr')) {
+        const cell = tr.children[7];
+        if (cell && cell.tagName === 'TD') cell.className += cell.textContent === 'regression' ? ' bad' : cell.textContent === 'pass' || cell.textContent === 'improvement' ? ' good' : '';
+      }
+      v.append(t);
+      if (V.notes.length) v.append(el('ul', {}, ...V.notes.map((n) => el('li', {}, n))));
+    }
+  }
+
   const drawers = { latency: latencyChart, iops: iopsChart, heat: heatChart, hosts: hostCharts, overlay: overlayChart };
   const titles = {
-    latency: (c) => ['Latency percentiles, ' + c.dir, 'Cluster percentiles per quantum (histograms of all hosts added, never percentiles averaged); log scale. Drag or scroll to zoom: coarser windows are exact percentiles of their own span.'],
+    latency: (c) => ['Latency percentiles, ' + c.dir, 'Cluster percentiles per quantum (histograms of all hosts added, never percentiles averaged); log scale; the band is the ' + MAIN.percentiles[MAIN.host_percentile] + '\u2019s ' + Math.round(100 * MAIN.confidence) + ' % confidence interval. Drag or scroll to zoom: coarser windows are exact percentiles of their own span.'],
     iops: () => ['IOPS', 'I/Os completed per second of each window, per direction.'],
     heat: (c) => ['Latency heatmap, ' + c.dir, 'Each column is a window, each row a group of fio\u2019s buckets (4 per doubling of latency); the colour is the share of the window\u2019s I/Os in it.'],
     hosts: () => ['Hosts: ' + MAIN.percentiles[MAIN.host_percentile] + ' per host against the cluster', 'Grey: the cluster. Ordered by how far a host strays from the hosts\u2019 median (mean |log\u2082 host/median| over the quanta; the title gives the mean ratio): a flaky client host shows as one whose I/Os all suffer (Cronburg and England, 2016).'],
@@ -381,11 +416,6 @@
     const [t, sub] = titles[c.kind](c);
     const s = section(c.id, t, sub);
     drawers[c.kind](c, s);
-  }
-
-  if (DATA.verdicts) {
-    const v = section('verdicts', 'Verdicts against the baseline');
-    v.append(table(DATA.verdicts.head, DATA.verdicts.rows));
   }
 
   if (MAIN.sla.length) {

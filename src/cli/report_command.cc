@@ -24,6 +24,8 @@
 #include "report/report_png.h"
 #include "report/report_sink.h"
 #include "stats/resolution_sink.h"
+#include "stats/run_cells.h"
+#include "stats/run_comparison.h"
 
 namespace po = boost::program_options;
 
@@ -167,6 +169,8 @@ struct CollectedRun {
   ReportSink sink;
   ReportSource source;
   RunSummary summary;
+  /// The hosts' histograms per full quantum, for the verdicts against a baseline.
+  RunCellsSink cells{"", QuantumWindow()};
 };
 
 // Collects a run from `logs` or, when `run` is not empty, from its bucket documents.
@@ -175,7 +179,7 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
                const BucketQuery* query, HttpClient* client, ResultSink* extra,
                CollectedRun* out) {
   ResolutionSink resolutions(&out->sink, DefaultCoarseResolutions());
-  std::vector<ResultSink*> sinks = {&resolutions};
+  std::vector<ResultSink*> sinks = {&resolutions, &out->cells};
   if (extra != nullptr) sinks.push_back(extra);
   FanoutSink fanout(sinks);
   Status s;
@@ -251,8 +255,22 @@ int RunReportCommand(int argc, char** argv) {
     }
   }
   const ReportData* base_data = baseline ? &baseline->sink.data() : nullptr;
-  const std::string json = ReportJson(main_run.sink.data(), main_run.source, base_data,
-                                      baseline ? &baseline->source : nullptr);
+  // The verdict table: fiohist compare's comparison of the two runs' full quanta.
+  ComparisonResult verdicts;
+  std::string verdicts_error;
+  if (baseline) {
+    RunData run, base;
+    s = main_run.cells.TakeAll(&run);
+    if (s.ok()) s = baseline->cells.TakeAll(&base);
+    run.run = main_run.source.run;
+    base.run = baseline->source.run;
+    if (s.ok()) s = CompareRuns(run, {base}, CompareOptions(), &verdicts);
+    if (!s.ok()) verdicts_error = s.message();
+  }
+  const std::string json =
+      ReportJson(main_run.sink.data(), main_run.source, base_data,
+                 baseline ? &baseline->source : nullptr,
+                 baseline && verdicts_error.empty() ? &verdicts : nullptr, verdicts_error);
   const std::string title =
       "fiohist report: " + main_run.source.run +
       (baseline ? " vs " + baseline->source.run : std::string());

@@ -4,8 +4,10 @@
 #include <rapidjson/writer.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "report/report_charts.h"
+#include "stats/sla.h"
 
 namespace fiohist {
 namespace {
@@ -51,6 +53,37 @@ void WriteSeries(JsonWriter& w, const ReportSeries& s) {
     w.EndArray();
   }
   w.EndArray();
+  // The confidence intervals (cluster series): low and high per percentile, and the
+  // [point, percentile] pairs resting on too few I/Os for an upper bound.
+  const bool band = np > 0 && s.points[0].low_ns.size() == np;
+  if (band) {
+    for (const char* key : {"lo", "hi"}) {
+      const bool low = key[0] == 'l';
+      w.Key(key);
+      w.StartArray();
+      for (size_t k = 0; k < np; ++k) {
+        w.StartArray();
+        for (const ReportPoint& p : s.points) {
+          const std::vector<double>& v = low ? p.low_ns : p.high_ns;
+          Ns(w, k < v.size() ? v[k] : 0);
+        }
+        w.EndArray();
+      }
+      w.EndArray();
+    }
+    w.Key("few");
+    w.StartArray();
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      for (size_t k = 0; k < s.points[i].few_ios.size(); ++k) {
+        if (!s.points[i].few_ios[k] || s.points[i].samples <= 0) continue;
+        w.StartArray();
+        w.Uint64(i);
+        w.Uint64(k);
+        w.EndArray();
+      }
+    }
+    w.EndArray();
+  }
   w.Key("clamped");
   w.StartArray();
   for (size_t i = 0; i < s.points.size(); ++i) {
@@ -165,6 +198,8 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
   w.EndArray();
   w.Key("host_percentile");
   w.Uint64(d.host_percentile_index);
+  w.Key("confidence");
+  w.Double(info.confidence);
   w.Key("hosts");
   w.StartArray();
   for (const HostStray& h : d.hosts) {
@@ -272,10 +307,68 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
   w.EndObject();
 }
 
+// A metric's value as the verdict table shows it: latency with its unit, or IOPS.
+std::string MetricValue(const MetricComparison& m, double v) {
+  if (m.metric.spec.iops) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f IOPS", v);
+    return buf;
+  }
+  return FormatSlaLatency(v, 3, true) + (m.lower_bound ? " (lower bound)" : "");
+}
+
+std::string Percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f %%", 100 * v);
+  return buf;
+}
+
+void WriteVerdicts(JsonWriter& w, const ComparisonResult* r, const std::string& error) {
+  w.Key("verdicts");
+  w.StartObject();
+  if (r == nullptr) {
+    w.Key("error");
+    w.String(error);
+    w.EndObject();
+    return;
+  }
+  w.Key("overall");
+  w.String(VerdictName(r->overall));
+  w.Key("head");
+  w.StartArray();
+  for (const char* h : {"direction", "metric", "run", "baseline", "change", "interval",
+                        "confidence", "verdict", "why"}) {
+    w.String(h);
+  }
+  w.EndArray();
+  w.Key("rows");
+  w.StartArray();
+  for (const MetricComparison& m : r->metrics) {
+    w.StartArray();
+    w.String(DirectionName(m.direction));
+    w.String(m.metric.spec.name);
+    w.String(MetricValue(m, m.run_value));
+    w.String(MetricValue(m, m.baseline_value));
+    w.String(Percent(m.change));
+    w.String(Percent(m.change_low) + " .. " + Percent(m.change_high));
+    w.String(Percent(m.level).substr(1));
+    w.String(VerdictName(m.verdict));
+    w.String(m.reason);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.Key("notes");
+  w.StartArray();
+  for (const std::string& n : r->notes) w.String(n);
+  w.EndArray();
+  w.EndObject();
+}
+
 }  // namespace
 
 std::string ReportJson(const ReportData& data, const ReportSource& source,
-                       const ReportData* baseline, const ReportSource* baseline_source) {
+                       const ReportData* baseline, const ReportSource* baseline_source,
+                       const ComparisonResult* verdicts, const std::string& verdicts_error) {
   rapidjson::StringBuffer buf;
   JsonWriter w(buf);
   w.SetMaxDecimalPlaces(3);
@@ -288,6 +381,7 @@ std::string ReportJson(const ReportData& data, const ReportSource& source,
     w.Key("baseline");
     WriteRun(w, *baseline, *baseline_source);
   }
+  if (verdicts != nullptr || !verdicts_error.empty()) WriteVerdicts(w, verdicts, verdicts_error);
   w.Key("charts");
   w.StartArray();
   for (const ReportChart& c : ReportCharts(data, baseline_source ? baseline : nullptr)) {

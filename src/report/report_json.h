@@ -4,6 +4,7 @@
 #include <string>
 
 #include "report/report_sink.h"
+#include "stats/run_comparison.h"
 
 namespace fiohist {
 
@@ -21,9 +22,13 @@ struct ReportSource {
 /// Writes `data` as the JSON object the page's script reads (`window.FIOHIST_REPORT`):
 /// series as parallel arrays (times in ms, latencies in whole ns), heatmap columns as
 /// dense runs of counts. `baseline`, when given, is written as the `baseline` member in
-/// the same form. The text is safe inside a <script> element ("</" is written "<\/").
+/// the same form; `verdicts`, when given, as the verdict table (`verdicts`: head, rows,
+/// overall, notes), or `verdicts_error` when the runs could not be compared. The text is
+/// safe inside a <script> element ("</" is written "<\/").
 std::string ReportJson(const ReportData& data, const ReportSource& source,
                        const ReportData* baseline = nullptr,
-                       const ReportSource* baseline_source = nullptr);
+                       const ReportSource* baseline_source = nullptr,
+                       const ComparisonResult* verdicts = nullptr,
+                       const std::string& verdicts_error = "");
 
 }  // namespace fiohist

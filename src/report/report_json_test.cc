@@ -71,6 +71,11 @@ TEST(ReportJson, BaselineAndOverlays) {
     EXPECT_EQ(c["percentiles"].Size(), 3u);  // p50, p99, p99.9
   }
   EXPECT_EQ(overlays, 3);
+  EXPECT_FALSE(doc.HasMember("verdicts"));
+  // Runs that could not be compared: the page says why instead of a table.
+  const std::string not_compared = ReportJson(d, a, &d, &b, nullptr, "too few quanta");
+  ASSERT_FALSE(doc.Parse(not_compared.c_str()).HasParseError());
+  EXPECT_STREQ(doc["verdicts"]["error"].GetString(), "too few quanta");
 }
 
 }  // namespace

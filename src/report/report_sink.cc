@@ -89,6 +89,9 @@ Status ReportSink::Quantum(const ScopeResult& r) {
   if (r.kind == ScopeKind::kCluster) {
     p.percentile_ns = r.stats.percentile_ns;
     p.lower_bound = r.stats.lower_bound;
+    p.low_ns = r.stats.percentile_low_ns;
+    p.high_ns = r.stats.percentile_high_ns;
+    p.few_ios = r.stats.few_ios;
     if (r.histogram != nullptr && r.direction != Direction::kAll) AddHeat(r);
     if (r.resolution == 1 && r.histogram != nullptr && data_.info.sla.size() > 0) {
       if (!checker_) {

@@ -26,6 +26,11 @@ struct ReportPoint {
   std::vector<double> percentile_ns;
   /// Parallel to percentile_ns: the value lies in fio's clamped last bucket (a lower bound).
   std::vector<bool> lower_bound;
+  /// Parallel to percentile_ns (cluster only): the confidence interval of each percentile
+  /// (LatencyStats::percentile_low_ns / percentile_high_ns), and whether it rests on too few
+  /// I/Os to have an upper bound.
+  std::vector<double> low_ns, high_ns;
+  std::vector<bool> few_ios;
 };
 
 /// A series of points of one scope (the cluster, or one host) and direction at one

@@ -81,6 +81,15 @@ TEST(ReportSink, SeriesPerScopeDirectionAndResolution) {
     }
   }
   EXPECT_EQ(Find(d, "", Direction::kAll, 1)->points.size(), 19u);
+  // The confidence band of every cluster percentile holds the percentile.
+  for (const ReportPoint& p : Find(d, "", Direction::kAll, 1)->points) {
+    ASSERT_EQ(p.low_ns.size(), p.percentile_ns.size());
+    ASSERT_EQ(p.few_ios.size(), p.percentile_ns.size());
+    for (size_t k = 0; k < p.percentile_ns.size(); ++k) {
+      EXPECT_LE(p.low_ns[k], p.percentile_ns[k]);
+      EXPECT_GE(p.high_ns[k], p.percentile_ns[k]);
+    }
+  }
   EXPECT_EQ(d.whole.size(), 3u);  // read, write, all of the cluster
   EXPECT_EQ(d.hosts.size(), 2u);
   EXPECT_EQ(d.missing_quanta, 0);

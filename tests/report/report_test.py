@@ -65,8 +65,11 @@ def expected(data, chart, res):
     run = data["main"]
     kind = chart["kind"]
     if kind == "latency":
-        n = len(series(run, "", chart["dir"], res)["t"])
+        s = series(run, "", chart["dir"], res)
+        n = len(s["t"])
         out = [n] * len(run["percentiles"])
+        if "lo" in s:
+            out += [n, n]  # the confidence band: its low line and its height
         if chart["clamped"]:
             out.append(None)  # the clamped markers: as many as clamped values
         return out
@@ -190,6 +193,10 @@ def browser_cases():
     check(rc == 0, "baseline report written (%s)" % err[-300:])
     data, seen = check_page("baseline", html)
     check("overlay-read" in seen["charts"], "baseline: the overlay chart")
+    v = data.get("verdicts", {})
+    check(v.get("overall") in ("pass", "improvement", "inconclusive", "regression") and
+          len(v.get("rows", [])) >= 4 and any(h.startswith("Verdicts against the baseline") for h in seen["sections"]),
+          "baseline: the verdict table (%s, %d rows)" % (v.get("overall"), len(v.get("rows", []))))
 
     # --png: one picture per chart, by headless Chromium.
     png = os.path.join(OUT, "sample-png")
