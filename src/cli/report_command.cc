@@ -179,7 +179,10 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
                const BucketQuery* query, HttpClient* client, ResultSink* extra,
                CollectedRun* out) {
   ResolutionSink resolutions(&out->sink, DefaultCoarseResolutions());
-  std::vector<ResultSink*> sinks = {&resolutions, &out->cells};
+  std::vector<ResultSink*> sinks = {&resolutions};
+  // The hosts' histograms per quantum are kept only for a comparison (they are large).
+  const bool compared = !args.baseline_logs.empty() || !args.baseline_run.empty();
+  if (compared) sinks.push_back(&out->cells);
   if (extra != nullptr) sinks.push_back(extra);
   FanoutSink fanout(sinks);
   Status s;
