@@ -14,6 +14,7 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
+#include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
 #include "log/time_anchor.h"
 #include "output/csv_sink.h"
@@ -256,7 +257,14 @@ int RunPctilesCommand(int argc, char** argv) {
   sinks.push_back(&sla_report);
   FanoutSink sink(sinks);
   RunSummary summary;
-  Status s = RunPipeline(args.options, args.logs, &sink, &summary);
+  const InputPlan plan = PlanInputs(std::move(args.logs), &args.options);
+  if (plan.moved_to_fio_json > 0 && !args.quiet) {
+    std::fprintf(stderr,
+                 "fiohist pctiles: %zu fio JSON file(s) among the logs taken as their fio output "
+                 "(--fio-json)\n",
+                 plan.moved_to_fio_json);
+  }
+  Status s = RunInputs(args.options, plan, &sink, &summary);
   PrintWarnings(stderr, summary);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
