@@ -284,6 +284,30 @@ def overflow_sum():
 
 
 @case
+def latency_target_reset():
+    """fio's latency_target bug, from a real fio 3.33 run (randrw, libaio, iodepth=32,
+    latency_target=100ms, latency_window=500ms, latency_percentile=99, write_hist_log,
+    log_hist_msec=500): at line 13 fio reset its statistics but not the hist log's snapshot,
+    so the line's counts wrap near 2^64 and 3093 lines of one I/O each follow, stamps
+    restarting at 0. fio's own output counts 1535 + 1558 I/Os issued after the reset."""
+    import gzip
+    p = corpus("latency_target_reset.log.gz")
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s:13: fio reset its statistics here \(the "
+                 r"latency_target search converged.*596 counts of this line wrapped near 2\^64"
+                 r".*status stream .* json\+ result are unaffected" % re.escape(p))
+    r = run("--skip-bad-lines", p)
+    check(r.rc == 3, "expected exit code 3 with --skip-bad-lines\n" + r.describe())
+    check(re.search(r"%s:13: .*left out 3093 lines from it on holding 3093 I/Os" % re.escape(p),
+                    r.err), "the I/Os left out are not reported\n" + r.describe())
+    with gzip.open(p, "rb") as f:
+        before = f.read().split(b"\n")[:12]
+    good = run(scratch("latency_target_before_reset.log", b"\n".join(before) + b"\n"))
+    expect_ok(good)
+    same_output(r, good)
+
+
+@case
 def bad_direction():
     bad_line_case("bad_direction.log", 3, r"expected direction 0 \(read\), 1 \(write\) or 2 "
                   r"\(trim\) in column 2, found 3")
