@@ -307,6 +307,59 @@ def latency_target_reset():
     same_output(r, good)
 
 
+def client_server_text():
+    """fio 3.42's client/server output of two servers (tests/golden/data/fio-3.42)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "golden", "data", "fio-3.42", "client-2servers.json"),
+              "rb") as f:
+        return f.read()
+
+
+@case
+def client_server_cut():
+    """A client/server output cut in the middle (fio killed, or copied while it ran)."""
+    text = client_server_text()
+    p = scratch("cut-client.json", text[:len(text) // 2])
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: byte %d: the JSON document starting at byte "
+                 r"\d+ is cut \(expected it to end with '}'" % (re.escape(p), len(text) // 2))
+
+
+@case
+def client_server_backwards():
+    """A server whose entries go backwards: the entry, the server and what was expected."""
+    import json
+    text = client_server_text().decode()
+    start = text.index("\n{") + 1
+    doc = json.loads(text[start:])
+    # The 8782 server's job 1 ('w') in its third report: fewer reads than in its second.
+    es = [i for i, e in enumerate(doc["client_stats"]) if e.get("port") == 8782]
+    third = doc["client_stats"][es[6]]
+    bins = third["read"]["clat_ns"]["bins"]
+    key = max(bins, key=lambda k: bins[k])
+    bins[key] = 1
+    p = scratch("backwards-client.json", text[:start] + json.dumps(doc, indent=1))
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: client_stats\[%d\] \(server 127.0.0.1:8782, "
+                 r"report 3\): job 1 \('w'\): read counts go backwards: the bucket of %s ns had "
+                 r"\d+ I/Os and now has 1" % (re.escape(p), es[6], key))
+
+
+@case
+def client_server_other_layout():
+    """Entries without `hostname` (another layout): named, with what was expected."""
+    import json
+    text = client_server_text().decode()
+    start = text.index("\n{") + 1
+    doc = json.loads(text[start:])
+    for e in doc["client_stats"]:
+        e.pop("hostname", None)
+    p = scratch("layout-client.json", text[:start] + json.dumps(doc, indent=1))
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: client_stats\[0\]: expected \"hostname\"" %
+                 re.escape(p))
+
+
 @case
 def bad_direction():
     bad_line_case("bad_direction.log", 3, r"expected direction 0 \(read\), 1 \(write\) or 2 "
