@@ -30,8 +30,10 @@ InputKind DetectInputKind(const std::string& path) {
   if (path == "-") return InputKind::kHistLog;
   std::ifstream in(path, std::ios::binary);
   if (!in) return InputKind::kHistLog;
-  std::string head(static_cast<size_t>(kProbeBytes), '\0');
-  in.read(&head[0], kProbeBytes);
+  // A log is told by its first bytes; only JSON (or text before it) is read further, so
+  // thousands of logs cost one small read each.
+  std::string head(4096, '\0');
+  in.read(&head[0], static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(in.gcount()));
   size_t first = 0;
   while (first < head.size() && IsBlank(head[first])) ++first;
@@ -39,6 +41,12 @@ InputKind DetectInputKind(const std::string& path) {
   const char c = head[first];
   // A log line starts with its stamp; gzip with 0x1f.
   if ((c >= '0' && c <= '9') || c == '-' || c == '\x1f') return InputKind::kHistLog;
+  if (in) {
+    std::string rest(static_cast<size_t>(kProbeBytes) - head.size(), '\0');
+    in.read(&rest[0], static_cast<std::streamsize>(rest.size()));
+    rest.resize(static_cast<size_t>(in.gcount()));
+    head += rest;
+  }
   // The document starts at the first line beginning with '{' (fio's client prints the
   // servers' text lines before it).
   size_t brace = c == '{' ? first : head.find("\n{");
