@@ -176,7 +176,7 @@ def live(tmp):
     logs = sorted(os.path.join(two, f) for f in os.listdir(two) if "_clat_hist." in f)
     check(len(logs) == 4, "4 histogram logs on the client: %s" % [os.path.basename(x)
                                                                    for x in logs])
-    against_logs(out, logs, "as fio wrote them", 1.0)
+    against_logs(out, logs, "as fio wrote them", None)  # printed: they over-count
     fixed = os.path.join(two, "repaired")
     os.mkdir(fixed)
     against_logs(out, [repaired(f, os.path.join(fixed, os.path.basename(f))) for f in logs],
@@ -236,8 +236,9 @@ def against_logs(out, logs, what, bound):
     counts = compare(rows(client_q), rows(log_q), ("samples",))
     cmed = counts[len(counts) // 2] if counts else 1
     print("  I/Os per quantum: median difference %.2f%%" % (100 * cmed))
-    check(cmed <= bound, "I/Os per quantum: median difference %.2f%% within %d%% (%s)"
-          % (100 * cmed, 100 * bound, what))
+    if bound is not None:
+        check(cmed <= bound, "I/Os per quantum: median difference %.2f%% within %d%% (%s)"
+              % (100 * cmed, 100 * bound, what))
     logged = sum(sum(int(x) for x in line.split(",")[3:]) for f in logs for line in open(f))
     print("I/Os in the client/server hist logs: %d; fio's client_stats: %d" % (
         logged, sum(e[d]["total_ios"] for e in last_entries(doc) for d in ("read", "write"))))
