@@ -14,6 +14,7 @@
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
 #include "cli/read_back.h"
+#include "cli/run_inputs.h"
 #include "log/time_anchor.h"
 #include "output/fanout_sink.h"
 #include "output/sla_report.h"
@@ -45,7 +46,8 @@ const char kUsage[] =
     "exact percentiles of each window: the page holds coarser resolutions computed from\n"
     "the summed histograms (10 s, 1 min, 10 min, 1 h, 10 h with 1 s quanta).\n"
     "\n"
-    "Input: fio histogram logs, as for `fiohist pctiles`, or with --run NAME the run's\n"
+    "Input: what `fiohist pctiles` reads (histogram logs, fio json+ status files,\n"
+    "client/server outputs), or with --run NAME the run's\n"
     "bucket documents in Elasticsearch/OpenSearch (--from, --to, --host, --job narrow it).\n"
     "With --baseline LOG (repeatable) or --baseline-run NAME, a second run is overlaid on\n"
     "elapsed time; both must have the same bucket layout.\n"
@@ -196,7 +198,11 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
     out->source.run = query->run;
     if (!s.ok()) return Status::Error("run '" + query->run + "': " + s.message());
   } else {
-    s = RunPipeline(args.options, logs, &fanout, &out->summary);
+    // The inputs pctiles and push take: histogram logs, fio json+ status files and
+    // client/server outputs, fio JSON beside logs as their fio output.
+    PipelineOptions options = args.options;
+    const InputPlan plan = PlanInputs(logs, &options);
+    s = RunInputs(options, plan, &fanout, &out->summary);
     PrintWarnings(stderr, out->summary);
     if (!s.ok()) return s;
   }
