@@ -294,6 +294,14 @@
     container.append(grid);
     const k = run.host_percentile;
     const pname = run.percentiles[k];
+    // One latency range for every small multiple, so they compare at a glance.
+    let lo = Infinity, hi = 0;
+    for (const s of run.series) {
+      if (s.res !== 1 || s.dir !== 'all') continue;
+      const v = s.host === '' ? s.p[k] : s.p[0];
+      v.forEach((x, i) => { if (s.n[i] > 0 && x > 0) { lo = Math.min(lo, x); hi = Math.max(hi, x); } });
+    }
+    const yRange = hi > 0 ? { min: Math.pow(10, Math.floor(Math.log10(lo))), max: Math.pow(10, Math.ceil(Math.log10(hi))) } : {};
     for (const h of run.hosts) {
       const chart = makeChart('host-' + h.name, grid);
       const ratio = Math.pow(2, h.mean_log2);
@@ -312,8 +320,8 @@
         title: { text: h.name + ': ' + pname + ' \u00d7' + ratio.toFixed(2) + ' of the hosts\u2019 median',
           subtext: h.missing_quanta ? 'no I/O in ' + h.missing_quanta + ' quanta' : '', itemGap: 8,
           left: 4, textStyle: { fontSize: 12 }, subtextStyle: { fontSize: 11, color: '#b3261e' } },
-        grid: { left: 64, right: 10, top: h.missing_quanta ? 42 : 28, bottom: 24 }, tooltip: tooltipLatency(run),
-        xAxis: timeAxis(run), yAxis: latencyAxis(pname), dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'none' }],
+        grid: { left: 64, right: 10, top: h.missing_quanta ? 50 : 36, bottom: 24 }, tooltip: tooltipLatency(run),
+        xAxis: timeAxis(run), yAxis: Object.assign(latencyAxis(pname), yRange), dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'none' }],
       }, build);
     }
   }

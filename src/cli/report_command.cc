@@ -287,9 +287,13 @@ int RunReportCommand(int argc, char** argv) {
   if (!s.ok()) return fail(s.message());
   const std::vector<ReportChart> charts = ReportCharts(main_run.sink.data(), base_data);
   if (!args.png_dir.empty()) {
-    std::vector<std::string> ids;
-    for (const ReportChart& c : charts) ids.push_back(c.id);
-    s = ScreenshotCharts(FindChromium(), args.output, ids, args.png_dir);
+    // The hosts' small multiples: three per row, 240 px each, below the section's head.
+    const int host_rows = static_cast<int>((main_run.sink.data().hosts.size() + 2) / 3);
+    std::vector<ChartShot> shots;
+    for (const ReportChart& c : charts) {
+      shots.push_back({c.id, c.kind == "hosts" ? 140 + 240 * host_rows : 700});
+    }
+    s = ScreenshotCharts(FindChromium(), args.output, shots, args.png_dir);
     if (!s.ok()) return fail(s.message());
   }
   if (!args.quiet) {

@@ -71,7 +71,7 @@ std::string FindChromium() {
 }
 
 Status ScreenshotCharts(const std::string& chromium, const std::string& html,
-                        const std::vector<std::string>& chart_ids, const std::string& dir) {
+                        const std::vector<ChartShot>& charts, const std::string& dir) {
   if (chromium.empty() || access(chromium.c_str(), X_OK) != 0) {
     return Status::Error(
         "--png needs headless Chromium: none found (install Debian's chromium, or set "
@@ -89,13 +89,14 @@ Status ScreenshotCharts(const std::string& chromium, const std::string& html,
   TempDir profile;
   if (mkdtemp(tmpl) == nullptr) return Status::Error(std::string("mkdtemp: ") + std::strerror(errno));
   profile.path = tmpl;
-  for (const std::string& id : chart_ids) {
+  for (const ChartShot& chart : charts) {
+    const std::string& id = chart.id;
     const std::string png = dir + "/" + id + ".png";
     unlink(png.c_str());
     const std::vector<std::string> argv = {
         chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--hide-scrollbars", "--user-data-dir=" + profile.path, "--window-size=1200,700",
+        "--hide-scrollbars", "--user-data-dir=" + profile.path, "--window-size=1200," + std::to_string(chart.height),
         "--virtual-time-budget=30000", "--screenshot=" + png,
         std::string("file://") + real + "#only=" + id};
     const std::string log = profile.path + "/chromium.log";
