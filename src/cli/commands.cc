@@ -20,6 +20,8 @@ const std::vector<Command>& Commands() {
       {"runs", "list the runs stored in Elasticsearch", RunRunsCommand},
       {"compare", "is a run worse than its baseline runs? a verdict with intervals (exit 5/6)",
        RunCompareCommand},
+      {"history", "a tag's runs, one point per run with its interval, and their change points",
+       RunHistoryCommand},
       {"delete", "delete one run, or every run older than an age", RunDeleteCommand},
   };
   return commands;
