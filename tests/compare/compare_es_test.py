@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """fiohist compare and runs --tag against a real Elasticsearch or OpenSearch node.
 
-Four short fio runs (three 4 KiB A/A runs, one 16 KiB run, one job each, 3 s) pushed under
-tag `nightly`, then checked:
+Eight short fio runs (four with 4 KiB blocks, then four with 16 KiB, one job each, 3 s)
+pushed under tag `nightly`, then checked:
 - `compare` by run name reads the runs back from the bucket documents and gives the verdicts
   and values `compare` gives from the same logs (exactly on a server without the histogram
   type, where read-back equals the logs; within 0.5 % on Elasticsearch's fixed-point
@@ -10,7 +10,9 @@ tag `nightly`, then checked:
 - `--tag nightly --last 3` on the 16k run takes the three earlier runs as baselines and finds
   the regression (exit 5); `--last 5` says only 3 runs were there; the first run of the tag
   has no baseline: exit 6 with a message;
-- a run still `running` gives exit 6 and says so;
+- `history --tag`: one point per run with its interval, and the change point at the first
+  16k run;
+- a run still `running` gives exit 6 and says so, and `--tag` skips it;
 - `runs --tag` lists the tag's runs with their state and whole-run p50/p99.
 
 Usage: compare_es_test.py FIOHIST FIO WORKDIR  (env: FIOHIST_ES_URL, FIOHIST_MAPPINGS_DIR)
@@ -79,7 +81,8 @@ for kind in ("pctiles", "buckets", "runs"):
     urllib.request.urlopen(urllib.request.Request(
         URL + "/%s-%s*?ignore_unavailable=true" % (PREFIX, kind), method="DELETE"), timeout=60)
 
-runs = [("aa1", "4k"), ("aa2", "4k"), ("aa3", "4k"), ("bs16k", "16k")]
+runs = [("aa1", "4k"), ("aa2", "4k"), ("aa3", "4k"), ("aa4", "4k"), ("bs16k", "16k"),
+        ("bs16k-2", "16k"), ("bs16k-3", "16k"), ("bs16k-4", "16k")]
 for name, bs in runs:
     d = os.path.join(WORK, name)
     os.makedirs(d)
@@ -111,14 +114,29 @@ for ma, mb in zip(a["metrics"], b["metrics"]):
 # By tag.
 rc, out, err = stored("--format", "json", "bs16k", "--tag", "nightly", "--last", "3")
 js = json.loads(out)
-check(rc == 5 and js["baselines"] == ["aa1", "aa2", "aa3"],
+check(rc == 5 and js["baselines"] == ["aa2", "aa3", "aa4"],
       f"--tag nightly --last 3: the three earlier runs, exit 5 ({rc}, {js['baselines']})")
 rc, out, err = stored("--format", "json", "bs16k", "--tag", "nightly", "--last", "5")
-check(rc == 5 and "only 3 finished runs" in err, f"--last 5: says only 3 ({err.strip()})")
+check(rc == 5 and "only 4 finished runs" in err, f"--last 5: says only 4 ({err.strip()})")
 rc, out, err = stored("aa1", "--tag", "nightly")
 check(rc == 6 and "no finished run with tag" in err, f"first run of the tag: exit 6 ({rc}: {err.strip()})")
 rc, out, err = stored("aa2", "--tag", "nightly", "--last", "1")
 check(rc in (0, 5, 6) and "aa1" in out, f"aa2 --tag --last 1: against aa1 (exit {rc})")
+
+# History: one point per run, and the change point where the block size grew (8 runs: the
+# smallest permutation p-value is about 1/70, so --significance 0.05).
+rc, out, err = fiohist("history", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "nightly",
+                       "--metrics", "p50", "--significance", "0.05", "--json")
+hist = json.loads(out)
+series = [x for x in hist["series"] if x["direction"] == "read" and x["metric"] == "p50"]
+check(rc == 0 and len(series) == 1 and [p["run"] for p in series[0]["points"]] == [n for n, _ in runs],
+      "history: one p50 point per run, oldest first")
+check(all(p["low"] <= p["value"] <= p["high"] for p in series[0]["points"]),
+      "history: each point within its interval")
+cps = series[0]["change_points"] if series else []
+print("change points:", cps)
+check(len(cps) == 1 and cps[0]["run"] == "bs16k" and cps[0]["ratio"] > 1.2,
+      "history: the change point at the first 16k run, a rise")
 
 # A run still running.
 hits = es("POST", "/%s-runs*/_search" % PREFIX,
@@ -128,14 +146,14 @@ es("POST", "/%s/_update/%s?refresh=true" % (hits[0]["_index"], hits[0]["_id"]),
 rc, out, err = stored("aa3", "aa1")
 check(rc == 6 and "still running" in err, f"running run: exit 6 ({rc}: {err.strip()})")
 rc, out, err = stored("bs16k", "--tag", "nightly", "--format", "json")
-check(rc == 5 and json.loads(out)["baselines"] == ["aa1", "aa2"],
+check(rc == 5 and json.loads(out)["baselines"] == ["aa1", "aa2", "aa4"],
       f"--tag skips the running run ({json.loads(out)['baselines'] if out else err})")
 
 # runs --tag.
 rc, out, err = fiohist("runs", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "nightly", "--json")
 listed = [json.loads(l) for l in out.splitlines()]
-check(rc == 0 and sorted(r["run"] for r in listed) == ["aa1", "aa2", "aa3", "bs16k"],
-      "runs --tag nightly lists the four runs")
+check(rc == 0 and sorted(r["run"] for r in listed) == sorted(n for n, _ in runs),
+      "runs --tag nightly lists the tag's runs")
 check(all(r["p50_us"] and r["p99_us"] >= r["p50_us"] and r["tags"] == ["nightly"] for r in listed),
       "runs --json: whole-run p50 <= p99 and the tags")
 check({r["run"]: r["state"] for r in listed}.get("aa3") == "running", "runs --json: the state")

@@ -66,7 +66,7 @@ def cases(shared, samples):
         out.append(("status.push", status,
                     ["push", "--run", "digest-status", "--quiet", "randrw-4s-status1.json"], "dir"))
     out.append(("usage", samples, ["--help"], "stdout"))
-    for cmd in ["pctiles", "push", "follow", "load", "setup", "runs", "delete"]:
+    for cmd in ["pctiles", "push", "follow", "load", "setup", "runs", "compare", "history", "delete"]:
         out.append(("help." + cmd, samples, [cmd, "--help"], "stdout"))
     return out
 
