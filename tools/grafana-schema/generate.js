@@ -41,12 +41,19 @@ function pointerGet(schema, pointer) {
   return node;
 }
 
+// `properties`: new keys of the object at `pointer` (an error if the types have one now);
+// `set`: keywords replaced there (an error if the types already say the same).
 function applyOverrides(schema, overrides) {
   for (const o of overrides) {
+    if (!o.why) fail(`override ${o.pointer} does not say why`);
     const target = pointerGet(schema, o.pointer);
     if (target === undefined || typeof target !== 'object') fail(`override pointer ${o.pointer} not in the schema`);
-    for (const [k, v] of Object.entries(o.properties)) {
+    for (const [k, v] of Object.entries(o.properties || {})) {
       if (k in target) fail(`override ${o.pointer}/${k}: the types have it now, drop the override`);
+      target[k] = v;
+    }
+    for (const [k, v] of Object.entries(o.set || {})) {
+      if (JSON.stringify(target[k]) === JSON.stringify(v)) fail(`override ${o.pointer} ${k}: the types say so now, drop the override`);
       target[k] = v;
     }
   }
