@@ -5,6 +5,8 @@
   added later) against dashboards/schema/grafana-dashboard-vMAJOR.schema.json, the JSON Schema
   generated from @grafana/schema of the Grafana version docker-compose.yml runs
   (tools/grafana-schema/). Unknown keys are errors, required keys must be there.
+* Every panel's options and fieldConfig.defaults.custom against the types of its panel plugin
+  (those @grafana/schema has: timeseries, heatmap, table, stat, xychart, ...).
 * Every panel and annotation target on an Elasticsearch or OpenSearch data source against the
   Elasticsearch query model of that schema (the OpenSearch plugin's query model is the same
   plus `queryType`, which every query model has); annotations on them keep their query in
@@ -111,18 +113,30 @@ def validate(where, validator, doc, prefix=()):
             problem(where, f"{json_path(list(prefix) + path)}: {message}")
 
 
-def sub_validator(schema, definition):
-    """A validator of schema's definitions/`definition`, refs resolved within `schema`."""
+def sub_validator(schema, pointer):
+    """A validator of the part of `schema` at JSON pointer `pointer`, refs resolved within
+    `schema`."""
     s = copy.copy(schema)
-    s["$ref"] = f"#/definitions/{definition}"
+    s["$ref"] = "#" + pointer
     return jsonschema.Draft7Validator(s)
+
+
+def panel_validators(schema):
+    """{panel plugin id: {"options"|"custom": validator}} of the panel types whose options and
+    custom field config @grafana/schema has."""
+    out = {}
+    for pid, entry in schema["definitions"]["PanelConfigs"]["properties"].items():
+        out[pid] = {part: sub_validator(schema, f"/definitions/PanelConfigs/properties/{pid}/"
+                                                f"properties/{part}")
+                    for part in entry["properties"]}
+    return out
 
 
 def ds_type(ref):
     return ref.get("type") if isinstance(ref, dict) else None
 
 
-def check_dashboard(path, dash_validator, query_validator):
+def check_dashboard(path, dash_validator, query_validator, panel_validator):
     where = rel(path)
     try:
         d = json.load(open(path, encoding="utf-8"))
@@ -134,6 +148,14 @@ def check_dashboard(path, dash_validator, query_validator):
         nested = [(("panels", i), p)] + [(("panels", i, "panels", j), s)
                                          for j, s in enumerate(p.get("panels", []) or [])]
         for ppath, panel in nested:
+            # Panel options and custom field config: by the types of the panel's plugin.
+            pv = panel_validator.get(panel.get("type"), {})
+            if "options" in pv and isinstance(panel.get("options"), dict):
+                validate(where, pv["options"], panel["options"], ppath + ("options",))
+            custom = ((panel.get("fieldConfig") or {}).get("defaults") or {}).get("custom")
+            if "custom" in pv and isinstance(custom, dict):
+                validate(where, pv["custom"], custom,
+                         ppath + ("fieldConfig", "defaults", "custom"))
             for k, t in enumerate(panel.get("targets", []) or []):
                 if not isinstance(t, dict):
                     continue
@@ -174,9 +196,10 @@ def check(repo):
         problem(rel(GRAFANA), "no alert rule files found")
     if dash_schema:
         dash_validator = jsonschema.Draft7Validator(dash_schema)
-        query_validator = sub_validator(dash_schema, "ElasticsearchDataQuery")
+        query_validator = sub_validator(dash_schema, "/definitions/ElasticsearchDataQuery")
+        panel_validator = panel_validators(dash_schema)
         for path in dashboards:
-            check_dashboard(path, dash_validator, query_validator)
+            check_dashboard(path, dash_validator, query_validator, panel_validator)
     if alert_schema:
         alert_validator = jsonschema.Draft7Validator(alert_schema)
         for path in alerts:

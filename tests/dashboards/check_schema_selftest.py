@@ -86,6 +86,18 @@ MUTATIONS = [
      edit_json(OV, lambda d: d["templating"]["list"][0].update(type="terms")), "is not one of"),
     ("dashboard without schemaVersion",
      edit_json(CMP, lambda d: d.pop("schemaVersion")), "'schemaVersion' is a required property"),
+    ("timeseries option misspelt",
+     edit_json(OV, lambda d: panel(d, 1)["options"]["legend"].update(showLegnd=True)),
+     "$.panels[0].options.legend: Additional properties are not allowed ('showLegnd'"),
+    ("timeseries draw style unknown",
+     edit_json(OV, lambda d: panel(d, 2)["fieldConfig"]["defaults"]["custom"].update(
+         drawStyle="lines")), "$.panels[1].fieldConfig.defaults.custom.drawStyle: 'lines'"),
+    ("heatmap y axis as text",
+     edit_json(OV, lambda d: next(p for p in d["panels"] if p["type"] == "heatmap")[
+         "options"].update(yAxis="log")), "is not of type 'object'"),
+    ("xychart option unknown",
+     edit_json(CMP, lambda d: panel(d, 11)["options"].update(seriesMapping="auto")),
+     "'seriesMapping' was unexpected"),
     ("Elasticsearch target metric of an unknown type",
      edit_json(OV, lambda d: panel(d, 1)["targets"][0]["metrics"][0].update(type="maximum")),
      "$.panels[0].targets[0].metrics[0]"),
