@@ -213,7 +213,9 @@ def annotation_query(a):
     """The Lucene query of an Elasticsearch/OpenSearch annotation as Grafana reads it: the legacy
     top-level `query` first (Grafana prefers it when both are set), else `target.query`, where
     its annotation editors write it."""
-    return a.get("query") or (a.get("target") or {}).get("query") or ""
+    if a.get("query") is not None:  # Grafana: annotation.query ?? annotation.target?.query ?? ''
+        return a["query"]
+    return (a.get("target") or {}).get("query") or ""
 
 
 def ds_uid(ref):
