@@ -13,29 +13,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 import check_schema  # noqa: E402
-OV = "dashboards/grafana/dashboards/fiohist-overview.json"
-CMP = "dashboards/grafana/dashboards/fiohist-compare.json"
+from check_static_selftest import ALERTS, CMP, OV, edit_json, edit_text, panel  # noqa: E402
+
 RUNS_OS = "dashboards/grafana/dashboards-opensearch/fiohist-runs.json"
-ALERTS = "dashboards/grafana/provisioning/alerting/fiohist.yaml"
 ALERTS_OS = "dashboards/grafana/provisioning-opensearch/alerting/fiohist.yaml"
-
-
-def edit_json(rel, fn):
-    def apply(root):
-        path = os.path.join(root, rel)
-        d = json.load(open(path))
-        fn(d)
-        json.dump(d, open(path, "w"), indent=1)
-    return apply
-
-
-def edit_text(rel, old, new):
-    def apply(root):
-        path = os.path.join(root, rel)
-        s = open(path).read()
-        assert old in s, f"selftest: {old!r} not in {rel}"
-        open(path, "w").write(s.replace(old, new, 1))
-    return apply
 
 
 def add_dashboard(rel, fn):
@@ -48,10 +29,6 @@ def add_dashboard(rel, fn):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         json.dump(d, open(path, "w"), indent=1)
     return apply
-
-
-def panel(d, pid):
-    return next(p for p in d["panels"] if p["id"] == pid)
 
 
 def annotation(d, name):
