@@ -3,12 +3,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "base/open_files.h"
+#include "log/gzip_inflater.h"
 
 namespace fiohist {
 namespace {
@@ -36,20 +37,15 @@ int OpenForReading(const std::string& path, std::string* why) {
 
 }  // namespace
 
-// zlib's inflate over the file's bytes; several members follow each other as gunzip reads
-// them, and anything after a member that is not another gzip header is ignored (as zlib's
-// gzread does).
+// The inflater and its input; several members follow each other as gunzip reads them, and
+// anything after a member that is not another gzip header is ignored (as zlib's gzread
+// does).
 struct LogReader::GzState {
-  z_stream zs{};
-  bool initialized = false;
+  GzipInflater inflater;
   std::vector<unsigned char> in = std::vector<unsigned char>(kGzInput);
-  bool raw_eof = false;      // the file has no more bytes
-  bool member_end = false;   // the last member ended; another may follow
-  bool done = false;         // no more output
-  std::string error;         // met after the output delivered so far; reported next
-  ~GzState() {
-    if (initialized) inflateEnd(&zs);
-  }
+  bool raw_eof = false;     // the file has no more bytes
+  bool member_end = false;  // the last member ended; another may follow
+  bool done = false;        // no more output
 };
 
 LogReader::LogReader(std::string path) : path_(std::move(path)) {}
@@ -85,11 +81,6 @@ Status LogReader::Open(const std::string& path, std::unique_ptr<LogReader>* read
   }
   if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
     r->gz_ = std::make_unique<GzState>();
-    // 15 + 16: a gzip wrapper, the largest window.
-    if (inflateInit2(&r->gz_->zs, 15 + 16) != Z_OK) {
-      return Status::InputError(path, 0, "cannot start gzip decompression");
-    }
-    r->gz_->initialized = true;
   }
   r->buffer_.resize(kInitialBuffer);
   *reader = std::move(r);
@@ -130,51 +121,54 @@ long LogReader::ReadRaw(char* dst, size_t n) {
 
 long LogReader::Inflate(size_t room) {
   GzState& g = *gz_;
-  z_stream& zs = g.zs;
-  zs.next_out = reinterpret_cast<Bytef*>(buffer_.data() + end_);
-  zs.avail_out = static_cast<uInt>(room);
-  while (zs.avail_out == room && !g.done) {
-    if (zs.avail_in < 2 && !g.raw_eof) {
-      // Keep a lone byte (half of the next member's magic) in front of what is read.
-      if (zs.avail_in == 1) g.in[0] = *zs.next_in;
-      const long got = ReadRaw(reinterpret_cast<char*>(g.in.data()) + zs.avail_in,
-                               g.in.size() - zs.avail_in);
+  GzipInflater& z = g.inflater;
+  size_t made = 0;
+  std::string error;
+  bool stuck = false;  // the last call took no input and made no output
+  while (made == 0 && !g.done) {
+    if ((z.avail_in() < 2 || stuck) && !g.raw_eof) {
+      // Keep what is left (half of the next member's magic, or bytes the inflater wants
+      // more after) in front of what is read, and the few before it it may hand back.
+      const size_t at = z.next_in() ? static_cast<size_t>(z.next_in() - g.in.data()) : 0;
+      const size_t behind = std::min(at, GzipInflater::kGiveBack);
+      const size_t kept = behind + z.avail_in();
+      if (kept == g.in.size()) g.in.resize(g.in.size() * 2);
+      std::memmove(g.in.data(), g.in.data() + at - behind, kept);
+      const long got =
+          ReadRaw(reinterpret_cast<char*>(g.in.data()) + kept, g.in.size() - kept);
       if (got < 0) return -1;
       if (got == 0) g.raw_eof = true;
-      zs.next_in = g.in.data();
-      zs.avail_in += static_cast<uInt>(got);
+      z.SetInput(g.in.data() + behind, kept - behind + static_cast<size_t>(got));
     }
     if (g.member_end) {
-      if (zs.avail_in == 0 && g.raw_eof) {
+      if (z.avail_in() == 0 && g.raw_eof) {
         g.done = true;
-      } else if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
-        inflateReset(&zs);
+      } else if (z.avail_in() >= 2 && z.next_in()[0] == 0x1f && z.next_in()[1] == 0x8b) {
+        z.Reset();
         g.member_end = false;
-      } else if (zs.avail_in >= 2 || g.raw_eof) {
+      } else if (z.avail_in() >= 2 || g.raw_eof) {
         g.done = true;  // trailing bytes that are not a gzip member: ignored, as gunzip warns
       }
       continue;
     }
-    if (zs.avail_in == 0 && g.raw_eof) {
-      g.error = "unexpected end of file";
-      g.done = true;
+    if ((z.avail_in() == 0 || stuck) && g.raw_eof) {
+      error = "unexpected end of file";
       break;
     }
-    const int ret = inflate(&zs, Z_NO_FLUSH);
-    if (ret == Z_STREAM_END) {
-      g.member_end = true;
-    } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-      g.error = zs.msg != nullptr ? zs.msg : "inflate failed (zlib error " + std::to_string(ret) + ")";
-      g.done = true;
-    }
+    const size_t before = z.avail_in();
+    const GzipInflater::Result r = z.Inflate(buffer_.data() + end_, room, &made, &error);
+    if (r == GzipInflater::Result::kMemberEnd) g.member_end = true;
+    if (r == GzipInflater::Result::kError) break;
+    stuck = made == 0 && z.avail_in() == before && r == GzipInflater::Result::kOk;
   }
-  if (!g.error.empty()) {
+  if (!error.empty()) {
     // What the call that met damaged data made is not used (a bad check value says the
     // member's last bytes are wrong; zlib's gzread drops them too).
-    status_ = Status::InputError(path_, line_number_ + 1, "bad gzip data: " + g.error);
+    g.done = true;
+    status_ = Status::InputError(path_, line_number_ + 1, "bad gzip data: " + error);
     return -1;
   }
-  return static_cast<long>(room - zs.avail_out);
+  return static_cast<long>(made);
 }
 
 bool LogReader::Fill() {

@@ -74,8 +74,8 @@ TEST(LogReaderTest, TruncatedGzipSaysSoAtTheLineItReached) {
   const size_t n = Lines(path, &s).size();
   EXPECT_LT(n, 400u);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find(":" + std::to_string(n + 1) + ": bad gzip data: unexpected end of file"),
-            std::string::npos)
+  const std::string want = ":" + std::to_string(n + 1) + ": bad gzip data: unexpected end of file";
+  EXPECT_NE(s.message().find(want), std::string::npos)
       << s.message();
 }
 
