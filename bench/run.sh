@@ -329,7 +329,7 @@ if [ "$MANY" = 1 ]; then
   rm -rf "$WORK/many-push"
   NOTE=""
   for k in many_all many_cluster many_push; do
-    [ -n "${RSS[$k]:-}" ] && MANY_ROWS+=("$(printf '  %-44s %s' "peak RSS per log, $k" \
+    [ -n "${RSS[$k]:-}" ] && MANY_ROWS+=("$(printf '  %-44s %s' "peak RSS / logs, $k" \
       "$(awk -v r="${RSS[$k]}" -v n="$N" 'BEGIN{printf "%.1f KB", r/n}')")")
   done
   [ -n "${WALL[many_all]:-}" ] && MANY_ROWS+=("$(printf '  %-44s %s' \
