@@ -656,6 +656,23 @@ def unreadable_among_many():
     r = Run(cmd[1:], p.returncode, p.stdout.decode(), p.stderr.decode(errors="replace"))
     expect_error(r, 1, r"^fiohist: error: %s: cannot open: Permission denied"
                  % re.escape(paths[17]))
+    # -o FILE: a run that fails leaves FILE as it was (nothing half-written); one that
+    # succeeds writes the whole output there.
+    out = os.path.join(TMP, "out.csv")
+    scratch("out.csv", "from before\n")
+    os.chmod(out, 0o666)
+    os.chmod(TMP, 0o777)
+    i = cmd.index("pctiles") + 1
+    p = subprocess.run(cmd[:i] + ["-o", out] + cmd[i:], capture_output=True, timeout=120)
+    check(p.returncode == 1, "pctiles -o: expected exit code 1, got %d" % p.returncode)
+    with open(out) as f:
+        check(f.read() == "from before\n", "pctiles -o: a failed run changed %s" % out)
+    check(not os.path.exists(out + ".partial"), "pctiles -o: %s.partial left behind" % out)
+    good = paths[:17] + paths[18:]
+    r = run("-o", out, *good)
+    expect_ok(r)
+    with open(out) as f:
+        check(f.read() == run(*good).out, "pctiles -o: the file differs from stdout")
 
 
 @case
