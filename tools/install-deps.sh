@@ -3,7 +3,7 @@
 # Usage: tools/install-deps.sh [--test]   (--test adds what the test suite needs)
 set -euo pipefail
 pkgs=(cmake g++ make rapidjson-dev libboost-program-options-dev libcurl4-openssl-dev zlib1g-dev
-      libgtest-dev python3 help2man)
+      libisal-dev libgtest-dev python3 help2man)
 if [ "${1:-}" = "--test" ]; then
   # Elasticsearch and OpenSearch test nodes (downloaded with mvn, run on the JDK), fuzzers,
   # scripts.
