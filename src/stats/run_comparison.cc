@@ -98,7 +98,7 @@ Status ApplyMetricSetting(const std::string& text, const std::string& what,
 
 LogChange CombineChange(double run_log, double run_var, const std::vector<double>& base_logs,
                         const std::vector<double>& base_vars, double assumed_spread,
-                        double level) {
+                        double prior_df, double level) {
   LogChange c;
   const double k = static_cast<double>(base_logs.size());
   double mean = 0, vsum = 0;
@@ -117,7 +117,8 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
     // t(k - 1).
     double s2 = 0;
     for (double l : base_logs) s2 += (l - mean) * (l - mean);
-    s2 /= k - 1;
+    // Moderated by the assumed spread as a prior estimate with prior_df degrees of freedom.
+    s2 = (s2 + prior_df * (assumed_spread * assumed_spread + vbar)) / (k - 1 + prior_df);
     c.spread = std::sqrt(std::max(0.0, s2 - vbar));
     estimated = s2 * (1 + 1 / k);
     known = run_var - vbar;
@@ -139,7 +140,7 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
   // equal v the interval is exactly t(k - 1).
   if (estimated > 0) {
     const double plain = std::max(0.0, run_var - vbar) + estimated;
-    c.df = plain * plain / (estimated * estimated / (k - 1));
+    c.df = plain * plain / (estimated * estimated / (k - 1 + prior_df));
   }
   if (!std::isfinite(c.se)) {
     c.low = -inf;
@@ -307,7 +308,7 @@ Status CompareRuns(const RunData& run, const std::vector<RunData>& baselines,
         continue;
       }
       LogChange c = CombineChange(std::log(re.value[m]), re.log_var[m], logs, vars,
-                                  metrics[m].assumed_spread, level);
+                                  metrics[m].assumed_spread, options.spread_prior_df, level);
       double gm = 0;
       for (double l : logs) gm += l;
       mc.baseline_value = std::exp(gm / static_cast<double>(logs.size()));

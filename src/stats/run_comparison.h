@@ -44,6 +44,9 @@ struct CompareOptions {
   /// made at 1 - (1 - confidence) / (metrics x directions) (Bonferroni), so an A/A
   /// comparison of many metrics is not a regression by the chance of one of them.
   double confidence = 0.95;
+  /// Degrees of freedom the assumed spreads count for beside several baselines' own spread
+  /// (CombineChange): 8, as the defaults come from nine runs.
+  double spread_prior_df = 8;
   BootstrapOptions bootstrap;
 };
 
@@ -77,12 +80,16 @@ struct LogChange {
 /// bootstrap). With k >= 2 baselines their sample variance s^2 estimates tau^2 + v, and the
 /// interval is the prediction interval of a new run: Var = s^2 (1 + 1/k) + (v_run - mean v),
 /// Student's t with Satterthwaite's degrees of freedom (at least k - 1) for the part
-/// estimated from k - 1; with equal v it is exact. The spread reported is
+/// estimated from k - 1; with equal v it is exact. s^2 is moderated by the assumed spread
+/// as a prior estimate of `prior_df` degrees of freedom (the empirical-Bayes variance of
+/// Smyth 2004): s^2 = ((k - 1) s^2 + prior_df (assumed^2 + mean v)) / (k - 1 + prior_df),
+/// with k - 1 + prior_df df, so two or three baselines do not give t(1) or t(2) intervals
+/// of thousands of percent; prior_df 0 uses the baselines alone. The spread reported is
 /// tau = sqrt(max(0, s^2 - mean v)). With one baseline tau cannot be estimated:
-/// `assumed_spread` is used, Var = v_run + v_base + 2 tau^2, normal interval.
+/// `assumed_spread` is used as known, Var = v_run + v_base + 2 tau^2, normal interval.
 LogChange CombineChange(double run_log, double run_var, const std::vector<double>& base_logs,
                         const std::vector<double>& base_vars, double assumed_spread,
-                        double level);
+                        double prior_df, double level);
 
 /// The verdict rules on a log-scale change of a metric for which higher is worse (flip the
 /// signs for the I/O rate): regression when the interval lies above 0 (evidence) and the

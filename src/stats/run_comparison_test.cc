@@ -14,7 +14,7 @@ RunData Data(const RunCells& cells) { return RunData{cells.run, {cells}}; }
 
 // Coverage of the combined interval, by simulation of the random-effects model it
 // assumes: runs of one job differ by a per-run offset (sd tau) plus measurement noise.
-double Coverage(int baselines, double tau, double assumed, double level) {
+double Coverage(int baselines, double tau, double assumed, double level, double prior_df = 0) {
   std::mt19937_64 rng(7);
   std::normal_distribution<double> normal(0, 1);
   const double v = 0.02 * 0.02;
@@ -27,7 +27,7 @@ double Coverage(int baselines, double tau, double assumed, double level) {
       vars.push_back(v);
     }
     const double run = 0.1 + tau * normal(rng) + std::sqrt(v) * normal(rng);
-    const LogChange c = CombineChange(run, v, logs, vars, assumed, level);
+    const LogChange c = CombineChange(run, v, logs, vars, assumed, prior_df, level);
     covered += c.low <= 0.1 && 0.1 <= c.high;
   }
   return static_cast<double>(covered) / trials;
@@ -40,6 +40,13 @@ TEST(RunComparison, IntervalCoversTheTrueChange) {
   // conservative, never below the level.
   EXPECT_GE(Coverage(2, 0.05, 0, 0.95), 0.93);
   EXPECT_GE(Coverage(10, 0.0, 0, 0.95), 0.93);
+  // Moderated by a right prior: at least the level (t with prior df where the prior was in
+  // fact exact: a little conservative), with far narrower intervals than t(1).
+  for (int k : {2, 4}) {
+    const double c = Coverage(k, 0.05, 0.05, 0.95, 8);
+    EXPECT_GE(c, 0.94);
+    EXPECT_LE(c, 0.99);
+  }
   // One baseline: the spread is assumed; right when it is right.
   EXPECT_NEAR(Coverage(1, 0.05, 0.05, 0.95), 0.95, 0.02);
   // Ignoring the spread between runs (the mistake this guards against) covers far less.
@@ -47,7 +54,7 @@ TEST(RunComparison, IntervalCoversTheTrueChange) {
 }
 
 TEST(RunComparison, SingleBaselineSaysTheSpreadIsAssumed) {
-  const LogChange c = CombineChange(std::log(1.1), 1e-4, {0.0}, {1e-4}, 0.05, 0.95);
+  const LogChange c = CombineChange(std::log(1.1), 1e-4, {0.0}, {1e-4}, 0.05, 8, 0.95);
   EXPECT_TRUE(c.spread_assumed);
   EXPECT_DOUBLE_EQ(c.spread, 0.05);
   EXPECT_TRUE(std::isinf(c.df));
