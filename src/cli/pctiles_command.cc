@@ -80,6 +80,18 @@ int RunCompatIfAsked(int argc, char** argv) {
                    mode.c_str());
       return kExitUsage;
     }
+    // The reference's grid is part of its output: a --grid cannot apply (say so rather
+    // than leave it to the reference's option parser).
+    for (int j = 0; j < argc && std::string(argv[j]) != "--"; ++j) {
+      const std::string g = argv[j];
+      if (g == "--grid" || g.rfind("--grid=", 0) == 0) {
+        std::fprintf(stderr,
+                     "fiohist pctiles: --grid cannot be combined with --compat: compat mode "
+                     "keeps the reference's quanta (from the start of the window where all "
+                     "logs have data) so that its output stays byte-identical\n");
+        return kExitUsage;
+      }
+    }
     std::vector<const char*> rest;
     for (int j = 0; j < argc; ++j) {
       if (j == i || (a == "--compat" && j == i + 1)) continue;
@@ -196,6 +208,7 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
         Status st = ParseLayoutName(run.layout, &info.layout);
         if (!st.ok()) return st;
         info.absolute = run.absolute;
+        info.grid_origin_ms = run.grid_origin_ms;
         info.anchor = run.absolute ? "epoch" : "none";
         if (!args->quantum_given && run.quantum_ms > 0) args->options.quantum_ms = run.quantum_ms;
         if (run.quantum_ms > 0 && args->options.quantum_ms % run.quantum_ms != 0) {

@@ -37,6 +37,7 @@ Status ParseRunLabels(const std::vector<std::string>& labels, RunMeta* meta) {
 LiveOptions LiveOptionsFrom(const PipelineOptions& options) {
   LiveOptions o;
   o.quantum_ms = options.quantum_ms;
+  o.grid = options.grid;
   o.percentiles = options.percentiles;
   o.scopes = options.scopes;
   o.directions = options.directions;

@@ -7,7 +7,17 @@ namespace fiohist {
 
 LiveAggregator::LiveAggregator(const LiveOptions& options, std::vector<LiveStream> streams,
                                ResultSink* sink)
-    : o_(options), streams_(std::move(streams)), sink_(sink), grid_(0, options.quantum_ms) {
+    : o_(options),
+      streams_(std::move(streams)),
+      sink_(sink),
+      grid_(options.grid.mode == GridChoice::Mode::kOrigin
+                ? (options.grid.origin_ms % options.quantum_ms + options.quantum_ms) %
+                      options.quantum_ms
+                : 0,
+            options.quantum_ms),
+      grid_set_(options.grid.mode != GridChoice::Mode::kLogs) {
+  info_.grid_origin_ms = grid_.origin_ms();
+  info_.grid = GridModeName(o_.grid.mode);
   info_.layout = o_.layout;
   info_.percentiles = o_.percentiles;
   info_.quantum_ms = o_.quantum_ms;
@@ -79,6 +89,13 @@ void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapsh
         h.Add(static_cast<int>(column), static_cast<double>(count));
       }
     }
+    if (!grid_set_ && o_.quanta) {
+      // The first report's phase: fio reports every job of a process at once.
+      grid_set_ = true;
+      const int64_t phase = inc.span.end_ms % o_.quantum_ms;
+      grid_ = QuantumGrid(phase < 0 ? phase + o_.quantum_ms : phase, o_.quantum_ms);
+      info_.grid_origin_ms = grid_.origin_ms();
+    }
     js.covered_ms += inc.span.length();
     first_start_ms_ = std::min(first_start_ms_, inc.span.start_ms);
     last_end_ = std::max(last_end_, o_.quanta ? last_end_ : inc.span.end_ms);
@@ -108,6 +125,12 @@ void LiveAggregator::Place(int slot, const JobIncrement& inc) {
       if (counts.empty()) continue;
       h.direction[static_cast<size_t>(d)].AddWeighted(counts, w);
       h.touched[static_cast<size_t>(d)] = true;
+      if (w < 1) {  // a report spanning the quantum's edge: spread by time
+        for (const auto& c : counts) {
+          h.straddled[static_cast<size_t>(d)] +=
+              std::min(w, 1 - w) * static_cast<double>(c.second);
+        }
+      }
       touched = true;
     }
     if (!touched) continue;
@@ -171,6 +194,8 @@ Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base
   auto emit = [&](Direction d, const Histogram& histogram) {
     r.direction = d;
     r.histogram = &histogram;
+    // Whole runs come from fio's cumulative counts, which no spreading touched.
+    r.straddled = whole_run ? -1 : h.StraddledShare(static_cast<size_t>(d));
     ComputeStats(histogram, info_.layout, o_.percentiles.values, &r.stats);
     if (!whole_run && sla_.active() && sla_.Applies(r)) {
       breached_[{r.start_ms, static_cast<int>(d)}] = sla_.Breaches(r, nullptr);

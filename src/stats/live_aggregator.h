@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
+#include "log/grid_phase.h"
 #include "log/quantum_grid.h"
 #include "log/status_stream.h"
 #include "stats/merge.h"
@@ -22,6 +23,9 @@ namespace fiohist {
 /// What a live run reports, and how long written quanta are kept for late data.
 struct LiveOptions {
   int64_t quantum_ms = 1000;
+  /// Where quanta start; kLogs: at the phase of the first report's span end, kept for the
+  /// whole run (one fio process reports every job at once).
+  GridChoice grid;
   PercentileList percentiles = DefaultPercentiles();
   /// Scopes (cluster, host, job) and directions (read, write, trim, all) to report.
   std::array<bool, 3> scopes = {true, true, true};
@@ -127,6 +131,7 @@ class LiveAggregator {
   ResultSink* sink_;
   ResultSink* late_sink_ = nullptr;
   QuantumGrid grid_;
+  bool grid_set_ = false;  // false until the first report with I/O sets a kLogs grid
   RunInfo info_;
   bool begun_ = false;
   std::vector<int> stream_host_;            // host index per stream
