@@ -89,18 +89,38 @@ void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapsh
         h.Add(static_cast<int>(column), static_cast<double>(count));
       }
     }
-    if (!grid_set_ && o_.quanta) {
-      // The first report's phase: fio reports every job of a process at once.
-      grid_set_ = true;
-      const int64_t phase = inc.span.end_ms % o_.quantum_ms;
-      grid_ = QuantumGrid(phase < 0 ? phase + o_.quantum_ms : phase, o_.quantum_ms);
-      info_.grid_origin_ms = grid_.origin_ms();
-    }
     js.covered_ms += inc.span.length();
     first_start_ms_ = std::min(first_start_ms_, inc.span.start_ms);
     last_end_ = std::max(last_end_, o_.quanta ? last_end_ : inc.span.end_ms);
-    if (o_.quanta) Place(slot, inc);
+    if (!o_.quanta) continue;
+    if (!grid_set_ && stream == 0) SetGrid(inc.span.end_ms);
+    if (grid_set_) {
+      Place(slot, inc);
+    } else {
+      unplaced_.emplace_back(slot, inc);
+    }
   }
+}
+
+void LiveAggregator::SetGrid(int64_t end_ms) {
+  // The phase of the first report of the first stream: fio reports every job of a process
+  // at once, and the first stream's is the same whichever stream is read first, so a
+  // second follow of the same files writes the same quanta (same ids).
+  grid_set_ = true;
+  const int64_t phase = end_ms % o_.quantum_ms;
+  grid_ = QuantumGrid(phase < 0 ? phase + o_.quantum_ms : phase, o_.quantum_ms);
+  info_.grid_origin_ms = grid_.origin_ms();
+  for (const auto& [slot, inc] : unplaced_) Place(slot, inc);
+  unplaced_.clear();
+  unplaced_.shrink_to_fit();
+}
+
+void LiveAggregator::SettleGrid() {
+  // The first stream has no report yet (or none with I/O): the earliest held one decides.
+  if (grid_set_ || unplaced_.empty()) return;
+  int64_t first = unplaced_.front().second.span.end_ms;
+  for (const auto& held : unplaced_) first = std::min(first, held.second.span.end_ms);
+  SetGrid(first);
 }
 
 void LiveAggregator::Place(int slot, const JobIncrement& inc) {
@@ -144,6 +164,7 @@ void LiveAggregator::Place(int slot, const JobIncrement& inc) {
 
 Status LiveAggregator::Begin() {
   if (begun_) return Status();
+  SettleGrid();
   if (first_start_ms_ == INT64_MAX) return Status::Error("no stream has a report with I/O");
   info_.start_ms = first_start_ms_;
   int64_t first_q = grid_.IndexOf(first_start_ms_);
@@ -156,6 +177,7 @@ Status LiveAggregator::Begin() {
 
 Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
   *written = 0;
+  SettleGrid();
   for (auto& [q, cell] : cells_) {
     if (grid_.End(q) > until_ms) break;
     if (cell.written && !cell.dirty) continue;

@@ -54,6 +54,25 @@ TEST(LiveAggregator, GridTakesThePhaseOfTheFirstReport) {
   for (const ScopeResult& r : sink.quanta) EXPECT_DOUBLE_EQ(r.straddled, 0);
 }
 
+TEST(LiveAggregator, GridIsTheFirstStreamsWhicheverStreamIsReadFirst) {
+  // Stream b (.200) is read before stream a (.500): the grid still follows a, the first
+  // stream, so a second follow of the same files writes the same quanta.
+  for (bool b_first : {true, false}) {
+    CollectingSink sink;
+    LiveOptions o;
+    LiveAggregator agg(o, {{"a.json", "a"}, {"b.json", "b"}}, &sink);
+    SnapshotDiffer da, db;
+    if (b_first) Add(&agg, &db, 1, Snap(10200, 1000, 40));
+    Add(&agg, &da, 0, Snap(10500, 1000, 100));
+    if (!b_first) Add(&agg, &db, 1, Snap(10200, 1000, 40));
+    int written = 0;
+    ASSERT_TRUE(agg.EmitUntil(10500, &written).ok());
+    EXPECT_EQ(agg.info().grid_origin_ms, 500) << b_first;
+    // [9500, 10500): a's 100 and 70 % of b's (9200, 10200].
+    EXPECT_DOUBLE_EQ(ClusterReads(sink, 9500), 100 + 0.7 * 40) << b_first;
+  }
+}
+
 TEST(LiveAggregator, SpreadsReportsOverQuantaByOverlapAndWaits) {
   CollectingSink sink;
   LiveOptions o;
