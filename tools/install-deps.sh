@@ -8,7 +8,7 @@ if [ "${1:-}" = "--test" ]; then
   # Elasticsearch and OpenSearch test nodes (downloaded with mvn, run on the JDK), fuzzers,
   # scripts.
   pkgs+=(maven default-jdk-headless clang libclang-rt-14-dev python3 python3-yaml unzip curl
-         procps fio time man-db)
+         procps fio time man-db python3-jsonschema)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
