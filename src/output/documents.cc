@@ -433,6 +433,7 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   lower_bound_key_ = ResultKey("lower_bound");
   coverage_key_ = ResultKey("coverage");
   partial_key_ = ResultKey("partial");
+  straddled_key_ = ResultKey("straddled");
   sla_ = SlaChecker(info.sla, info.percentiles);
   if (sla_.active()) {
     sla_breach_key_ = ResultKey("sla_breach");
@@ -450,7 +451,8 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   // and "max", with commas), "}".
   percentile_room_ += clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
                       lower_bound_key_.size() + 2 + 6 + 1 + coverage_key_.size() + kMaxDouble +
-                      partial_key_.size() + MaxValueBytes(FieldType::kBoolean);
+                      partial_key_.size() + MaxValueBytes(FieldType::kBoolean) +
+                      straddled_key_.size() + kMaxDouble;
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
   }
@@ -619,6 +621,10 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   p = PutNum(p, r.coverage);
   p = Put(p, partial_key_);
   p = r.partial ? Lit(p, "true") : Lit(p, "false");
+  if (r.straddled >= 0) {
+    p = Put(p, straddled_key_);
+    p = PutNum(p, r.straddled);
+  }
   if (sla_.active() && r.kind == ScopeKind::kCluster) {
     thread_local std::vector<size_t> breached;
     breached.clear();
@@ -769,6 +775,9 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   for (const std::string& v : info_.fio_versions) w.String(v.c_str());
   w.EndArray();
   Str(w, RunKey("anchor"), info_.anchor);
+  Str(w, RunKey("grid"), info_.grid);
+  Key(w, RunKey("grid_origin_ms"));
+  w.Int64(info_.grid_origin_ms);
   Key(w, RunKey("log_hist_msec"));
   w.Int64(info_.log_hist_msec);
   Key(w, RunKey("resolutions"));

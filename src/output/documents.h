@@ -105,7 +105,7 @@ class DocumentBuilder {
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
   std::string latency_scale_key_, records_key_, records_end_key_;
-  std::string coverage_key_, partial_key_;
+  std::string coverage_key_, partial_key_, straddled_key_;
   // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
   // and each threshold's text as a JSON string.
   SlaChecker sla_;

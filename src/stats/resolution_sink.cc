@@ -103,7 +103,7 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
 Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs,
                            const Part& part) {
   Series::Window& w = s.windows[level];
-  const QuantumGrid grid(0, info_.quantum_ms * multiples_[level]);
+  const QuantumGrid grid(info_.grid_origin_ms, info_.quantum_ms * multiples_[level]);
   const int64_t window_start = grid.Start(grid.IndexOf(start_ms));
   if (w.open && w.start_ms != window_start) {
     Status st = Close(s, level);
@@ -138,6 +138,7 @@ Status ResolutionSink::Close(Series& s, size_t level) {
   r.resolution = multiples_[level];
   r.coverage = std::min(1.0, w.covered_ms / static_cast<double>(length));
   r.partial = w.partial || w.quanta < multiples_[level];
+  r.straddled = -1;  // its quanta's shares count inner edges too: not the window's
   r.histogram = &w.histogram;
   ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats, info_.confidence);
   Status st = inner_->Quantum(r);

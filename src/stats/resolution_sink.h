@@ -4,7 +4,7 @@
 // Percentiles of parts do not combine: the p99 of a minute is not the max (nor the mean) of
 // its seconds' p99s. So next to every quantum's result this sink adds, for each coarser
 // resolution (a multiple of the quantum, windows aligned like the quanta: to multiples of
-// their length from time 0), the statistics of the summed histograms of the window, as
+// their length from the grid origin), the statistics of the summed histograms of the window, as
 // `fiohist pctiles --quantum <window>` would compute them from the logs.
 #pragma once
 

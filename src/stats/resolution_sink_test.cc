@@ -96,6 +96,7 @@ TEST(ResolutionSink, WindowsWithPartialQuantaArePartial) {
   for (int k = 1; k <= 5; ++k) a += Line(k * 1000 + 1, 10);
   b = Line(3001, 10) + Line(4001, 10) + Line(4007, 10);
   PipelineOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;  // windows on even seconds
   o.log_hist_msec = 1000;
   o.directions = {true, false, false, false};
   CollectingSink collected;
@@ -109,6 +110,7 @@ TEST(ResolutionSink, WindowsWithPartialQuantaArePartial) {
     if (r.resolution == 2) windows[r.start_ms] = &r;
   }
   ASSERT_EQ(windows.size(), 3u);
+  ASSERT_TRUE(windows.count(0) && windows.count(2000) && windows.count(4000));
   // Quanta cover 999, 1000 | 1999, 2000 | 1007, 1 ms of 2000 (two logs).
   EXPECT_TRUE(windows[0]->partial);
   EXPECT_DOUBLE_EQ(windows[0]->coverage, (999 + 1000) / 4000.0);

@@ -34,6 +34,11 @@ struct RunInfo {
   /// Start of the first reported quantum; elapsed_s counts from here.
   int64_t first_quantum_ms = 0;
   int64_t quantum_ms = 1000;
+  /// Quanta (and the windows of coarser resolutions) start at grid_origin_ms plus
+  /// multiples of their length: chosen from the records' ends ("logs", grid_phase.h),
+  /// whole multiples from time 0 ("epoch") or given ("origin").
+  int64_t grid_origin_ms = 0;
+  std::string grid = "epoch";
   /// The resolutions results come at, as multiples of the quantum, ascending: {1}, or
   /// more where a ResolutionSink adds coarser ones.
   std::vector<int> resolutions = {1};

@@ -49,6 +49,12 @@ struct ScopeResult {
   /// Coverage is short of 1 by more than the stamps' rounding (1 ms per log), or the span
   /// holds a quantum that is: its counts are a sample of the time, not all of it.
   bool partial = false;
+  /// The share of the span's I/Os (0..1) that the uniform-spread assumption (a record's
+  /// I/Os spread evenly over its span) may have placed on the wrong side of the span's
+  /// edges: each record crossing an edge counts the smaller side of its split
+  /// (LogStream::straddled_ios). Whole runs: over all their quanta. Negative where not
+  /// known (coarser resolutions, read-back, a live run's whole run).
+  double straddled = -1;
   LatencyStats stats;
   /// The summed histogram behind `stats` (valid during the sink call only).
   const Histogram* histogram = nullptr;

@@ -122,13 +122,20 @@ check(count("push-test", "buckets") == bucket_rows,
       % (count("push-test", "buckets"), bucket_rows))
 check(count("push-test", "runs") == 1, "one run document")
 
-# The server's own aggregation over the percentile documents equals the CSV.
+# The server's own aggregation over the percentile documents equals the CSV: its 1 s
+# buckets start at the grid origin the run document records (the quanta's phase).
+run_doc = es("POST", "/fiohist-runs*/_search",
+             {"query": {"term": {"run": "push-test"}}})["hits"]["hits"][0]["_source"]
+origin = run_doc.get("grid_origin_ms")
+check(run_doc.get("grid") == "logs" and isinstance(origin, int) and 0 <= origin < 1000,
+      "the run document records the grid and its origin (%r, %r)"
+      % (run_doc.get("grid"), origin))
 agg = es("POST", "/fiohist-pctiles*/_search", {
     "size": 0,
     "query": {"bool": {"filter": [{"term": {"run": "push-test"}}, {"term": {"scope": "cluster"}},
                                   {"term": {"direction": "all"}}, {"term": {"resolution": 1}}]}},
     "aggs": {"t": {"date_histogram": {"field": "@timestamp", "fixed_interval": "1s",
-                                      "min_doc_count": 1},
+                                      "offset": "+%dms" % (origin or 0), "min_doc_count": 1},
                    "aggs": {"p99": {"max": {"field": "p99"}}}}}})
 es_p99 = {b["key"]: b["p99"]["value"] for b in agg["aggregations"]["t"]["buckets"]}
 csv_p99 = {int(r["start_ms"]): float(r["p99"]) for r in rows
