@@ -692,10 +692,19 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
 
 void DocumentBuilder::AppendRecords(const ScopeResult& r,
                                     const std::vector<const PlacedRecord*>& records,
-                                    std::string* doc) const {
+                                    std::string* doc, const IntegerBuckets* scaled) const {
   const int columns = static_cast<int>(mid_text_.size());
   size_t room = buckets_head_.size() + records_end_key_.size() + records_key_.size() +
                 coverage_key_.size() + MaxValueBytes(FieldType::kDate) + kMaxDouble + 8;
+  size_t n_scaled = 0;  // columns of `scaled` within the layout, as AppendBuckets counts them
+  if (scaled != nullptr) {
+    while (n_scaled < scaled->columns.size() && n_scaled < scaled->counts.size() &&
+           scaled->columns[n_scaled] >= 0 && scaled->columns[n_scaled] < columns) {
+      ++n_scaled;
+    }
+    room += bucket_runs_key_.size() + bucket_ios_key_.size() + latency_scale_key_.size() + 32 +
+            n_scaled * (kRunRoom + kIntRoom);
+  }
   int64_t end_ms = r.start_ms;
   for (const PlacedRecord* rec : records) {
     // ,{"span":[<int64>,<int64>],"runs":[],"ios":[]} and the lists' elements.
@@ -729,6 +738,18 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
   if (records.empty()) ++p;
   *open = '[';
   *p++ = ']';
+  if (scaled != nullptr) {
+    // The compact form's scaled counts, after the records: `load` keeps either part
+    // (BucketFormChooser), and each part is then what a direct push writes.
+    p = Put(p, bucket_runs_key_);
+    p = PutRuns(p, n_scaled, [&](size_t i) { return static_cast<int64_t>(scaled->columns[i]); });
+    p = Put(p, bucket_ios_key_);
+    p = PutInts(p, n_scaled, [&](size_t i) { return scaled->counts[i]; });
+    if (scaled->scale != 1) {
+      p = Put(p, latency_scale_key_);
+      p = std::to_chars(p, p + 20, scaled->scale).ptr;
+    }
+  }
   if (r.coverage != 1) {
     p = Put(p, coverage_key_);
     p = PutNum(p, r.coverage);
