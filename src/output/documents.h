@@ -115,8 +115,12 @@ class DocumentBuilder {
   std::string sla_breach_key_, sla_breached_key_;
   std::vector<std::string> sla_texts_;
   // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
-  // resolution and zoom fields.
-  std::vector<std::pair<int, std::string>> resolution_json_;
+  // resolution and zoom fields, as it is and as the widest one the run writes.
+  struct ResolutionJson {
+    int multiple;
+    std::string json, widest;
+  };
+  std::vector<ResolutionJson> resolution_json_;
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"
