@@ -14,6 +14,7 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
+#include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
 #include "log/time_anchor.h"
 #include "output/csv_sink.h"
@@ -47,7 +48,9 @@ const char kUsage[] =
     "elapsed_s (since the first quantum), scope, host, job, direction, logs (logs with data\n"
     "in the quantum), samples (weighted I/O count), iops, min, mean, max, the percentiles,\n"
     "top_bucket (I/Os in fio's last, clamped bucket) and lower_bound (values that fell into\n"
-    "that bucket: only lower bounds). A summary goes to stderr.\n"
+    "that bucket: only lower bounds). A summary goes to stderr.\n"    "\n"
+    "LOGS may instead be fio JSON outputs, as `fiohist push --help` describes: status files,\n"
+    "plain json+ results or client/server outputs (decided per file by its content).\n"
     "\n"
     "Read-back: with --run NAME and --es-url URL (or FIOHIST_ES_URL) instead of LOGS, the\n"
     "histograms are rebuilt from the run's bucket documents (any form fiohist wrote, on any\n"
@@ -256,7 +259,14 @@ int RunPctilesCommand(int argc, char** argv) {
   sinks.push_back(&sla_report);
   FanoutSink sink(sinks);
   RunSummary summary;
-  Status s = RunPipeline(args.options, args.logs, &sink, &summary);
+  const InputPlan plan = PlanInputs(std::move(args.logs), &args.options);
+  if (plan.moved_to_fio_json > 0 && !args.quiet) {
+    std::fprintf(stderr,
+                 "fiohist pctiles: %zu fio JSON file(s) among the logs taken as their fio output "
+                 "(--fio-json)\n",
+                 plan.moved_to_fio_json);
+  }
+  Status s = RunInputs(args.options, plan, &sink, &summary);
   PrintWarnings(stderr, summary);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());

@@ -284,6 +284,83 @@ def overflow_sum():
 
 
 @case
+def latency_target_reset():
+    """fio's latency_target bug, from a real fio 3.33 run (randrw, libaio, iodepth=32,
+    latency_target=100ms, latency_window=500ms, latency_percentile=99, write_hist_log,
+    log_hist_msec=500): at line 13 fio reset its statistics but not the hist log's snapshot,
+    so the line's counts wrap near 2^64 and 3093 lines of one I/O each follow, stamps
+    restarting at 0. fio's own output counts 1535 + 1558 I/Os issued after the reset."""
+    import gzip
+    p = corpus("latency_target_reset.log.gz")
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s:13: fio reset its statistics here \(the "
+                 r"latency_target search converged.*596 counts of this line wrapped near 2\^64"
+                 r".*status stream .* json\+ result are unaffected" % re.escape(p))
+    r = run("--skip-bad-lines", p)
+    check(r.rc == 3, "expected exit code 3 with --skip-bad-lines\n" + r.describe())
+    check(re.search(r"%s:13: .*left out 3093 lines from it on holding 3093 I/Os" % re.escape(p),
+                    r.err), "the I/Os left out are not reported\n" + r.describe())
+    with gzip.open(p, "rb") as f:
+        before = f.read().split(b"\n")[:12]
+    good = run(scratch("latency_target_before_reset.log", b"\n".join(before) + b"\n"))
+    expect_ok(good)
+    same_output(r, good)
+
+
+def client_server_text():
+    """fio 3.42's client/server output of two servers (tests/golden/data/fio-3.42)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "golden", "data", "fio-3.42", "client-2servers.json"),
+              "rb") as f:
+        return f.read()
+
+
+@case
+def client_server_cut():
+    """A client/server output cut in the middle (fio killed, or copied while it ran)."""
+    text = client_server_text()
+    p = scratch("cut-client.json", text[:len(text) // 2])
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: byte %d: the JSON document starting at byte "
+                 r"\d+ is cut \(expected it to end with '}'" % (re.escape(p), len(text) // 2))
+
+
+@case
+def client_server_backwards():
+    """A server whose entries go backwards: the entry, the server and what was expected."""
+    import json
+    text = client_server_text().decode()
+    start = text.index("\n{") + 1
+    doc = json.loads(text[start:])
+    # The 8782 server's job 1 ('w') in its third report: fewer reads than in its second.
+    es = [i for i, e in enumerate(doc["client_stats"]) if e.get("port") == 8782]
+    third = doc["client_stats"][es[6]]
+    bins = third["read"]["clat_ns"]["bins"]
+    key = max(bins, key=lambda k: bins[k])
+    bins[key] = 1
+    p = scratch("backwards-client.json", text[:start] + json.dumps(doc, indent=1))
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: client_stats\[%d\] \(server 127.0.0.1:8782, "
+                 r"report 3\): job 1 \('w'\): read counts go backwards: the bucket of %s ns had "
+                 r"\d+ I/Os and now has 1" % (re.escape(p), es[6], key))
+
+
+@case
+def client_server_other_layout():
+    """Entries without `hostname` (another layout): named, with what was expected."""
+    import json
+    text = client_server_text().decode()
+    start = text.index("\n{") + 1
+    doc = json.loads(text[start:])
+    for e in doc["client_stats"]:
+        e.pop("hostname", None)
+    p = scratch("layout-client.json", text[:start] + json.dumps(doc, indent=1))
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: client_stats\[0\]: expected \"hostname\"" %
+                 re.escape(p))
+
+
+@case
 def bad_direction():
     bad_line_case("bad_direction.log", 3, r"expected direction 0 \(read\), 1 \(write\) or 2 "
                   r"\(trim\) in column 2, found 3")
