@@ -92,6 +92,9 @@ struct RunSummary {
   /// Cluster results of resolution 1 (one per quantum and direction) that breach some
   /// SLA threshold of RunInfo::sla (the run document's `sla_breaches`).
   long long sla_breaches = 0;
+  /// The resolutions results came at (RunInfo::resolutions without those a ResolutionSink
+  /// left out as repeating a finer one); empty: all of RunInfo::resolutions.
+  std::vector<int> resolutions;
   /// The run document's `state`: "finished" once all logs are read (push); a live run
   /// (follow) writes "running" while it goes on and "aborted" when it stops short.
   std::string state = "finished";

@@ -42,6 +42,10 @@ struct ScopeResult {
   /// The time span as a multiple of the run's quantum: 1 for a quantum, more for the
   /// coarser resolutions of ResolutionSink (their `logs` is the most of any quantum).
   int resolution = 1;
+  /// The widest resolution written for the run, though not the widest asked for: the ones
+  /// above it would repeat its single window (ResolutionSink), so dashboards draw it at
+  /// every larger interval too.
+  bool widest = false;
   /// The share of the span's time the scope's logs cover, averaged over them (0..1): below
   /// 1 where logs have not started or have ended, or where a log's last record covers only
   /// part of the quantum (fio does not log its last partial interval).
