@@ -80,6 +80,19 @@ int RunCompatIfAsked(int argc, char** argv) {
                    mode.c_str());
       return kExitUsage;
     }
+    // The reference has no intervals: its output stays byte-identical, so asking for
+    // them is a mistake in the command, not something to ignore.
+    for (int j = 0; j < argc; ++j) {
+      const std::string b = argv[j];
+      if (b == "--") break;  // logs follow
+      if (b == "--confidence" || b.rfind("--confidence=", 0) == 0) {
+        std::fprintf(stderr,
+                     "fiohist pctiles: --confidence cannot go with --compat "
+                     "fio-histo-log-pctiles: the reference's output has no confidence "
+                     "intervals\n");
+        return kExitUsage;
+      }
+    }
     std::vector<const char*> rest;
     for (int j = 0; j < argc; ++j) {
       if (j == i || (a == "--compat" && j == i + 1)) continue;

@@ -87,6 +87,9 @@ struct RunSummary {
   /// Cluster results of resolution 1 (one per quantum and direction) that breach some
   /// SLA threshold of RunInfo::sla (the run document's `sla_breaches`).
   long long sla_breaches = 0;
+  /// Those of them that breach some threshold beyond sampling noise: the percentile's
+  /// confidence interval lies above the limit (`sla_breaches_beyond_noise`).
+  long long sla_breaches_beyond_noise = 0;
   /// The run document's `state`: "finished" once all logs are read (push); a live run
   /// (follow) writes "running" while it goes on and "aborted" when it stops short.
   std::string state = "finished";
