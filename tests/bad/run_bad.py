@@ -374,9 +374,19 @@ def absurd_options():
     for args, pattern in ((["--log-hist-msec", "9000000000000000000"], r"--log-hist-msec: "),
                           (["--start-time", "99999999999999999999"], r"--start-time: "),
                           (["--quantum", "0"], r"--quantum: "),
-                          (["--quantum", "1e300"], r"--quantum: ")):
+                          (["--quantum", "1e300"], r"--quantum: "),
+                          (["--confidence", "1"], r"--confidence: expected a level strictly "
+                                                  r"between 0 and 1"),
+                          (["--confidence", "0"], r"--confidence: "),
+                          (["--confidence", "-0.5"], r"--confidence: "),
+                          (["--confidence", "95"], r"--confidence: "),
+                          (["--confidence", "abc"], r"--confidence: "),
+                          (["--confidence", "nan"], r"--confidence: ")):
         r = run(*args, p)
         expect_error(r, 2, r"^fiohist pctiles: " + pattern)
+    # The reference has no intervals: asking compat mode for them is a usage error.
+    r = run("--compat", "fio-histo-log-pctiles", "--confidence", "0.9", "--", p)
+    expect_error(r, 2, r"^fiohist pctiles: --confidence cannot go with --compat")
 
 
 @case
