@@ -266,5 +266,67 @@ TEST(PercentileInterval, CoversTheTrueQuantileOfIidDraws) {
   }
 }
 
+// The bracket from the grid always holds the exact ranks (the property ComputeStats relies
+// on to skip the search), and ComputeStats' bounds equal those of the exact ranks mapped on
+// the buckets, on random histograms of many sizes.
+TEST(PercentileInterval, BracketHoldsTheExactRanks) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> size(1, 2000000);
+  for (int i = 0; i < 400; ++i) {
+    const int64_t n = i < 300 ? 1 + i * 37 : size(rng);
+    for (double p : {0.5, 0.9, 0.99, 0.999, 0.9999}) {
+      const RankInterval r = QuantileRanks(n, p, 0.95);
+      const RankBracket b = QuantileRankBracket(n, p, 0.95);
+      EXPECT_LE(b.lower_min, r.lower) << n << " " << p;
+      EXPECT_GE(b.lower_max, r.lower) << n << " " << p;
+      EXPECT_LE(b.upper_min, r.upper) << n << " " << p;
+      EXPECT_GE(b.upper_max, r.upper) << n << " " << p;
+    }
+  }
+}
+
+TEST(PercentileInterval, StatsEqualExactRanksOnRandomHistograms) {
+  const BucketLayout layout;
+  const std::vector<double>& edges = EdgesNs(layout);
+  std::mt19937_64 rng(11);
+  const std::vector<double> ps = {50, 90, 99, 99.9, 99.99};
+  for (int i = 0; i < 300; ++i) {
+    Histogram h;
+    const int buckets = 1 + static_cast<int>(rng() % 200);
+    const int first = 100 + static_cast<int>(rng() % 400);
+    const double weight = (rng() % 2) ? 1.0 : 0.37;  // whole and fractional counts
+    for (int c = 0; c < buckets; ++c) {
+      h.Add(first + c, weight * static_cast<double>(rng() % (1 + (rng() % 20000))));
+    }
+    const LatencyStats s = ComputeStats(h, layout, ps, 0.95);
+    // The exact mapping: rank r in the first bucket whose running count reaches
+    // r * total / n.
+    const int64_t n = WholeIos(h.total());
+    for (size_t k = 0; k < ps.size() && n > 0; ++k) {
+      const RankInterval r = QuantileRanks(n, ps[k] / 100, 0.95);
+      auto column_of = [&](int64_t rank) {
+        const double want = static_cast<double>(rank) * h.total() / static_cast<double>(n) *
+                            (1 - 1e-12);
+        double run = 0;
+        int last = -1;
+        for (int c = 0; c < layout.columns(); ++c) {
+          if (h.at(c) <= 0) continue;
+          run += h.at(c);
+          last = c;
+          if (run >= want) return c;
+        }
+        return last;
+      };
+      const double low = r.lower <= 0 ? 0.0 : edges[static_cast<size_t>(column_of(r.lower))];
+      EXPECT_EQ(s.percentile_low_ns[k], low) << i << " p" << ps[k];
+      EXPECT_EQ(s.few_ios[k], r.upper > n) << i << " p" << ps[k];
+      if (r.upper <= n) {
+        EXPECT_EQ(s.percentile_high_ns[k], edges[static_cast<size_t>(column_of(r.upper)) + 1])
+            << i << " p" << ps[k];
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fiohist
