@@ -3,12 +3,12 @@
 # Usage: tools/install-deps.sh [--test]   (--test adds what the test suite needs)
 set -euo pipefail
 pkgs=(cmake g++ make rapidjson-dev libboost-program-options-dev libcurl4-openssl-dev zlib1g-dev
-      libgtest-dev python3 help2man)
+      libisal-dev libgtest-dev python3 help2man)
 if [ "${1:-}" = "--test" ]; then
   # Elasticsearch and OpenSearch test nodes (downloaded with mvn, run on the JDK), fuzzers,
   # scripts.
   pkgs+=(maven default-jdk-headless clang libclang-rt-14-dev python3 python3-yaml unzip curl
-         procps fio time man-db)
+         procps fio time man-db python3-jsonschema python3-junitparser)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

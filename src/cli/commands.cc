@@ -18,6 +18,10 @@ const std::vector<Command>& Commands() {
       {"load", "index a directory of bulk NDJSON written by push --out", RunLoadCommand},
       {"setup", "install the index templates", RunSetupCommand},
       {"runs", "list the runs stored in Elasticsearch", RunRunsCommand},
+      {"compare", "is a run worse than its baseline runs? a verdict with intervals (exit 5/6)",
+       RunCompareCommand},
+      {"history", "a tag's runs, one point per run with its interval, and their change points",
+       RunHistoryCommand},
       {"delete", "delete one run, or every run older than an age", RunDeleteCommand},
   };
   return commands;
@@ -39,7 +43,7 @@ void PrintUsage() {
       "\n"
       "Exit status: 0 everything went in; 1 error; 2 bad command line; 3 finished, but some\n"
       "input was skipped or some documents were rejected; 4 everything went in, and some\n"
-      "quantum breached an --sla threshold.\n");
+      "quantum breached an --sla threshold; compare: 5 regression, 6 inconclusive.\n");
 }
 
 }  // namespace

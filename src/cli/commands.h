@@ -33,6 +33,10 @@ int RunLoadCommand(int argc, char** argv);
 int RunSetupCommand(int argc, char** argv);
 /// `fiohist runs`: lists the runs stored (table, or NDJSON with --json).
 int RunRunsCommand(int argc, char** argv);
+/// `fiohist compare RUN BASELINE...`: a verdict on whether RUN is worse than its baselines.
+int RunCompareCommand(int argc, char** argv);
+/// `fiohist history --tag TAG`: a tag's runs as points with intervals, and change points.
+int RunHistoryCommand(int argc, char** argv);
 /// `fiohist delete --run NAME`: removes one run's documents from the three indices.
 int RunDeleteCommand(int argc, char** argv);
 

@@ -15,6 +15,12 @@ enum ExitCode {
   /// Everything went in, and some cluster quantum breached an --sla threshold (the stderr
   /// lines say which). Any other failure takes precedence: its code says more.
   kExitSlaBreached = 4,
+  /// `compare`: the run is worse than its baseline by at least the minimum effect, with
+  /// evidence (some metric's verdict is regression).
+  kExitRegression = 5,
+  /// `compare`: the data cannot decide (an interval too wide to tell at the minimum
+  /// effect, a run still running, no baseline runs of the tag).
+  kExitInconclusive = 6,
 };
 
 }  // namespace fiohist

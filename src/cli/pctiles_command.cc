@@ -1,3 +1,4 @@
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -14,6 +15,7 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
+#include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
 #include "log/time_anchor.h"
 #include "output/csv_sink.h"
@@ -47,7 +49,9 @@ const char kUsage[] =
     "elapsed_s (since the first quantum), scope, host, job, direction, logs (logs with data\n"
     "in the quantum), samples (weighted I/O count), iops, min, mean, max, the percentiles,\n"
     "top_bucket (I/Os in fio's last, clamped bucket) and lower_bound (values that fell into\n"
-    "that bucket: only lower bounds). A summary goes to stderr.\n"
+    "that bucket: only lower bounds). A summary goes to stderr.\n"    "\n"
+    "LOGS may instead be fio JSON outputs, as `fiohist push --help` describes: status files,\n"
+    "plain json+ results or client/server outputs (decided per file by its content).\n"
     "\n"
     "Read-back: with --run NAME and --es-url URL (or FIOHIST_ES_URL) instead of LOGS, the\n"
     "histograms are rebuilt from the run's bucket documents (any form fiohist wrote, on any\n"
@@ -244,24 +248,39 @@ int RunPctilesCommand(int argc, char** argv) {
 
   std::FILE* out = stdout;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
+  // -o FILE is written as FILE.partial and renamed when the run ends with a whole output: a
+  // run that fails (one log among thousands that cannot be read) leaves no half-written
+  // FILE, and a FILE from before stays as it was. Only for regular files: /dev/null or a
+  // pipe is written as it is.
+  struct stat st;
+  const bool regular = !args.output.empty() &&
+                       (stat(args.output.c_str(), &st) != 0 || S_ISREG(st.st_mode));
+  const std::string partial = regular ? args.output + ".partial" : args.output;
   if (!args.output.empty()) {
-    file.reset(std::fopen(args.output.c_str(), "w"));
+    file.reset(std::fopen(partial.c_str(), "w"));
     if (!file) {
-      std::fprintf(stderr, "fiohist pctiles: cannot write %s: %s\n", args.output.c_str(),
+      std::fprintf(stderr, "fiohist pctiles: cannot write %s: %s\n", partial.c_str(),
                    std::strerror(errno));
       return kExitError;
     }
     out = file.get();
   }
-  std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
-  if (args.read_back) {
-    const int rc = RunReadBack(&args, table.get());
-    if (rc == kExitOk && file && std::fclose(file.release()) != 0) {
-      std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
-      return kExitError;
+  auto finish = [&](int rc) {
+    if (!file) return rc;
+    const bool closed = std::fclose(file.release()) == 0;
+    if (rc != kExitError && closed &&
+        (!regular || std::rename(partial.c_str(), args.output.c_str()) == 0)) {
+      return rc;
     }
-    return rc;
-  }
+    if (rc != kExitError) {
+      std::fprintf(stderr, "fiohist: cannot write output %s: %s\n", args.output.c_str(),
+                   std::strerror(errno));
+    }
+    if (regular) std::remove(partial.c_str());
+    return static_cast<int>(kExitError);
+  };
+  std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
+  if (args.read_back) return finish(RunReadBack(&args, table.get()));
   SummarySink summary_sink(stderr, args.unit);
   SlaReportSink sla_report(stderr, "");
   std::vector<ResultSink*> sinks = {table.get()};
@@ -269,18 +288,21 @@ int RunPctilesCommand(int argc, char** argv) {
   sinks.push_back(&sla_report);
   FanoutSink sink(sinks);
   RunSummary summary;
-  Status s = RunPipeline(args.options, args.logs, &sink, &summary);
+  const InputPlan plan = PlanInputs(std::move(args.logs), &args.options);
+  if (plan.moved_to_fio_json > 0 && !args.quiet) {
+    std::fprintf(stderr,
+                 "fiohist pctiles: %zu fio JSON file(s) among the logs taken as their fio output "
+                 "(--fio-json)\n",
+                 plan.moved_to_fio_json);
+  }
+  Status s = RunInputs(args.options, plan, &sink, &summary);
   PrintWarnings(stderr, summary);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
-    return kExitError;
+    return finish(kExitError);
   }
-  if (file && std::fclose(file.release()) != 0) {
-    std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
-    return kExitError;
-  }
-  if (summary.incomplete) return kExitIncomplete;
-  return summary.sla_breaches > 0 ? kExitSlaBreached : kExitOk;
+  if (summary.incomplete) return finish(kExitIncomplete);
+  return finish(summary.sla_breaches > 0 ? kExitSlaBreached : kExitOk);
 }
 
 }  // namespace fiohist

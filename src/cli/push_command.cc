@@ -12,6 +12,7 @@
 #include "cli/exit_code.h"
 #include "cli/grafana_link.h"
 #include "cli/pipeline_flags.h"
+#include "cli/run_inputs.h"
 #include "cli/status_input.h"
 #include "es/document_sink.h"
 #include "es/es_admin.h"
@@ -46,7 +47,9 @@ const char kUsage[] =
     "\n"
     "LOGS may instead be fio's json+ outputs, one per host (host from --host FILE=HOST, else\n"
     "the file name): a status file (--status-interval=1 --output-format=json+) gives quanta\n"
-    "and the whole run, a plain json+ result the whole run only, from fio's exact bins.\n"
+    "and the whole run, a plain json+ result the whole run only, from fio's exact bins; or\n"
+    "fio client/server outputs (fio --client=H job --status-interval=1 ... --output-format=\n"
+    "json+): one host per server (hostname, :port where a host ran several).\n"
     "\n"
     "Relative-time logs (fio's default) need an anchor: --start-time, --fio-json, or fio's\n"
     "JSON output next to the logs (found by itself). Without one, push to Elasticsearch\n"
@@ -340,7 +343,8 @@ int RunPushCommand(int argc, char** argv) {
   RunSummary summary;
   // Logs with their fio JSON outputs beside them anchor on those; fio json+ outputs alone
   // (status files, plain results) are the run.
-  const size_t moved = MoveFioJsonBesideLogs(&args.logs, &args.options.fio_json);
+  const InputPlan plan = PlanInputs(std::move(args.logs), &args.options);
+  const size_t moved = plan.moved_to_fio_json;
   if (moved > 0 && !args.quiet) {
     std::fprintf(stderr,
                  "fiohist push: %zu fio JSON file(s) among the logs taken as their fio output "
@@ -352,9 +356,7 @@ int RunPushCommand(int argc, char** argv) {
   args.options.keep_records =
       args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
       (args.bucket_form == "compact" || (args.bucket_form == "auto" && to_es));
-  const bool fio_json = std::any_of(args.logs.begin(), args.logs.end(), LooksLikeFioJson);
-  Status s = fio_json ? RunStatusFiles(args.options, args.logs, &sink, &summary)
-                      : RunPipeline(args.options, args.logs, &sink, &summary);
+  Status s = RunInputs(args.options, plan, &sink, &summary);
   PrintWarnings(stderr, summary);
   Status finished = dest.Finish();
   const BulkStats stats = dest.sender ? dest.sender->queue().stats() : BulkStats();

@@ -3,6 +3,8 @@
 #include <rapidjson/writer.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -20,12 +22,14 @@ namespace fiohist {
 int RunRunsCommand(int argc, char** argv) {
   EsConnectionOptions conn;
   bool json = false;
+  std::string tag;
   po::options_description desc("runs options");
   AddEsConnectionOptions(&desc, &conn);
-  desc.add_options()("json", po::bool_switch(&json), "one JSON object per run and line");
+  desc.add_options()("json", po::bool_switch(&json), "one JSON object per run and line")(
+      "tag", po::value(&tag), "only the runs carrying TAG");
   po::variables_map vm;
-  int rc = ParseCommandLine(argc, argv, "usage: fiohist runs [--es-url URL] [--json]", desc,
-                            nullptr, &vm);
+  int rc = ParseCommandLine(argc, argv, "usage: fiohist runs [--es-url URL] [--tag TAG] [--json]",
+                            desc, nullptr, &vm);
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ConnectOrComplain("runs", &conn);
   if (!client) return kExitError;
@@ -35,6 +39,13 @@ int RunRunsCommand(int argc, char** argv) {
   if (!st.ok()) {
     std::cerr << "fiohist runs: " << st.message() << "\n";
     return kExitError;
+  }
+  if (!tag.empty()) {
+    std::vector<StoredRun> tagged;
+    for (StoredRun& r : runs) {
+      if (std::find(r.tags.begin(), r.tags.end(), tag) != r.tags.end()) tagged.push_back(r);
+    }
+    runs.swap(tagged);
   }
   if (json) {
     for (const StoredRun& r : runs) {
@@ -49,6 +60,17 @@ int RunRunsCommand(int argc, char** argv) {
       w.String(r.end);
       w.Key("duration_s");
       w.Double(r.duration_s);
+      w.Key("state");
+      w.String(r.state);
+      w.Key("tags");
+      w.StartArray();
+      for (const std::string& t : r.tags) w.String(t);
+      w.EndArray();
+      // Whole-run cluster percentiles of all directions (us); null without run document.
+      w.Key("p50_us");
+      std::isfinite(r.p50_us) ? w.Double(r.p50_us) : w.Null();
+      w.Key("p99_us");
+      std::isfinite(r.p99_us) ? w.Double(r.p99_us) : w.Null();
       w.Key("hosts");
       w.StartArray();
       for (const std::string& h : r.hosts) w.String(h);
@@ -62,15 +84,25 @@ int RunRunsCommand(int argc, char** argv) {
     }
     return kExitOk;
   }
-  std::printf("%-32s %-24s %-24s %10s %6s %9s  %s\n", "RUN", "START", "END", "DURATION_S", "HOSTS",
-              "DOCUMENTS", "HOST NAMES");
+  std::printf("%-32s %-24s %-24s %10s %6s %9s %-9s %9s %9s %-16s %s\n", "RUN", "START", "END",
+              "DURATION_S", "HOSTS", "DOCUMENTS", "STATE", "P50_US", "P99_US", "TAGS",
+              "HOST NAMES");
   for (const StoredRun& r : runs) {
     std::string hosts;
     for (const std::string& h : r.hosts) hosts += (hosts.empty() ? "" : ",") + h;
     if (!r.has_run_document) hosts = "(no run document: partial push?)";
-    std::printf("%-32s %-24s %-24s %10.1f %6zu %9llu  %s\n", r.run.c_str(), r.start.c_str(),
-                r.end.c_str(), r.duration_s, r.hosts.size(),
-                static_cast<unsigned long long>(r.documents), hosts.c_str());
+    std::string tags;
+    for (const std::string& t : r.tags) tags += (tags.empty() ? "" : ",") + t;
+    auto number = [](double v) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.4g", v);
+      return std::isfinite(v) ? std::string(b) : std::string("-");
+    };
+    std::printf("%-32s %-24s %-24s %10.1f %6zu %9llu %-9s %9s %9s %-16s %s\n", r.run.c_str(),
+                r.start.c_str(), r.end.c_str(), r.duration_s, r.hosts.size(),
+                static_cast<unsigned long long>(r.documents),
+                r.state.empty() ? "-" : r.state.c_str(), number(r.p50_us).c_str(),
+                number(r.p99_us).c_str(), tags.empty() ? "-" : tags.c_str(), hosts.c_str());
   }
   if (runs.empty())
     std::fprintf(stderr, "fiohist runs: no runs in %s\n", AllIndexPatterns(conn.index_prefix).c_str());

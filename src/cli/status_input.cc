@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "base/path.h"
+#include "log/client_stats.h"
+#include "log/input_kind.h"
 
 namespace fiohist {
 
@@ -47,12 +49,7 @@ LiveOptions LiveOptionsFrom(const PipelineOptions& options) {
 }
 
 bool LooksLikeFioJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char c = 0;
-  while (in.get(c)) {
-    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return c == '{';
-  }
-  return false;
+  return DetectInputKind(path) != InputKind::kHistLog;
 }
 
 size_t MoveFioJsonBesideLogs(std::vector<std::string>* paths, std::vector<std::string>* fio_json) {
@@ -69,56 +66,114 @@ size_t MoveFioJsonBesideLogs(std::vector<std::string>* paths, std::vector<std::s
   return jsons.size();
 }
 
+namespace {
+
+// One host's reports, read whole, for the live aggregator.
+struct HostReports {
+  LiveStream stream;
+  std::vector<StatusUpdate> updates;
+  FioSnapshot last;
+  int reports = 0;
+};
+
+// A json+ file of one host (a status stream or a plain result).
+Status ReadJsonFile(const PipelineOptions& options, const std::string& path, HostReports* out) {
+  out->stream = {path, StreamHost(path, options.host_mapping)};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::InputError(path, 0, "cannot open");
+  std::stringstream text;
+  text << in.rdbuf();
+  FioStatusStream st(path, BucketLayout());
+  Status s = st.Feed(text.str(), &out->updates);
+  if (!s.ok()) return s;
+  if (st.has_partial()) {
+    return Status::Error(st.Where(st.bytes_used()) + "the last JSON object is cut at byte " +
+                         std::to_string(st.bytes_read()) +
+                         " (fio stopped while writing, or a copy taken while it ran)");
+  }
+  if (st.differ().reports() == 0) return Status::InputError(path, 0, "holds no fio report");
+  out->last = st.differ().last();
+  out->reports = st.differ().reports();
+  return Status();
+}
+
+// A client/server output: one host per server (--host HOST=NAME renames one).
+Status ReadClientFile(const PipelineOptions& options, const std::string& path,
+                      std::vector<HostReports>* out, RunSummary* summary) {
+  ClientStatsRun run;
+  Status s = ReadClientStats(path, BucketLayout(), &run);
+  if (!s.ok()) return s;
+  for (const std::string& w : run.warnings) summary->warnings.push_back(w);
+  if (run.text_lines > 0) {
+    summary->warnings.push_back(path + ": " + std::to_string(run.text_lines) +
+                                " text lines before fio's JSON document skipped (the servers' "
+                                "notes)");
+  }
+  if (run.anchor != "job_start") {
+    summary->warnings.push_back(
+        path + ": fio " + run.fio_version + " gives no job_start: placed in time by the "
+        "client's start (`timestamp`, whole seconds, taken before the servers set their jobs "
+        "up), so the jobs' real start is up to a few seconds later (fio >= 3.36 gives job_start; "
+        "--start-time does not apply to fio JSON)");
+  }
+  for (const ClientServer& server : run.servers) {
+    HostReports h;
+    auto it = options.host_mapping.find(server.host);
+    h.stream = {path + " (server " + server.host + ")",
+                it != options.host_mapping.end() ? it->second : server.host};
+    s = ClientServerUpdates(run, server, BucketLayout(), &h.updates);
+    if (!s.ok()) return s;
+    h.last = server.reports.back();
+    h.reports = static_cast<int>(server.reports.size());
+    out->push_back(std::move(h));
+  }
+  return Status();
+}
+
+}  // namespace
+
 Status RunStatusFiles(const PipelineOptions& options, const std::vector<std::string>& paths,
                       ResultSink* sink, RunSummary* summary) {
-  std::vector<LiveStream> live;
-  std::vector<std::unique_ptr<FioStatusStream>> streams;
-  std::vector<std::vector<StatusUpdate>> updates(paths.size());
-  bool every_file_has_quanta = true;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    const std::string& path = paths[i];
-    if (!LooksLikeFioJson(path)) {
+  std::vector<HostReports> hosts;
+  for (const std::string& path : paths) {
+    const InputKind kind = DetectInputKind(path);
+    Status s;
+    if (kind == InputKind::kHistLog) {
       return Status::InputError(path, 0,
                                 "is not fio JSON output, and fio JSON outputs and histogram "
                                 "logs cannot be pushed together (push them as two runs)");
+    } else if (kind == InputKind::kClientServer) {
+      s = ReadClientFile(options, path, &hosts, summary);
+    } else {
+      hosts.emplace_back();
+      s = ReadJsonFile(options, path, &hosts.back());
     }
-    const std::string host = StreamHost(path, options.host_mapping);
-    for (const LiveStream& other : live) {
-      if (other.host == host) {
-        return Status::Error(path + ": byte 0: claims host '" + host + "', which " + other.name +
+    if (!s.ok()) return s;
+  }
+  std::vector<LiveStream> live;
+  bool every_host_has_quanta = true;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    for (size_t o = 0; o < i; ++o) {
+      if (hosts[o].stream.host == hosts[i].stream.host) {
+        return Status::Error(hosts[i].stream.name + ": byte 0: claims host '" +
+                             hosts[i].stream.host + "', which " + hosts[o].stream.name +
                              " already claims (name hosts with --host FILE=HOST)");
       }
     }
-    live.push_back({path, host});
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Status::InputError(path, 0, "cannot open");
-    std::stringstream text;
-    text << in.rdbuf();
-    streams.push_back(std::make_unique<FioStatusStream>(path, BucketLayout()));
-    FioStatusStream& st = *streams.back();
-    Status s = st.Feed(text.str(), &updates[i]);
-    if (!s.ok()) return s;
-    if (st.has_partial()) {
-      return Status::Error(st.Where(st.bytes_used()) + "the last JSON object is cut at byte " +
-                           std::to_string(st.bytes_read()) +
-                           " (fio stopped while writing, or a copy taken while it ran)");
-    }
-    if (st.differ().reports() == 0) return Status::InputError(path, 0, "holds no fio report");
-    every_file_has_quanta = every_file_has_quanta && st.differ().reports() > 1;
+    live.push_back(hosts[i].stream);
+    every_host_has_quanta = every_host_has_quanta && hosts[i].reports > 1;
   }
   LiveOptions o = LiveOptionsFrom(options);
-  o.quanta = every_file_has_quanta;
+  o.quanta = every_host_has_quanta;
   o.keep_quanta = INT64_MAX / 4;  // everything is known up front: no late data to keep for
   if (!o.quanta) {
     summary->warnings.push_back(
-        "a file holds a single fio report (a plain json+ result, not a status stream): whole-run "
+        "a host has a single fio report (a plain json+ result, not a status stream): whole-run "
         "documents only, no quanta (fio --status-interval=1 gives them)");
   }
   LiveAggregator agg(o, live, sink);
-  for (size_t i = 0; i < paths.size(); ++i) {
-    for (const StatusUpdate& u : updates[i]) {
-      agg.Add(static_cast<int>(i), u, streams[i]->differ().last());
-    }
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    for (const StatusUpdate& u : hosts[i].updates) agg.Add(static_cast<int>(i), u, hosts[i].last);
   }
   return agg.Finish(summary);
 }

@@ -24,8 +24,8 @@ Status ParseRunLabels(const std::vector<std::string>& labels, RunMeta* meta);
 /// directions).
 LiveOptions LiveOptionsFrom(const PipelineOptions& options);
 
-/// True when `path` holds JSON (its first non-blank byte is '{'): fio's json+ output rather
-/// than a histogram log.
+/// True when `path` holds fio JSON (json+ output or a client/server output, as
+/// DetectInputKind decides) rather than a histogram log.
 bool LooksLikeFioJson(const std::string& path);
 
 /// Where histogram logs and fio JSON files are given together (a run's folder, `dir/*`),
@@ -34,11 +34,12 @@ bool LooksLikeFioJson(const std::string& path);
 /// the run (status files or plain results).
 size_t MoveFioJsonBesideLogs(std::vector<std::string>* paths, std::vector<std::string>* fio_json);
 
-/// `push` of finished fio json+ outputs (a status file, or a plain --output-format=json+
-/// result): every file is read whole and goes through the live aggregator into `sink`,
-/// one host per file. A file of status reports gives quanta and the whole run; a file with
-/// a single report (a plain result says nothing about when its I/Os completed) gives the
-/// whole run only. Errors name the file and byte offset.
+/// Finished fio JSON outputs (a status file, a plain --output-format=json+ result, or a
+/// client/server output): every file is read whole and goes through the live aggregator
+/// into `sink`, one host per file (per server for client/server outputs). Reports give
+/// quanta and the whole run; a host with a single report (a plain result says nothing about
+/// when its I/Os completed) gives the whole run only. Errors name the file and byte offset
+/// (or client/server entry).
 Status RunStatusFiles(const PipelineOptions& options, const std::vector<std::string>& paths,
                       ResultSink* sink, RunSummary* summary);
 

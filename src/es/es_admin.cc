@@ -523,13 +523,14 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       double end_ms = NumberOr(fine["end"], "value", 0);
       if (end_ms > start_ms) info.duration_s = (end_ms - start_ms) / 1000.0;
       spans[info.run] = {start_ms, end_ms};
+      info.start_ms = start_ms;
       by_name[info.run] = std::move(info);
     }
   }
   // Hosts and duration come from the run documents.
   HttpResult rr = client_->Request(
       "POST", "/" + IndexPattern(prefix_, DocKind::kRun) + "/_search?" + kMultiIndexOptions,
-      R"({"size":10000,"_source":["run","hosts","duration_s"]})");
+      R"({"size":10000,"_source":["run","hosts","duration_s","tags","state","p50","p99"]})");
   if (!rr.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(rr));
   rapidjson::Document runs_doc;
   st = ParseJson(rr, "listing runs", &runs_doc);
@@ -543,6 +544,16 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       if (it == by_name.end()) continue;
       it->second.has_run_document = true;
       it->second.duration_s = NumberOr(src, "duration_s", it->second.duration_s);
+      it->second.state = StringOr(src, "state");
+      it->second.p50_us = NumberOr(src, "p50", it->second.p50_us);
+      it->second.p99_us = NumberOr(src, "p99", it->second.p99_us);
+      if (src.HasMember("tags") && src["tags"].IsArray()) {
+        for (const Value& t : src["tags"].GetArray()) {
+          if (t.IsString()) it->second.tags.push_back(t.GetString());
+        }
+      } else if (src.HasMember("tags") && src["tags"].IsString()) {
+        it->second.tags.push_back(src["tags"].GetString());
+      }
       if (src.HasMember("hosts") && src["hosts"].IsArray()) {
         for (const Value& h : src["hosts"].GetArray()) {
           if (h.IsString()) it->second.hosts.push_back(h.GetString());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ struct StoredRun {
   std::vector<std::string> hosts;  ///< from the run document
   uint64_t documents = 0;          ///< in all three indices, the run document included
   bool has_run_document = false;   ///< false: a partial push (no document in <prefix>-runs)
+  std::vector<std::string> tags;   ///< from the run document
+  std::string state;               ///< finished, running, aborted ("" without run document)
+  double start_ms = 0;             ///< the earliest @timestamp as Unix-epoch ms (0 if unknown)
+  /// Whole-run cluster p50 and p99 of all directions (us) from the run document; NaN if absent.
+  double p50_us = std::numeric_limits<double>::quiet_NaN();
+  double p99_us = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Which server answers, as the server itself says (never guessed from the URL).

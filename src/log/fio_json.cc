@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "base/path.h"
+#include "log/client_stats.h"
 
 namespace fiohist {
 namespace {
@@ -128,6 +129,30 @@ struct Cover {
   std::string how;
 };
 
+// A json+ client/server output: one host per server, its jobs from the server's last report
+// (the entries before it are earlier status intervals of the same jobs).
+bool ReadClientHosts(const std::string& path, FioJsonOutput* out) {
+  ClientStatsRun run;
+  if (!ReadClientStats(path, BucketLayout(), &run).ok()) return false;
+  out->fio_version = run.fio_version;
+  for (const ClientServer& server : run.servers) {
+    FioJsonHost h;
+    h.hostname = server.host;
+    h.anchor.fio_version = run.fio_version;
+    int64_t start = INT64_MAX;
+    for (const FioJobSnapshot& j : server.reports.back().jobs) {
+      if (j.start_ms > 0) start = std::min(start, j.start_ms);
+      double ios = 0;
+      for (uint64_t n : j.total_ios) ios += static_cast<double>(n);
+      h.job_ios.push_back(ios);
+    }
+    h.anchor.start_ms = start != INT64_MAX ? start : run.client_start_ms;
+    h.anchor.method = start != INT64_MAX ? "job_start" : "client timestamp";
+    out->hosts.push_back(std::move(h));
+  }
+  return true;
+}
+
 }  // namespace
 
 Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
@@ -136,6 +161,7 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
   rapidjson::Document doc;
   Status s = ParseFile(path, &doc);
   if (!s.ok()) return s;
+  if (doc.HasMember("client_stats") && ReadClientHosts(path, out)) return Status();
   if (doc.HasMember("fio version") && doc["fio version"].IsString()) {
     out->fio_version = doc["fio version"].GetString();
   }

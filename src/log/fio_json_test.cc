@@ -218,5 +218,16 @@ TEST(FioJson, JobNumberFromTheLogName) {
   EXPECT_EQ(FioJobNumber(Log("a", "h", "t_clat_hist")), 0);
 }
 
+TEST(FioJson, Fio342ResultAnchorsOnJobStart) {
+  FioJsonOutput out;
+  Status s = ReadFioJson(FIOHIST_SOURCE_DIR "/tests/golden/data/fio-3.42/fio-node1.json", &out);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(out.fio_version, "fio-3.42");
+  ASSERT_EQ(out.hosts.size(), 1u);
+  EXPECT_EQ(out.hosts[0].anchor.method, "job_start");
+  EXPECT_EQ(out.hosts[0].anchor.start_ms, 1795595481296);
+  EXPECT_EQ(out.hosts[0].job_ios, (std::vector<double>{52220, 52243, 51748}));
+}
+
 }  // namespace
 }  // namespace fiohist

@@ -57,13 +57,51 @@ bool FioSnapshot::all_done() const {
   return true;
 }
 
+Status DecodeFioJob(const JsonValue& job, const BucketLayout& layout, const std::string& where,
+                    FioJobSnapshot* out) {
+  *out = FioJobSnapshot();
+  if (!job.IsObject()) return Status::Error(where + ": expected a job object");
+  FioJobSnapshot& j = *out;
+  auto name = job.FindMember("jobname");
+  if (name != job.MemberEnd() && name->value.IsString()) j.name = name->value.GetString();
+  if (!GetInt64(job, "job_runtime", &j.runtime_ms) || j.runtime_ms < 0) {
+    return Status::Error(where + ": expected \"job_runtime\" (ms), as fio >= 3.x prints");
+  }
+  if (!GetInt64(job, "eta", &j.eta_s)) j.eta_s = 0;
+  if (!GetInt64(job, "job_start", &j.start_ms) || j.start_ms < 0) j.start_ms = 0;
+  for (int d = 0; d < kLogDirections; ++d) {
+    auto dir = job.FindMember(kDirectionKeys[d]);
+    if (dir == job.MemberEnd() || !dir->value.IsObject()) continue;
+    int64_t total = 0;
+    if (GetInt64(dir->value, "total_ios", &total) && total > 0) {
+      j.total_ios[static_cast<size_t>(d)] = static_cast<uint64_t>(total);
+    }
+    auto clat = dir->value.FindMember("clat_ns");
+    if (clat == dir->value.MemberEnd() || !clat->value.IsObject()) continue;
+    auto bins = clat->value.FindMember("bins");
+    if (bins == clat->value.MemberEnd()) {
+      if (total > 0) {
+        return Status::Error(where + "." + kDirectionKeys[d] +
+                             ".clat_ns: no \"bins\" (run fio with --output-format=json+, "
+                             "not json)");
+      }
+      continue;
+    }
+    Status s = DecodeBins(bins->value, layout, where + "." + kDirectionKeys[d] + ".clat_ns.bins",
+                          &j.bins[static_cast<size_t>(d)]);
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
 Status DecodeFioSnapshot(const JsonValue& object, const BucketLayout& layout, FioSnapshot* out) {
   *out = FioSnapshot();
   if (!object.IsObject()) return Status::Error("expected a JSON object (fio's json+ output)");
   if (object.HasMember("client_stats")) {
     return Status::Error(
-        "fio client/server output (client_stats): fio prints it only at the end; follow one "
-        "status stream per host instead (fio --output-format=json+ --status-interval=1 on each)");
+        "fio client/server output (client_stats): fio writes it only when the run ends, so it "
+        "cannot be followed; `fiohist push` and `pctiles` read the finished file (to follow, run "
+        "fio --output-format=json+ --status-interval=1 on each host)");
   }
   auto jobs = object.FindMember("jobs");
   if (jobs == object.MemberEnd() || !jobs->value.IsArray() ||
@@ -79,39 +117,10 @@ Status DecodeFioSnapshot(const JsonValue& object, const BucketLayout& layout, Fi
   int number = 0;
   for (const JsonValue& job : jobs->value.GetArray()) {
     ++number;
-    const std::string where = "jobs[" + std::to_string(number - 1) + "]";
-    if (!job.IsObject()) return Status::Error(where + ": expected a job object");
     FioJobSnapshot j;
+    Status s = DecodeFioJob(job, layout, "jobs[" + std::to_string(number - 1) + "]", &j);
+    if (!s.ok()) return s;
     j.number = number;
-    auto name = job.FindMember("jobname");
-    if (name != job.MemberEnd() && name->value.IsString()) j.name = name->value.GetString();
-    if (!GetInt64(job, "job_runtime", &j.runtime_ms) || j.runtime_ms < 0) {
-      return Status::Error(where + ": expected \"job_runtime\" (ms), as fio >= 3.x prints");
-    }
-    if (!GetInt64(job, "eta", &j.eta_s)) j.eta_s = 0;
-    for (int d = 0; d < kLogDirections; ++d) {
-      auto dir = job.FindMember(kDirectionKeys[d]);
-      if (dir == job.MemberEnd() || !dir->value.IsObject()) continue;
-      int64_t total = 0;
-      if (GetInt64(dir->value, "total_ios", &total) && total > 0) {
-        j.total_ios[static_cast<size_t>(d)] = static_cast<uint64_t>(total);
-      }
-      auto clat = dir->value.FindMember("clat_ns");
-      if (clat == dir->value.MemberEnd() || !clat->value.IsObject()) continue;
-      auto bins = clat->value.FindMember("bins");
-      if (bins == clat->value.MemberEnd()) {
-        if (total > 0) {
-          return Status::Error(where + "." + kDirectionKeys[d] +
-                               ".clat_ns: no \"bins\" (run fio with --output-format=json+, "
-                               "not json)");
-        }
-        continue;
-      }
-      Status s = DecodeBins(bins->value, layout,
-                            where + "." + kDirectionKeys[d] + ".clat_ns.bins",
-                            &j.bins[static_cast<size_t>(d)]);
-      if (!s.ok()) return s;
-    }
     out->jobs.push_back(std::move(j));
   }
   return Status();

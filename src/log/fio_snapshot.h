@@ -14,7 +14,6 @@
 #include "histogram/bucket_layout.h"
 #include "log/log_line.h"
 
-
 namespace fiohist {
 
 /// One job of a snapshot: fio's CUMULATIVE counts since the job started.
@@ -25,6 +24,9 @@ struct FioJobSnapshot {
   int number = 0;
   /// `job_runtime` in ms: how long the job has run (it stops growing when the job ends).
   int64_t runtime_ms = 0;
+  /// `job_start` (Unix-epoch ms, fio >= 3.36, on the clock of the host that ran the job),
+  /// 0 when absent.
+  int64_t start_ms = 0;
   /// `eta` in seconds (0: fio expects the job to be done).
   int64_t eta_s = 0;
   /// Per direction (read, write, trim): (column, count) of `clat_ns.bins`, columns ascending.
@@ -56,5 +58,11 @@ using JsonValue = rapidjson::Value;
 /// job without `job_runtime`, or a bins key that is not a bucket value of the layout. The
 /// message has no location: the caller names the stream and byte offset.
 Status DecodeFioSnapshot(const JsonValue& object, const BucketLayout& layout, FioSnapshot* out);
+
+/// Decodes one job object (an entry of `jobs`, or of a client/server output's
+/// `client_stats`) into `*out`; `number` stays 0 for the caller to set. `where` names the
+/// object in messages (e.g. "jobs[2]").
+Status DecodeFioJob(const JsonValue& job, const BucketLayout& layout, const std::string& where,
+                    FioJobSnapshot* out);
 
 }  // namespace fiohist

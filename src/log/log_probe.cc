@@ -8,6 +8,7 @@
 #include "log/interval_model.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
+#include "log/stats_reset.h"
 
 namespace fiohist {
 namespace {
@@ -40,6 +41,16 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
       good = false;
       what = "expected " + std::to_string(probe->columns) +
              " bucket counts (as on the first line), found " + std::to_string(record.columns);
+    }
+    int wrapped = 0;
+    int64_t head_time = 0;
+    Direction head_direction = Direction::kRead;
+    const bool went_back = !good && ParseRecordHead(line, &head_time, &head_direction) &&
+                           head_time < last[static_cast<int>(head_direction)];
+    if (!good && IsStatsResetLine(line, went_back, &wrapped)) {
+      // fio's latency_target reset: the lines after it are not intervals of the run.
+      if (skip_bad_lines) break;
+      return Status::InputError(path, reader->line_number(), StatsResetMessage(wrapped));
     }
     if (!good) {
       if (reader->last_line_unterminated()) {

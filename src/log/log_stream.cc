@@ -1,7 +1,10 @@
 #include "log/log_stream.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
+
+#include "log/stats_reset.h"
 
 namespace fiohist {
 namespace {
@@ -29,8 +32,34 @@ Status LogStream::BadLine(const std::string& what) {
   return Status();
 }
 
+Status LogStream::StatsReset(int wrapped) {
+  const long long line = reader_->line_number();
+  const std::string message = StatsResetMessage(wrapped);
+  if (!setup_.skip_bad_lines) return Status::InputError(source_.path, line, message);
+  StatsResetTail tail;
+  Status s = CountStatsResetTail(source_.path, line, &tail);
+  if (!s.ok()) return s;
+  char ios[64];
+  std::snprintf(ios, sizeof ios, "%.0f", tail.ios);
+  report_.skipped_lines += tail.lines;
+  report_.skipped_examples.push_back(
+      source_.path + ":" + std::to_string(line) + ": " + message + "; kept the records before "
+      "it, left out " + std::to_string(tail.lines) + " lines from it on holding " + ios +
+      " I/Os (the wrapped line undone against the sum of the lines before it, plus the lines "
+      "after)");
+  // The rest of the file is not read: nothing after the reset is an interval of the run.
+  stopped_ = true;
+  have_peek_ = false;
+  for (size_t d = 0; d < kLogDirections; ++d) {
+    ahead_done_[d] = true;
+    ahead_[d].reset();
+  }
+  return Status();
+}
+
 Status LogStream::ReadPeek(bool* have) {
   *have = false;
+  if (stopped_) return Status();
   std::string_view line;
   while (reader_->NextLine(&line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) {
@@ -118,8 +147,13 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
   while (r->NextLine(&line)) {
     int64_t t;
     Direction dir;
-    if (!ParseRecordHead(line, &t, &dir) || dir != d) continue;  // the main reader judges it
+    if (!ParseRecordHead(line, &t, &dir)) continue;  // the main reader judges it
     const int64_t stamp = t + setup_.offset_ms;
+    int wrapped = 0;
+    if (stamp < model_.last(dir) && IsStatsResetLine(line, true, &wrapped)) {
+      break;  // fio's statistics reset: nothing after it is read (the main reader reports it)
+    }
+    if (dir != d) continue;
     if (stamp == last) continue;  // a duplicate: the main reader counts it
     const bool good = stamp > last && stamp - last <= kMaxSpanMs &&
                       ParseRecord(line, &ahead_record_, &what) &&
@@ -230,7 +264,13 @@ Status LogStream::SettleLookedAhead(int64_t stamp, long long line) {
 Status LogStream::PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, DirectionSums* out,
                             DirectionFlags* touched) {
   std::string what;
-  if (!ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
+  if (!ParseRecord(peek_line_, &record_, &what)) {
+    int wrapped = 0;
+    const int64_t last = model_.last(peek_direction_);
+    const bool went_back = last != IntervalModel::kNone && peek_time_ + setup_.offset_ms < last;
+    if (IsStatsResetLine(peek_line_, went_back, &wrapped)) return StatsReset(wrapped);
+    return BadLine(what);
+  }
   if (record_.columns != setup_.columns) {
     return BadLine("expected " + std::to_string(setup_.columns) +
                    " bucket counts (the layout of this run), found " +

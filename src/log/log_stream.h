@@ -115,6 +115,9 @@ class LogStream {
                    DirectionFlags* touched);
   // Handles a malformed line: error, or skip and count.
   Status BadLine(const std::string& what);
+  // The peeked line is fio's latency_target reset (stats_reset.h): error, or under
+  // --skip-bad-lines the end of the file, with what it leaves out counted.
+  Status StatsReset(int wrapped);
   // Sets next_start_ms_ from the pending spans and the peeked line.
   void UpdateNextStart();
   // Drops the readers (their buffers) once the file is done.
@@ -131,6 +134,8 @@ class LogStream {
   size_t pending_used_ = 0;
   bool opened_ = false;
   bool eof_ = false;
+  // A statistics reset ended the file early (--skip-bad-lines).
+  bool stopped_ = false;
   bool have_peek_ = false;
   std::string_view peek_line_;
   int64_t peek_time_ = 0;

@@ -156,5 +156,22 @@ TEST(StatusStream, RealStreamGivesFiosCounts) {
   EXPECT_TRUE(s.differ().last().all_done());
 }
 
+TEST(StatusStream, Fio342StreamGivesFiosCounts) {
+  // fio 3.42 adds job_start, latency_target_ns and more to each job; the model is unchanged.
+  std::ifstream in(FIOHIST_SOURCE_DIR "/tests/golden/data/fio-3.42/status-node1.json");
+  ASSERT_TRUE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  FioStatusStream s("node1", BucketLayout());
+  std::vector<StatusUpdate> u;
+  Status st = s.Feed(text.str(), &u);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(u.size(), 6u);
+  uint64_t total = 0;
+  for (const StatusUpdate& x : u) total += Reads(x);
+  EXPECT_EQ(total, 106914u);  // fio's final read total_ios (python over the file)
+  EXPECT_EQ(s.differ().last().jobs[0].start_ms, 1795595487629);
+}
+
 }  // namespace
 }  // namespace fiohist

@@ -17,6 +17,9 @@ namespace fiohist {
 
 /// The confidence level used unless --confidence says otherwise.
 constexpr double kDefaultConfidence = 0.95;
+/// Passed as the confidence to ComputeStats: no intervals (where only point estimates are
+/// wanted, e.g. bootstrap resamples).
+constexpr double kNoIntervals = 0;
 
 /// Checks a confidence level: it must lie strictly between 0 and 1.
 Status CheckConfidence(double confidence);

@@ -187,6 +187,17 @@ TEST(PercentileInterval, FractionalCountsScaleRanks) {
   EXPECT_FALSE(s.few_ios[0]);
 }
 
+TEST(PercentileInterval, NoIntervalsLeavesThemOut) {
+  const BucketLayout layout;
+  Histogram h;
+  h.Add(300, 1000);
+  const LatencyStats s = ComputeStats(h, layout, {50, 99}, kNoIntervals);
+  EXPECT_EQ(s.percentile_ns.size(), 2u);
+  EXPECT_TRUE(s.few_ios.empty());
+  EXPECT_TRUE(s.percentile_low_ns.empty());
+  EXPECT_TRUE(s.percentile_high_ns.empty());
+}
+
 TEST(PercentileInterval, EmptyHistogramIsFlagged) {
   const BucketLayout layout;
   Histogram h;

@@ -141,9 +141,11 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
   s.confidence = confidence;
   s.percentile_ns.assign(percentiles.size(), 0.0);
   s.lower_bound.assign(percentiles.size(), false);
-  s.percentile_low_ns.assign(percentiles.size(), 0.0);
-  s.percentile_high_ns.assign(percentiles.size(), 0.0);
-  s.few_ios.assign(percentiles.size(), true);
+  // confidence 0 (kNoIntervals): point estimates only, the interval vectors stay empty.
+  const size_t bounded = confidence > 0 ? percentiles.size() : 0;
+  s.percentile_low_ns.assign(bounded, 0.0);
+  s.percentile_high_ns.assign(bounded, 0.0);
+  s.few_ios.assign(bounded, true);
   const std::vector<double>& edges = EdgesNs(layout);
   const int top = layout.top_column();
   // Wanted percentiles in increasing order, so one walk over the buckets finds them all.
@@ -216,7 +218,7 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
     s.percentile_ns[order[next]] = s.max_ns;
     s.lower_bound[order[next]] = last == top;
   }
-  SetIntervals(total, percentiles, confidence, edges, running, &s);
+  if (confidence > 0) SetIntervals(total, percentiles, confidence, edges, running, &s);
 }
 
 }  // namespace fiohist

@@ -284,6 +284,83 @@ def overflow_sum():
 
 
 @case
+def latency_target_reset():
+    """fio's latency_target bug, from a real fio 3.33 run (randrw, libaio, iodepth=32,
+    latency_target=100ms, latency_window=500ms, latency_percentile=99, write_hist_log,
+    log_hist_msec=500): at line 13 fio reset its statistics but not the hist log's snapshot,
+    so the line's counts wrap near 2^64 and 3093 lines of one I/O each follow, stamps
+    restarting at 0. fio's own output counts 1535 + 1558 I/Os issued after the reset."""
+    import gzip
+    p = corpus("latency_target_reset.log.gz")
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s:13: fio reset its statistics here \(the "
+                 r"latency_target search converged.*596 counts of this line wrapped near 2\^64"
+                 r".*status stream .* json\+ result are unaffected" % re.escape(p))
+    r = run("--skip-bad-lines", p)
+    check(r.rc == 3, "expected exit code 3 with --skip-bad-lines\n" + r.describe())
+    check(re.search(r"%s:13: .*left out 3093 lines from it on holding 3093 I/Os" % re.escape(p),
+                    r.err), "the I/Os left out are not reported\n" + r.describe())
+    with gzip.open(p, "rb") as f:
+        before = f.read().split(b"\n")[:12]
+    good = run(scratch("latency_target_before_reset.log", b"\n".join(before) + b"\n"))
+    expect_ok(good)
+    same_output(r, good)
+
+
+def client_server_text():
+    """fio 3.42's client/server output of two servers (tests/golden/data/fio-3.42)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "golden", "data", "fio-3.42", "client-2servers.json"),
+              "rb") as f:
+        return f.read()
+
+
+@case
+def client_server_cut():
+    """A client/server output cut in the middle (fio killed, or copied while it ran)."""
+    text = client_server_text()
+    p = scratch("cut-client.json", text[:len(text) // 2])
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: byte %d: the JSON document starting at byte "
+                 r"\d+ is cut \(expected it to end with '}'" % (re.escape(p), len(text) // 2))
+
+
+@case
+def client_server_backwards():
+    """A server whose entries go backwards: the entry, the server and what was expected."""
+    import json
+    text = client_server_text().decode()
+    start = text.index("\n{") + 1
+    doc = json.loads(text[start:])
+    # The 8782 server's job 1 ('w') in its third report: fewer reads than in its second.
+    es = [i for i, e in enumerate(doc["client_stats"]) if e.get("port") == 8782]
+    third = doc["client_stats"][es[6]]
+    bins = third["read"]["clat_ns"]["bins"]
+    key = max(bins, key=lambda k: bins[k])
+    bins[key] = 1
+    p = scratch("backwards-client.json", text[:start] + json.dumps(doc, indent=1))
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: client_stats\[%d\] \(server 127.0.0.1:8782, "
+                 r"report 3\): job 1 \('w'\): read counts go backwards: the bucket of %s ns had "
+                 r"\d+ I/Os and now has 1" % (re.escape(p), es[6], key))
+
+
+@case
+def client_server_other_layout():
+    """Entries without `hostname` (another layout): named, with what was expected."""
+    import json
+    text = client_server_text().decode()
+    start = text.index("\n{") + 1
+    doc = json.loads(text[start:])
+    for e in doc["client_stats"]:
+        e.pop("hostname", None)
+    p = scratch("layout-client.json", text[:start] + json.dumps(doc, indent=1))
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: client_stats\[0\]: expected \"hostname\"" %
+                 re.escape(p))
+
+
+@case
 def bad_direction():
     bad_line_case("bad_direction.log", 3, r"expected direction 0 \(read\), 1 \(write\) or 2 "
                   r"\(trim\) in column 2, found 3")
@@ -598,6 +675,91 @@ def gzip_log():
     r, b = run(p), run(base)
     expect_ok(r)
     same_output(r, b)
+
+
+def many_logs(count, records=20):
+    """`count` logs of hosts h000.. (plain, gzip, and gzip of two members in turn), each
+    with its own counts, so that a reader that mixed up files or offsets shows."""
+    paths = []
+    for i in range(count):
+        lines = []
+        for t in range(1, records + 1):
+            for d in (0, 1):
+                counts = [0] * 1856
+                for k in range(5):
+                    counts[(i * 7 + t * 3 + d * 11 + k * 97) % 1500 + 100] = (i + 1) * (k + 1) + t
+                lines.append("%d, %d, 4096, %s\n" % (t * 1000 + 1, d, ", ".join(map(str, counts))))
+        text = "".join(lines).encode()
+        name = "many_clat_hist.1.log.h%03d" % i
+        if i % 3 == 0:
+            paths.append(scratch(name, text))
+        elif i % 3 == 1:
+            paths.append(scratch(name + ".gz", gzip.compress(text, mtime=0)))
+        else:
+            half = len(lines) // 2
+            paths.append(scratch(name + ".gz", gzip.compress("".join(lines[:half]).encode(), mtime=0)
+                                 + gzip.compress("".join(lines[half:]).encode(), mtime=0)))
+    return paths
+
+
+def run_limited(nofile, *args):
+    """fiohist pctiles under `ulimit -n NOFILE` (soft and hard: fiohist cannot raise it)."""
+    cmd = "ulimit -n %d && exec \"$@\"" % nofile
+    p = subprocess.run(["bash", "-c", cmd, "bash", FIOHIST, "pctiles"] + [str(a) for a in args],
+                       capture_output=True, timeout=300)
+    return Run(["pctiles"] + list(args), p.returncode, p.stdout.decode(),
+               p.stderr.decode(errors="replace"))
+
+
+@case
+def many_logs_fd_limit():
+    """More logs than `ulimit -n` allows open: the same output, byte for byte, as without
+    the limit (readers beyond the open-file budget open their file for each read)."""
+    paths = many_logs(150)
+    for scopes in ("cluster,host,job", "cluster"):
+        free = run("--scope", scopes, *paths)
+        expect_ok(free)
+        limited = run_limited(64, "--scope", scopes, *paths)
+        expect_ok(limited)
+        check(limited.out == free.out, "output under ulimit -n 64 differs\n" + limited.describe())
+        check(len(free.out) > 1000, free.describe())
+
+
+@case
+def unreadable_among_many():
+    """One log among many cannot be read: the error names it and the reason, and the
+    command fails (exit 1) rather than leaving it out silently."""
+    paths = many_logs(40, records=4)
+    os.chmod(paths[17], 0)
+    cmd = [FIOHIST, "pctiles"] + paths
+    if os.geteuid() == 0:
+        # root reads any file: run as nobody (setpriv), in a directory nobody can enter.
+        if shutil.which("setpriv") is None:
+            print("skipped: root without setpriv")
+            return
+        os.chmod(TMP, 0o755)
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+    p = subprocess.run(cmd, capture_output=True, timeout=120)
+    r = Run(cmd[1:], p.returncode, p.stdout.decode(), p.stderr.decode(errors="replace"))
+    expect_error(r, 1, r"^fiohist: error: %s: cannot open: Permission denied"
+                 % re.escape(paths[17]))
+    # -o FILE: a run that fails leaves FILE as it was (nothing half-written); one that
+    # succeeds writes the whole output there.
+    out = os.path.join(TMP, "out.csv")
+    scratch("out.csv", "from before\n")
+    os.chmod(out, 0o666)
+    os.chmod(TMP, 0o777)
+    i = cmd.index("pctiles") + 1
+    p = subprocess.run(cmd[:i] + ["-o", out] + cmd[i:], capture_output=True, timeout=120)
+    check(p.returncode == 1, "pctiles -o: expected exit code 1, got %d" % p.returncode)
+    with open(out) as f:
+        check(f.read() == "from before\n", "pctiles -o: a failed run changed %s" % out)
+    check(not os.path.exists(out + ".partial"), "pctiles -o: %s.partial left behind" % out)
+    good = paths[:17] + paths[18:]
+    r = run("-o", out, *good)
+    expect_ok(r)
+    with open(out) as f:
+        check(f.read() == run(*good).out, "pctiles -o: the file differs from stdout")
 
 
 @case

@@ -185,7 +185,7 @@ def check_sla_annotation(es, ds_map, run, pushed, frm, to):
     d = dashboard("fiohist-overview")
     variables = g.Variables(d, {"run": [run]})
     for a in d["annotations"]["list"]:
-        if "sla_breach:true" not in a.get("query", ""):
+        if "sla_breach:true" not in dl.annotation_query(a):
             continue
         ds = ds_map[dl.ds_uid(a["datasource"])]
         resp = es.msearch(ds["index"], g.annotation_request(a, frm, to, variables))

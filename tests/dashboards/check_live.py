@@ -317,7 +317,7 @@ class Checker:
                     if a.get(key) and a[key] not in h:
                         fail(f"{fname} annotation: hit lacks {a[key]}")
                         return
-            if "sla_breach:true" in a.get("query", ""):
+            if "sla_breach:true" in dl.annotation_query(a):
                 # These runs were pushed without --sla (check_alerts.py pushes with).
                 if mine:
                     fail(f"{fname} annotation {a['name']!r}: {len(mine)} hits for "

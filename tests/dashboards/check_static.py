@@ -339,7 +339,7 @@ def check_grafana(tmpl):
                 continue
             _, t = template_for_index(tmpl, ds["index"])
             mapping = dl.Mapping(t) if t else None
-            check_query(where, mapping, a.get("query", ""), variables)
+            check_query(where, mapping, dl.annotation_query(a), variables)
             for key, types in (("timeField", {"date"}), ("timeEndField", {"date"}),
                                ("textField", None), ("tagsField", None)):
                 if a.get(key):
@@ -660,7 +660,7 @@ def check_required_panels(dashboards):
         if not any(pred(p) for _, p in panels):
             problem("dashboards", f"no {name} panel")
     ann = [a for d in dashboards.values() for a in d.get("annotations", {}).get("list", [])
-           if "clamped:true" in a.get("query", "")]
+           if "clamped:true" in dl.annotation_query(a)]
     if not ann:
         problem("dashboards", "no annotation of clamped quanta")
 

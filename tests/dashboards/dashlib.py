@@ -209,6 +209,15 @@ def iter_panels(dashboard):
             yield sub
 
 
+def annotation_query(a):
+    """The Lucene query of an Elasticsearch/OpenSearch annotation as Grafana reads it: the legacy
+    top-level `query` first (Grafana prefers it when both are set), else `target.query`, where
+    its annotation editors write it."""
+    if a.get("query") is not None:  # Grafana: annotation.query ?? annotation.target?.query ?? ''
+        return a["query"]
+    return (a.get("target") or {}).get("query") or ""
+
+
 def ds_uid(ref):
     if isinstance(ref, dict):
         return ref.get("uid")

@@ -10,6 +10,8 @@ import json
 import re
 import time
 
+from dashlib import annotation_query
+
 LUCENE_SPECIAL = re.compile(r'([!*+\-=<>\s&|()\[\]{}^~?:\\/"])')
 
 
@@ -263,7 +265,7 @@ def annotation_request(a, frm, to, variables):
     return {"size": 10000, "query": {"bool": {"filter": [
         {"range": {a["timeField"]: {"gte": frm, "lte": to, "format": "epoch_millis"}}},
         {"query_string": {"analyze_wildcard": True,
-                          "query": variables.lucene(a.get("query") or "*")}}]}}}
+                          "query": variables.lucene(annotation_query(a) or "*")}}]}}}
 
 
 # ------------------------------------------------------------------------------ alert rules

@@ -65,8 +65,19 @@ def cases(shared, samples):
         # fio json+ status stream: push's documents from it (follow writes the same ones).
         out.append(("status.push", status,
                     ["push", "--run", "digest-status", "--quiet", "randrw-4s-status1.json"], "dir"))
+    # fio 3.42 (the newest release), shipped in the repository: hist logs with their json+
+    # result (anchor: job_start), a status stream, a client/server output of two servers.
+    v342 = os.path.join(HERE, "data", "fio-3.42")
+    hist342 = ["v342_clat_hist.%d.log.node1.gz" % i for i in (1, 2, 3)]
+    for name, inputs in [("fio342.hist", hist342 + ["--fio-json", "fio-node1.json"]),
+                         ("fio342.status", ["status-node1.json"]),
+                         ("fio342.client", ["client-2servers.json"])]:
+        out.append((name + ".csv", v342, ["pctiles"] + all_scopes + inputs, "stdout"))
+        out.append((name + ".csv.whole", v342, ["pctiles", "--whole-run"] + all_scopes + inputs,
+                    "stdout"))
+        out.append((name + ".summary", v342, ["pctiles"] + all_scopes + inputs, "stderr"))
     out.append(("usage", samples, ["--help"], "stdout"))
-    for cmd in ["pctiles", "push", "follow", "load", "setup", "runs", "delete"]:
+    for cmd in ["pctiles", "push", "follow", "load", "setup", "runs", "compare", "history", "delete"]:
         out.append(("help." + cmd, samples, [cmd, "--help"], "stdout"))
     return out
 

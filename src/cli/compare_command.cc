@@ -1,0 +1,366 @@
+// `fiohist compare`: is a run worse than its baseline(s)? A verdict a CI job can gate on.
+#include <sys/stat.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "cli/es_flags.h"
+#include "cli/exit_code.h"
+#include "es/run_reader.h"
+#include "log/time_anchor.h"
+#include "output/comparison_report.h"
+#include "stats/pipeline.h"
+#include "stats/run_comparison.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+namespace {
+
+const char kUsage[] =
+    "Usage: fiohist compare [options] RUN BASELINE...          (log directories)\n"
+    "       fiohist compare --es-url URL [options] RUN BASELINE...  (stored run names)\n"
+    "       fiohist compare --es-url URL [options] RUN --tag TAG [--last N]\n"
+    "\n"
+    "Is RUN worse than its baseline? For every direction and metric (--metrics, default\n"
+    "p50, p99, p99.9 and iops) prints the change (run / baseline - 1) with an interval, and a\n"
+    "verdict: regression (the interval lies on the worse side of no change and the change is\n"
+    "at least the minimum effect, --min-effect, default 5%), improvement (the same, better),\n"
+    "pass (a regression as large as the minimum effect is ruled out) or inconclusive (the\n"
+    "interval is too wide to tell at the minimum effect). Overall: regression if any metric\n"
+    "is one, else inconclusive if any is, else improvement or pass.\n"
+    "\n"
+    "The interval comes from a block bootstrap of each run (its full quanta resampled in\n"
+    "blocks of consecutive quanta, and its hosts when there are 4 or more; histograms are\n"
+    "merged again for each resample, fixed seed) and from the spread between runs: with\n"
+    "several baselines it is measured, with one it cannot be and is assumed (--run-spread;\n"
+    "the notes say so). The confidence (--confidence, default 95%) holds over all metrics and\n"
+    "directions together. Partial quanta are left out; --skip-start / --skip-end cut the\n"
+    "ramps, --from / --to choose a window.\n"
+    "\n"
+    "From logs, RUN and each BASELINE is a directory (its fio histogram logs, *_hist.*, are\n"
+    "read, subdirectories too), or NAME=DIR. From Elasticsearch (--es-url or FIOHIST_ES_URL)\n"
+    "they are run names; --tag TAG compares with the last --last N (default 5) finished\n"
+    "runs carrying TAG that started before RUN.\n"
+    "\n"
+    "Examples:\n"
+    "  fiohist compare results/today results/yesterday\n"
+    "  fiohist compare --es-url http://127.0.0.1:9200 nightly-42 --tag nightly --last 5 \\\n"
+    "      --min-effect p99.9=20% --junit verdict.xml\n"
+    "\n"
+    "Exit status: 0 pass or improvement; 1 error; 2 bad command line (a baseline that is the\n"
+    "run itself); 5 regression; 6 inconclusive (also: a run still running, no baseline\n"
+    "runs of the tag).\n";
+
+struct CompareArgs {
+  std::string run;
+  std::vector<std::string> baselines;
+  std::string tag;
+  size_t last = 5;
+  CompareOptions options;
+  QuantumWindow window;
+  LatencyUnit unit;
+  std::string format = "table";
+  std::string json_file, junit_file;
+  bool from_es = false;
+  EsConnectionOptions conn;
+  bool quiet = false;
+  int64_t quantum_ms = 1000;
+  bool quantum_given = false;
+};
+
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "fiohist compare: %s\n", message.c_str());
+  return kExitUsage;
+}
+
+int ParseArgs(int argc, char** argv, CompareArgs* a) {
+  po::options_description desc("Options");
+  std::string metrics = "p50,p99,p99.9,iops", unit = "us", from, to;
+  std::vector<std::string> effects, spreads, positional_runs;
+  double skip_start = 0, skip_end = 0, quantum_s = 1;
+  int64_t last = 5;
+  // clang-format off
+  desc.add_options()
+      ("metrics", po::value(&metrics)->default_value(metrics),
+       "what to compare: percentiles (p50, p99.9, ...) and iops, comma-separated")
+      ("min-effect", po::value(&effects)->composing(),
+       "smallest change that matters, METRIC=SHARE (p99.9=20%, all=10%; default 5%), repeatable")
+      ("run-spread", po::value(&spreads)->composing(),
+       "spread between runs (sd of log value) assumed with a single baseline, METRIC=SHARE; "
+       "default 3% for p50..p90 and iops, 5% to p99, 10% beyond")
+      ("confidence", po::value(&a->options.confidence)->default_value(0.95, "0.95"),
+       "confidence over all metrics and directions together")
+      ("replicates", po::value(&a->options.bootstrap.replicates)->default_value(1000),
+       "bootstrap resamples per run")
+      ("seed", po::value(&a->options.bootstrap.seed)->default_value(1), "bootstrap seed")
+      ("block-quanta", po::value(&a->options.bootstrap.block_quanta)->default_value(0),
+       "quanta per bootstrap block (0: the cube root of the run's quanta)")
+      ("quantum,q", po::value(&quantum_s)->default_value(1.0, "1"),
+       "quantum in seconds (from Elasticsearch: a multiple of the push quantum, default it)")
+      ("skip-start", po::value(&skip_start)->default_value(0), "leave out the first S seconds")
+      ("skip-end", po::value(&skip_end)->default_value(0), "leave out the last S seconds")
+      ("from", po::value(&from), "only quanta starting at or after T (ISO 8601, epoch s or ms)")
+      ("to", po::value(&to), "only quanta starting before T")
+      ("tag", po::value(&a->tag), "with --es-url: compare with the last runs carrying TAG")
+      ("last", po::value(&last)->default_value(5), "with --tag: how many runs")
+      ("unit,u", po::value(&unit)->default_value(unit), "latency unit: ns, us, ms, s")
+      ("format,f", po::value(&a->format)->default_value(a->format),
+       "stdout: table, json or junit")
+      ("json", po::value(&a->json_file), "also write the JSON to FILE")
+      ("junit", po::value(&a->junit_file), "also write JUnit XML to FILE")
+      ("runs", po::value(&positional_runs)->composing(), "RUN BASELINE...");
+  // clang-format on
+  AddEsConnectionOptions(&desc, &a->conn);
+  po::positional_options_description positional;
+  positional.add("runs", -1);
+  po::variables_map vm;
+  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  if (rc >= 0) return rc;
+  if (positional_runs.empty()) return Usage("give RUN and its baselines (see --help)");
+  a->run = positional_runs[0];
+  a->baselines.assign(positional_runs.begin() + 1, positional_runs.end());
+  a->from_es = ResolveEsUrl(&a->conn);
+  if (!a->tag.empty() && !a->from_es) return Usage("--tag reads stored runs: give --es-url");
+  if (!a->tag.empty() && !a->baselines.empty()) return Usage("give baselines or --tag, not both");
+  if (a->tag.empty() && a->baselines.empty()) return Usage("no baseline: give BASELINE or --tag");
+  if (last < 1) return Usage("--last: expected at least 1");
+  a->last = static_cast<size_t>(last);
+  for (const std::string& b : a->baselines) {
+    if (b == a->run) return Usage("the baseline '" + b + "' is the run itself");
+  }
+  Status s = ParseCompareMetrics(metrics, &a->options.metrics);
+  for (const std::string& e : effects) {
+    if (s.ok()) s = ApplyMetricSetting(e, "min_effect", &a->options.metrics);
+    if (!s.ok()) return Usage("--min-effect: " + s.message());
+  }
+  for (const std::string& e : spreads) {
+    if (s.ok()) s = ApplyMetricSetting(e, "assumed_spread", &a->options.metrics);
+    if (!s.ok()) return Usage("--run-spread: " + s.message());
+  }
+  if (!s.ok()) return Usage(s.message());
+  if (!(a->options.confidence > 0 && a->options.confidence < 1)) {
+    return Usage("--confidence: expected a number between 0 and 1 such as 0.95");
+  }
+  if (a->options.bootstrap.replicates < 100) return Usage("--replicates: expected at least 100");
+  if (!(skip_start >= 0) || !(skip_end >= 0)) return Usage("--skip-start/--skip-end: expected seconds >= 0");
+  if (!(quantum_s >= 0.001) || quantum_s > 86400) return Usage("--quantum: expected seconds such as 1 or 0.5");
+  a->quantum_ms = static_cast<int64_t>(std::llround(quantum_s * 1000));
+  a->quantum_given = !vm["quantum"].defaulted();
+  a->window.skip_start_ms = static_cast<int64_t>(std::llround(skip_start * 1000));
+  a->window.skip_end_ms = static_cast<int64_t>(std::llround(skip_end * 1000));
+  if (!from.empty()) s = ParseStartTime(from, &a->window.from_ms);
+  if (s.ok() && !to.empty()) s = ParseStartTime(to, &a->window.to_ms);
+  if (!s.ok()) return Usage("--from/--to: " + s.message());
+  s = ParseLatencyUnit(unit, &a->unit);
+  if (!s.ok()) return Usage(s.message());
+  if (a->format != "table" && a->format != "json" && a->format != "junit") {
+    return Usage("--format: expected table, json or junit, got '" + a->format + "'");
+  }
+  return -1;
+}
+
+// The fio histogram logs under `dir` (a file is taken as it is).
+Status LogsOf(const std::string& dir, std::vector<std::string>* logs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_regular_file(dir, ec)) {
+    logs->push_back(dir);
+    return Status();
+  }
+  if (!fs::is_directory(dir, ec)) return Status::Error(dir + ": not a directory of fio logs");
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_regular_file() && name.find("_hist.") != std::string::npos) {
+      logs->push_back(it->path().string());
+    }
+  }
+  if (ec) return Status::Error(dir + ": " + ec.message());
+  std::sort(logs->begin(), logs->end());
+  if (logs->empty()) return Status::Error(dir + ": no fio histogram logs (*_hist.*) in it");
+  return Status();
+}
+
+// A run from log files: NAME=DIR or DIR (named after it).
+Status LoadFromLogs(const std::string& spec, int64_t quantum_ms, const QuantumWindow& window,
+                    RunData* data) {
+  const size_t eq = spec.find('=');
+  const std::string name = eq == std::string::npos ? spec : spec.substr(0, eq);
+  const std::string dir = eq == std::string::npos ? spec : spec.substr(eq + 1);
+  std::vector<std::string> logs;
+  Status s = LogsOf(dir, &logs);
+  if (!s.ok()) return s;
+  PipelineOptions options;
+  options.quantum_ms = quantum_ms;
+  options.scopes = {true, true, false};
+  options.directions = {true, true, true, false};
+  options.percentiles.values = {50};
+  options.percentiles.names = {"p50"};
+  options.percentiles.field_names = {"p50"};
+  RunCellsSink sink(name, window);
+  RunSummary summary;
+  s = RunPipeline(options, logs, &sink, &summary);
+  if (!s.ok()) return Status::Error("run '" + name + "': " + s.message());
+  return sink.TakeAll(data);
+}
+
+int Inconclusive(const std::string& message) {
+  std::fprintf(stderr, "fiohist compare: %s\nverdict: inconclusive\n", message.c_str());
+  return kExitInconclusive;
+}
+
+// Reads the run and its baselines from Elasticsearch. Returns -1 to go on, else the exit code.
+int LoadFromEs(CompareArgs* a, RunData* run, std::vector<RunData>* baselines) {
+  std::unique_ptr<HttpClient> client = ConnectOrComplain("compare", &a->conn);
+  if (!client) return kExitError;
+  EsAdmin admin(client.get(), a->conn.index_prefix);
+  std::vector<StoredRun> stored;
+  Status s = admin.ListRuns(&stored);
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());
+    return kExitError;
+  }
+  auto find = [&](const std::string& name) -> const StoredRun* {
+    for (const StoredRun& r : stored) {
+      if (r.run == name) return &r;
+    }
+    return nullptr;
+  };
+  const StoredRun* self = find(a->run);
+  if (!self) {
+    std::fprintf(stderr, "fiohist compare: no run '%s' in %s\n", a->run.c_str(),
+                 AllIndexPatterns(a->conn.index_prefix).c_str());
+    return kExitError;
+  }
+  if (self->state == "running") {
+    return Inconclusive("run '" + a->run + "' is still running: compare it once it has finished");
+  }
+  if (!a->tag.empty()) {
+    const std::vector<StoredRun> tagged = RunsOfTag(stored, a->tag, self->start_ms, a->last);
+    if (tagged.empty()) {
+      return Inconclusive("no finished run with tag '" + a->tag + "' started before '" + a->run +
+                          "': nothing to compare with");
+    }
+    for (const StoredRun& r : tagged) {
+      if (r.run != a->run) a->baselines.push_back(r.run);
+    }
+    if (a->baselines.size() < a->last) {
+      std::fprintf(stderr, "fiohist compare: tag '%s': only %zu finished runs before '%s' (asked for %zu)\n",
+                   a->tag.c_str(), a->baselines.size(), a->run.c_str(), a->last);
+    }
+  }
+  for (const std::string& b : a->baselines) {
+    const StoredRun* r = find(b);
+    if (!r) {
+      std::fprintf(stderr, "fiohist compare: no baseline run '%s' in %s\n", b.c_str(),
+                   AllIndexPatterns(a->conn.index_prefix).c_str());
+      return kExitError;
+    }
+    if (r->state == "running") {
+      return Inconclusive("baseline '" + b + "' is still running");
+    }
+  }
+  const int64_t quantum = a->quantum_given ? a->quantum_ms : 0;
+  s = ReadRunCells(client.get(), a->conn.index_prefix, a->run, quantum, a->window, run);
+  for (const std::string& b : a->baselines) {
+    if (!s.ok()) break;
+    baselines->emplace_back();
+    const int64_t quantum = a->quantum_given ? a->quantum_ms : 0;
+  s = ReadRunCells(client.get(), a->conn.index_prefix, b, quantum, a->window,
+                     &baselines->back());
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());
+    return kExitError;
+  }
+  return -1;
+}
+
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
+  if (!f || std::fwrite(text.data(), 1, text.size(), f.get()) != text.size() ||
+      std::fclose(f.release()) != 0) {
+    std::fprintf(stderr, "fiohist compare: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int RunCompareCommand(int argc, char** argv) {
+  CompareArgs a;
+  if (int rc = ParseArgs(argc, argv, &a); rc >= 0) return rc;
+  RunData run;
+  std::vector<RunData> baselines;
+  if (a.from_es) {
+    if (int rc = LoadFromEs(&a, &run, &baselines); rc >= 0) return rc;
+  } else {
+    // NAME=DIR may hide that a baseline is the run's own logs.
+    auto dir_of = [](const std::string& spec) {
+      const size_t eq = spec.find('=');
+      std::error_code ec;
+      const std::filesystem::path p =
+          std::filesystem::weakly_canonical(eq == std::string::npos ? spec : spec.substr(eq + 1), ec);
+      return ec ? spec : p.string();
+    };
+    for (const std::string& b : a.baselines) {
+      if (dir_of(b) == dir_of(a.run)) {
+        return Usage("the baseline '" + b + "' is the run itself (the same logs)");
+      }
+    }
+    Status s = LoadFromLogs(a.run, a.quantum_ms, a.window, &run);
+    for (const std::string& b : a.baselines) {
+      if (!s.ok()) break;
+      baselines.emplace_back();
+      s = LoadFromLogs(b, a.quantum_ms, a.window, &baselines.back());
+    }
+    if (!s.ok()) {
+      std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());
+      return kExitError;
+    }
+  }
+  ComparisonResult result;
+  Status s = CompareRuns(run, baselines, a.options, &result);
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());
+    return s.message().find("is the run itself") != std::string::npos ? kExitUsage : kExitError;
+  }
+  if (a.format == "table") {
+    WriteComparisonTable(stdout, result, a.unit);
+  } else {
+    const std::string text = a.format == "json" ? ComparisonJson(result, a.unit) + "\n"
+                                                : ComparisonJunit(result, a.unit);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  }
+  if (std::fflush(stdout) != 0) return kExitError;
+  if (!a.json_file.empty() && !WriteFile(a.json_file, ComparisonJson(result, a.unit) + "\n")) {
+    return kExitError;
+  }
+  if (!a.junit_file.empty() && !WriteFile(a.junit_file, ComparisonJunit(result, a.unit))) {
+    return kExitError;
+  }
+  if (a.format != "table") {
+    std::fprintf(stderr, "fiohist compare: verdict: %s\n", VerdictName(result.overall));
+  }
+  switch (result.overall) {
+    case Verdict::kRegression:
+      return kExitRegression;
+    case Verdict::kInconclusive:
+      return kExitInconclusive;
+    default:
+      return kExitOk;
+  }
+}
+
+}  // namespace fiohist

@@ -1,0 +1,195 @@
+// `fiohist history --tag TAG`: one point per run of a tag, with its interval, and the change
+// points of each metric.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <boost/program_options.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "cli/es_flags.h"
+#include "cli/exit_code.h"
+#include "es/run_reader.h"
+#include "stats/change_points.h"
+#include "stats/run_comparison.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+namespace {
+
+const char kUsage[] =
+    "Usage: fiohist history --es-url URL --tag TAG [options]\n"
+    "\n"
+    "The finished runs of TAG, oldest first (at most the last --last), as one point per run\n"
+    "and metric (--metrics, default p50, p99, p99.9, iops; per direction): the whole-run value\n"
+    "and its 95% interval from the same block bootstrap as `compare`. Then the change points of\n"
+    "each series: E-divisive means (Matteson & James 2014, as in Otava) on log values with a\n"
+    "permutation test (--significance, default 0.01), each run weighed by its precision,\n"
+    "1 / (se^2 + tau^2) with tau the spread between runs their own intervals do not explain.\n"
+    "A change point names the first run at the new level and the ratio of the levels.\n"
+    "With --json one JSON object.\n";
+
+}  // namespace
+
+int RunHistoryCommand(int argc, char** argv) {
+  EsConnectionOptions conn;
+  std::string tag, metrics_text = "p50,p99,p99.9,iops";
+  int64_t last = 0;
+  bool json = false;
+  ChangePointOptions cp;
+  po::options_description desc("Options");
+  // clang-format off
+  desc.add_options()
+      ("tag", po::value(&tag), "the runs carrying TAG")
+      ("last", po::value(&last)->default_value(0), "only the last N runs (0: all)")
+      ("metrics", po::value(&metrics_text)->default_value(metrics_text), "what to follow")
+      ("significance", po::value(&cp.significance)->default_value(0.01, "0.01"),
+       "largest permutation p-value of a change point")
+      ("json", po::bool_switch(&json), "one JSON object instead of the table");
+  // clang-format on
+  AddEsConnectionOptions(&desc, &conn);
+  po::variables_map vm;
+  int rc = ParseCommandLine(argc, argv, kUsage, desc, nullptr, &vm);
+  if (rc >= 0) return rc;
+  if (tag.empty()) {
+    std::fprintf(stderr, "fiohist history: give --tag TAG\n");
+    return kExitUsage;
+  }
+  std::vector<CompareMetric> metrics;
+  Status s = ParseCompareMetrics(metrics_text, &metrics);
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  std::vector<MetricSpec> specs;
+  for (const CompareMetric& m : metrics) specs.push_back(m.spec);
+  std::unique_ptr<HttpClient> client = ConnectOrComplain("history", &conn);
+  if (!client) return kExitError;
+  EsAdmin admin(client.get(), conn.index_prefix);
+  std::vector<StoredRun> stored;
+  s = admin.ListRuns(&stored);
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
+    return kExitError;
+  }
+  const std::vector<StoredRun> runs =
+      RunsOfTag(stored, tag, INFINITY, static_cast<size_t>(std::max<int64_t>(0, last)));
+  if (runs.empty()) {
+    std::fprintf(stderr, "fiohist history: no finished run with tag '%s'\n", tag.c_str());
+    return kExitInconclusive;
+  }
+  // Per direction and metric: values and standard errors (log scale), one per run.
+  struct Series {
+    Direction direction;
+    size_t metric;
+    std::vector<double> value, log, se;
+    std::vector<std::string> run;
+  };
+  std::vector<Series> series;
+  auto find = [&](Direction d, size_t m) -> Series& {
+    for (Series& x : series) {
+      if (x.direction == d && x.metric == m) return x;
+    }
+    series.push_back(Series{d, m, {}, {}, {}, {}});
+    return series.back();
+  };
+  for (const StoredRun& r : runs) {
+    RunData data;
+    s = ReadRunCells(client.get(), conn.index_prefix, r.run, 0, QuantumWindow(), &data);
+    if (!s.ok()) {
+      std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
+      return kExitError;
+    }
+    for (const RunCells& cells : data.directions) {
+      RunEstimate e;
+      s = EstimateRun(cells, specs, BootstrapOptions(), &e);
+      if (!s.ok()) {
+        std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
+        return kExitError;
+      }
+      for (size_t m = 0; m < specs.size(); ++m) {
+        if (!(e.value[m] > 0)) continue;
+        Series& x = find(cells.direction, m);
+        x.run.push_back(r.run);
+        x.value.push_back(e.value[m]);
+        x.log.push_back(std::log(e.value[m]));
+        x.se.push_back(std::sqrt(e.log_var[m]));
+      }
+    }
+  }
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto number = [&w](double v) { std::isfinite(v) ? w.Double(v) : w.Null(); };
+  w.StartObject();
+  w.Key("tag");
+  w.String(tag);
+  w.Key("series");
+  w.StartArray();
+  for (const Series& x : series) {
+    const std::vector<ChangePoint> cps = FindChangePoints(x.log, x.se, cp);
+    const MetricSpec& spec = specs[x.metric];
+    const double scale = spec.iops ? 1 : 1000;  // latencies in us
+    w.StartObject();
+    w.Key("direction");
+    w.String(DirectionName(x.direction));
+    w.Key("metric");
+    w.String(spec.name);
+    w.Key("points");
+    w.StartArray();
+    if (!json) {
+      std::printf("%s %s%s:\n", DirectionName(x.direction), spec.name.c_str(),
+                  spec.iops ? "" : " (us)");
+    }
+    for (size_t i = 0; i < x.value.size(); ++i) {
+      // A 95% interval per point (normal on the log scale, from the bootstrap).
+      const double lo = std::exp(x.log[i] - 1.96 * x.se[i]) / scale;
+      const double hi = std::exp(x.log[i] + 1.96 * x.se[i]) / scale;
+      w.StartObject();
+      w.Key("run");
+      w.String(x.run[i]);
+      w.Key("value");
+      number(x.value[i] / scale);
+      w.Key("low");
+      number(lo);
+      w.Key("high");
+      number(hi);
+      w.EndObject();
+      if (!json) {
+        std::printf("  %-32s %10.4g  [%.4g, %.4g]\n", x.run[i].c_str(), x.value[i] / scale, lo, hi);
+      }
+    }
+    w.EndArray();
+    w.Key("change_points");
+    w.StartArray();
+    for (const ChangePoint& c : cps) {
+      w.StartObject();
+      w.Key("index");
+      w.Uint64(c.index);
+      w.Key("run");
+      w.String(x.run[c.index]);
+      w.Key("ratio");
+      number(std::exp(c.after - c.before));
+      w.Key("p_value");
+      number(c.p_value);
+      w.EndObject();
+      if (!json) {
+        std::printf("  change point at %s: x%.3f (p = %.3g)\n", x.run[c.index].c_str(),
+                    std::exp(c.after - c.before), c.p_value);
+      }
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  if (json) std::printf("%s\n", buffer.GetString());
+  return kExitOk;
+}
+
+}  // namespace fiohist

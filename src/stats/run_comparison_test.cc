@@ -1,0 +1,216 @@
+#include "stats/run_comparison.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "stats/run_simulation.h"
+
+namespace fiohist {
+namespace {
+
+RunData Data(const RunCells& cells) { return RunData{cells.run, {cells}}; }
+
+// Coverage of the combined interval, by simulation of the random-effects model it
+// assumes: runs of one job differ by a per-run offset (sd tau) plus measurement noise.
+double Coverage(int baselines, double tau, double assumed, double level, double prior_df = 0) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal(0, 1);
+  const double v = 0.02 * 0.02;
+  const int trials = 4000;
+  int covered = 0;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<double> logs, vars;
+    for (int i = 0; i < baselines; ++i) {
+      logs.push_back(tau * normal(rng) + std::sqrt(v) * normal(rng));
+      vars.push_back(v);
+    }
+    const double run = 0.1 + tau * normal(rng) + std::sqrt(v) * normal(rng);
+    const LogChange c = CombineChange(run, v, logs, vars, assumed, prior_df, level);
+    covered += c.low <= 0.1 && 0.1 <= c.high;
+  }
+  return static_cast<double>(covered) / trials;
+}
+
+TEST(RunComparison, IntervalCoversTheTrueChange) {
+  EXPECT_NEAR(Coverage(5, 0.05, 0, 0.95), 0.95, 0.02);
+  EXPECT_NEAR(Coverage(10, 0.05, 0, 0.90), 0.90, 0.02);
+  // Where the baselines' spread is below their own measured noise, the noise is the floor:
+  // conservative, never below the level.
+  EXPECT_GE(Coverage(2, 0.05, 0, 0.95), 0.93);
+  EXPECT_GE(Coverage(10, 0.0, 0, 0.95), 0.93);
+  // Moderated by a right prior: at least the level (t with prior df where the prior was in
+  // fact exact: a little conservative), with far narrower intervals than t(1).
+  for (int k : {2, 4}) {
+    const double c = Coverage(k, 0.05, 0.05, 0.95, 8);
+    EXPECT_GE(c, 0.94);
+    EXPECT_LE(c, 0.99);
+  }
+  // One baseline: the spread is assumed; right when it is right.
+  EXPECT_NEAR(Coverage(1, 0.05, 0.05, 0.95), 0.95, 0.02);
+  // Ignoring the spread between runs (the mistake this guards against) covers far less.
+  EXPECT_LT(Coverage(1, 0.05, 0.0, 0.95), 0.6);
+}
+
+TEST(RunComparison, SingleBaselineSaysTheSpreadIsAssumed) {
+  const LogChange c = CombineChange(std::log(1.1), 1e-4, {0.0}, {1e-4}, 0.05, 8, 0.95);
+  EXPECT_TRUE(c.spread_assumed);
+  EXPECT_DOUBLE_EQ(c.spread, 0.05);
+  EXPECT_TRUE(std::isinf(c.df));
+  // A 10% difference with a 5% spread between runs is no evidence.
+  std::string why;
+  EXPECT_EQ(Decide(c, 0.05, &why), Verdict::kInconclusive) << why;
+}
+
+TEST(RunComparison, VerdictRules) {
+  auto change = [](double est, double lo, double hi) {
+    LogChange c;
+    c.estimate = std::log(est);
+    c.low = std::log(lo);
+    c.high = std::log(hi);
+    c.se = 0.01;
+    return c;
+  };
+  EXPECT_EQ(Decide(change(1.20, 1.10, 1.30), 0.05, nullptr), Verdict::kRegression);
+  // Evidence, but below the practical minimum: not a regression.
+  EXPECT_EQ(Decide(change(1.03, 1.01, 1.04), 0.05, nullptr), Verdict::kPass);
+  EXPECT_EQ(Decide(change(1.03, 1.01, 1.08), 0.05, nullptr), Verdict::kInconclusive);
+  EXPECT_EQ(Decide(change(1.20, 1.10, 1.30), 0.20, nullptr), Verdict::kInconclusive);
+  EXPECT_EQ(Decide(change(0.80, 0.70, 0.90), 0.05, nullptr), Verdict::kImprovement);
+  EXPECT_EQ(Decide(change(1.00, 0.98, 1.02), 0.05, nullptr), Verdict::kPass);
+  EXPECT_EQ(Decide(change(1.00, 0.80, 1.25), 0.05, nullptr), Verdict::kInconclusive);
+  EXPECT_EQ(Worst(Verdict::kInconclusive, Verdict::kRegression), Verdict::kRegression);
+  EXPECT_EQ(Worst(Verdict::kPass, Verdict::kImprovement), Verdict::kImprovement);
+}
+
+TEST(RunComparison, ParsesSettings) {
+  std::vector<CompareMetric> m = DefaultCompareMetrics();
+  ASSERT_EQ(m.size(), 4u);
+  ASSERT_TRUE(ApplyMetricSetting("p99.9=20%", "min_effect", &m).ok());
+  EXPECT_DOUBLE_EQ(m[2].min_effect, 0.2);
+  EXPECT_DOUBLE_EQ(m[0].min_effect, 0.05);
+  ASSERT_TRUE(ApplyMetricSetting("all=0.1", "assumed_spread", &m).ok());
+  EXPECT_DOUBLE_EQ(m[3].assumed_spread, 0.1);
+  EXPECT_FALSE(ApplyMetricSetting("p90=5%", "min_effect", &m).ok());
+  EXPECT_FALSE(ApplyMetricSetting("p99=x", "min_effect", &m).ok());
+  EXPECT_FALSE(ParseCompareMetrics("p50,p50", &m).ok());
+}
+
+// Identical jobs: never a regression. The runs differ by a real per-run offset (run_sd
+// 2%, below the 3% a single baseline assumes for p50: the assumption the single-baseline
+// verdict rests on); several baselines measure it.
+TEST(RunComparison, IdenticalRunsAreNeverARegression) {
+  SimulatedJob job;
+  job.quanta = 60;
+  job.drift_sd = 0.03;
+  job.ios_per_quantum = 1000;
+  job.run_sd = 0.02;
+  CompareOptions options;
+  options.bootstrap.replicates = 200;
+  for (int trial = 0; trial < 6; ++trial) {
+    const RunData run = Data(SimulateRun(job, "new", 1000 + trial));
+    std::vector<RunData> one = {Data(SimulateRun(job, "base", 2000 + trial))};
+    ComparisonResult r;
+    ASSERT_TRUE(CompareRuns(run, one, options, &r).ok());
+    for (const MetricComparison& m : r.metrics) {
+      EXPECT_NE(m.verdict, Verdict::kRegression)
+          << trial << " " << m.metric.spec.name << " " << m.change << " [" << m.change_low
+          << ", " << m.change_high << "]";
+    }
+    ASSERT_FALSE(r.notes.empty());
+    EXPECT_NE(r.notes[0].find("single baseline"), std::string::npos);
+    std::vector<RunData> four;
+    for (int b = 0; b < 4; ++b) {
+      four.push_back(Data(SimulateRun(job, "base" + std::to_string(b), 3000 + 10 * trial + b)));
+    }
+    ASSERT_TRUE(CompareRuns(run, four, options, &r).ok());
+    for (const MetricComparison& m : r.metrics) {
+      EXPECT_NE(m.verdict, Verdict::kRegression)
+          << trial << " four " << m.metric.spec.name << " " << m.change << " [" << m.change_low
+          << ", " << m.change_high << "]";
+    }
+  }
+}
+
+// Every latency 30% higher: a regression of p50 and p99 whose interval holds +30%, and
+// the I/O rate (the same) is not one.
+TEST(RunComparison, SlowerRunIsARegressionWithTheRightSign) {
+  SimulatedJob job;
+  job.quanta = 30;
+  job.ios_per_quantum = 1000;
+  CompareOptions options;
+  options.bootstrap.replicates = 200;
+  SimulatedJob slow = job;
+  slow.scale = 1.3;
+  std::vector<RunData> base = {Data(SimulateRun(job, "base", 1))};
+  ComparisonResult r;
+  ASSERT_TRUE(CompareRuns(Data(SimulateRun(slow, "slow", 2)), base, options, &r).ok());
+  EXPECT_EQ(r.overall, Verdict::kRegression);
+  ASSERT_EQ(r.metrics.size(), 4u);
+  for (int m = 0; m < 2; ++m) {
+    const MetricComparison& c = r.metrics[static_cast<size_t>(m)];
+    EXPECT_EQ(c.verdict, Verdict::kRegression) << c.metric.spec.name << ": " << c.reason;
+    EXPECT_GT(c.change, 0.2);
+    EXPECT_LT(c.change_low, 0.3);
+    EXPECT_GT(c.change_high, 0.3);
+  }
+  EXPECT_NE(r.metrics[3].verdict, Verdict::kRegression);
+  // The other way round it is an improvement.
+  ASSERT_TRUE(CompareRuns(base[0], {Data(SimulateRun(slow, "slow", 2))}, options, &r).ok());
+  EXPECT_EQ(r.metrics[0].verdict, Verdict::kImprovement);
+}
+
+TEST(RunComparison, FewerIOsPerSecondIsARegression) {
+  SimulatedJob job;
+  job.quanta = 30;
+  job.ios_per_quantum = 1000;
+  SimulatedJob fewer = job;
+  fewer.ios_per_quantum = 700;
+  CompareOptions options;
+  options.bootstrap.replicates = 200;
+  ComparisonResult r;
+  ASSERT_TRUE(CompareRuns(Data(SimulateRun(fewer, "new", 2)), {Data(SimulateRun(job, "b", 1))},
+                          options, &r)
+                  .ok());
+  EXPECT_EQ(r.metrics[3].metric.spec.name, "iops");
+  EXPECT_EQ(r.metrics[3].verdict, Verdict::kRegression) << r.metrics[3].reason;
+  EXPECT_NEAR(r.metrics[3].change, -0.3, 1e-9);
+}
+
+TEST(RunComparison, RefusesWhatCannotBeCompared) {
+  SimulatedJob job;
+  job.quanta = 10;
+  job.ios_per_quantum = 50;
+  const RunCells a = SimulateRun(job, "a", 1);
+  ComparisonResult r;
+  CompareOptions options;
+  Status s = CompareRuns(Data(a), {Data(a)}, options, &r);
+  EXPECT_NE(s.message().find("is the run itself"), std::string::npos) << s.message();
+  s = CompareRuns(Data(a), {}, options, &r);
+  EXPECT_NE(s.message().find("no baseline"), std::string::npos) << s.message();
+  RunCells b = SimulateRun(job, "b", 2);
+  b.quantum_ms = 500;
+  s = CompareRuns(Data(a), {Data(b)}, options, &r);
+  EXPECT_NE(s.message().find("different quanta"), std::string::npos) << s.message();
+  b.quantum_ms = 1000;
+  b.layout.coarseness = 1;
+  s = CompareRuns(Data(a), {Data(b)}, options, &r);
+  EXPECT_NE(s.message().find("different bucket layouts"), std::string::npos) << s.message();
+  RunCells w = SimulateRun(job, "w", 3, Direction::kWrite);
+  s = CompareRuns(Data(a), {Data(w)}, options, &r);
+  EXPECT_NE(s.message().find("no direction in common"), std::string::npos) << s.message();
+}
+
+TEST(RunComparison, ShortRunsAreInconclusive) {
+  SimulatedJob job;
+  job.quanta = 4;
+  ComparisonResult r;
+  ASSERT_TRUE(CompareRuns(Data(SimulateRun(job, "a", 1)), {Data(SimulateRun(job, "b", 2))},
+                          CompareOptions(), &r)
+                  .ok());
+  EXPECT_EQ(r.overall, Verdict::kInconclusive);
+}
+
+}  // namespace
+}  // namespace fiohist

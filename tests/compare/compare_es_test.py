@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""fiohist compare and runs --tag against a real Elasticsearch or OpenSearch node.
+
+Eight short fio runs (four with 4 KiB blocks, then four with 16 KiB, one job each, 3 s)
+pushed under tag `nightly`, then checked:
+- `compare` by run name reads the runs back from the bucket documents and gives the verdicts
+  and values `compare` gives from the same logs (exactly on a server without the histogram
+  type, where read-back equals the logs; within 0.5 % on Elasticsearch's fixed-point
+  histogram form);
+- `--tag nightly --last 3` on the 16k run takes the three earlier runs as baselines and finds
+  the regression (exit 5); `--last 5` says only 3 runs were there; the first run of the tag
+  has no baseline: exit 6 with a message;
+- `history --tag`: one point per run with its interval, and the change point at the first
+  16k run;
+- a run still `running` gives exit 6 and says so, and `--tag` skips it;
+- `runs --tag` lists the tag's runs with their state and whole-run p50/p99.
+
+Usage: compare_es_test.py FIOHIST FIO WORKDIR  (env: FIOHIST_ES_URL, FIOHIST_MAPPINGS_DIR)
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import urllib.request
+
+FIOHIST, FIO, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+URL = os.environ["FIOHIST_ES_URL"]
+PREFIX = "cmptest"
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def es(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(URL + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read() or b"{}")
+
+
+def fiohist(*args):
+    env = dict(os.environ)
+    env.pop("FIOHIST_ES_URL", None)  # logs unless --es-url says otherwise
+    p = subprocess.run([FIOHIST, *args], capture_output=True, text=True, timeout=600, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def stored(*args):
+    return fiohist("compare", "--es-url", URL, "--index-prefix", PREFIX, *args)
+
+
+JOB = """[global]
+ioengine=psync
+rw=randread
+filename={data}
+size=8m
+invalidate=0
+time_based=1
+runtime=3
+log_hist_msec=100
+write_hist_log=h
+log_unix_epoch=1
+[r]
+"""
+
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+data = os.path.join(WORK, "data.bin")
+with open(os.path.join(WORK, "job.fio"), "w") as f:
+    f.write(JOB.format(data=data))
+subprocess.run([FIO, "--name=layout", "--filename=" + data, "--size=8m", "--rw=read",
+                "--bs=1m", "--invalidate=0"], check=True, stdout=subprocess.DEVNULL)
+for kind in ("pctiles", "buckets", "runs"):
+    urllib.request.urlopen(urllib.request.Request(
+        URL + "/%s-%s*?ignore_unavailable=true" % (PREFIX, kind), method="DELETE"), timeout=60)
+
+runs = [("aa1", "4k"), ("aa2", "4k"), ("aa3", "4k"), ("aa4", "4k"), ("bs16k", "16k"),
+        ("bs16k-2", "16k"), ("bs16k-3", "16k"), ("bs16k-4", "16k")]
+for name, bs in runs:
+    d = os.path.join(WORK, name)
+    os.makedirs(d)
+    subprocess.run([FIO, "--bs=" + bs, os.path.join(WORK, "job.fio"), "--output-format=json",
+                    "--output=fio.json"], cwd=d, check=True, stdout=subprocess.DEVNULL)
+    rc, out, err = fiohist("push", "--es-url", URL, "--index-prefix", PREFIX, "--run", name,
+                           "--tag", "nightly", "--quantum", "0.1", "--quiet",
+                           *sorted(glob.glob(os.path.join(d, "h_clat_hist.*.log"))))
+    check(rc == 0, f"push {name} (exit {rc}) {err.strip()[-300:]}")
+es("POST", "/%s-*/_refresh" % PREFIX)
+
+# By name, against the logs.
+rc_es, out_es, err_es = stored("--format", "json", "bs16k", "aa1", "aa2", "aa3")
+rc_logs, out_logs, err_logs = fiohist(
+    "compare", "--quantum", "0.1", "--format", "json",
+    *["%s=%s" % (n, os.path.join(WORK, n)) for n in ("bs16k", "aa1", "aa2", "aa3")])
+print(err_es, err_logs)
+check(rc_es == 5 and rc_logs == 5, f"16k against 3 stored 4k runs: exit 5 (stored {rc_es}, logs {rc_logs})")
+a, b = json.loads(out_es), json.loads(out_logs)
+check(a["verdict"] == b["verdict"] and a["quanta"] == b["quanta"],
+      f"stored and logs: same verdict ({a['verdict']}) and quanta ({a['quanta']}, {b['quanta']})")
+for ma, mb in zip(a["metrics"], b["metrics"]):
+    same = ma["metric"] == mb["metric"] and ma["verdict"] == mb["verdict"]
+    close = abs(ma["run_value"] / mb["run_value"] - 1) < 5e-3 and \
+        abs(ma["baseline_value"] / mb["baseline_value"] - 1) < 5e-3
+    check(same and close, f"stored and logs: {ma['metric']} {ma['run_value']:.4g} / "
+          f"{mb['run_value']:.4g}, {ma['verdict']} / {mb['verdict']}")
+
+# By tag.
+rc, out, err = stored("--format", "json", "bs16k", "--tag", "nightly", "--last", "3")
+js = json.loads(out)
+check(rc == 5 and js["baselines"] == ["aa2", "aa3", "aa4"],
+      f"--tag nightly --last 3: the three earlier runs, exit 5 ({rc}, {js['baselines']})")
+rc, out, err = stored("--format", "json", "bs16k", "--tag", "nightly", "--last", "5")
+check(rc == 5 and "only 4 finished runs" in err, f"--last 5: says only 4 ({err.strip()})")
+rc, out, err = stored("aa1", "--tag", "nightly")
+check(rc == 6 and "no finished run with tag" in err, f"first run of the tag: exit 6 ({rc}: {err.strip()})")
+rc, out, err = stored("aa2", "--tag", "nightly", "--last", "1")
+check(rc in (0, 5, 6) and "aa1" in out, f"aa2 --tag --last 1: against aa1 (exit {rc})")
+
+# History: one point per run, and the change point where the block size grew (8 runs: the
+# smallest permutation p-value is about 1/70, so --significance 0.05).
+rc, out, err = fiohist("history", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "nightly",
+                       "--metrics", "p50", "--significance", "0.05", "--json")
+hist = json.loads(out)
+series = [x for x in hist["series"] if x["direction"] == "read" and x["metric"] == "p50"]
+check(rc == 0 and len(series) == 1 and [p["run"] for p in series[0]["points"]] == [n for n, _ in runs],
+      "history: one p50 point per run, oldest first")
+check(all(p["low"] <= p["value"] <= p["high"] for p in series[0]["points"]),
+      "history: each point within its interval")
+cps = series[0]["change_points"] if series else []
+print("change points:", cps)
+check(len(cps) == 1 and cps[0]["run"] == "bs16k" and cps[0]["ratio"] > 1.2,
+      "history: the change point at the first 16k run, a rise")
+
+# A run still running.
+hits = es("POST", "/%s-runs*/_search" % PREFIX,
+          {"query": {"term": {"run": "aa3"}}, "size": 1})["hits"]["hits"]
+es("POST", "/%s/_update/%s?refresh=true" % (hits[0]["_index"], hits[0]["_id"]),
+   {"doc": {"state": "running"}})
+rc, out, err = stored("aa3", "aa1")
+check(rc == 6 and "still running" in err, f"running run: exit 6 ({rc}: {err.strip()})")
+rc, out, err = stored("bs16k", "--tag", "nightly", "--format", "json")
+check(rc == 5 and json.loads(out)["baselines"] == ["aa1", "aa2", "aa4"],
+      f"--tag skips the running run ({json.loads(out)['baselines'] if out else err})")
+
+# runs --tag.
+rc, out, err = fiohist("runs", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "nightly", "--json")
+listed = [json.loads(l) for l in out.splitlines()]
+check(rc == 0 and sorted(r["run"] for r in listed) == sorted(n for n, _ in runs),
+      "runs --tag nightly lists the tag's runs")
+check(all(r["p50_us"] and r["p99_us"] >= r["p50_us"] and r["tags"] == ["nightly"] for r in listed),
+      "runs --json: whole-run p50 <= p99 and the tags")
+check({r["run"]: r["state"] for r in listed}.get("aa3") == "running", "runs --json: the state")
+rc, out, err = fiohist("runs", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "other")
+check(rc == 0 and "aa1" not in out, "runs --tag other: none")
+
+if failures:
+    print("\n%d check(s) failed" % len(failures))
+    sys.exit(1)
+print("\nall checks passed")
