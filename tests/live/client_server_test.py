@@ -99,11 +99,22 @@ def client_run(tmp, addresses, out):
                   "fio server listening on %s:%d" % (addresses[k], port))
         args = [FIO, "--output-format=json+", "--output=" + out]
         job = job_file(tmp, "cs")
+        # Both servers run in `tmp` on one data file: lay it out before, so that they do not
+        # race to create it (one of them then failed the run under load).
+        with open(os.path.join(tmp, "cs.dat"), "wb") as f:
+            f.write(b"\0" * (16 << 20))
         for k, name in enumerate(addresses):
             args += ["--client=%s,%d" % (name, PORT_BASE + k), "--status-interval=1", job]
-        c = subprocess.run(args, cwd=tmp, capture_output=True, timeout=120)
-        check(c.returncode == 0, "fio client run %s (rc %d: %s)"
-              % (addresses, c.returncode, (c.stderr + c.stdout).decode()[-300:]))
+        # fio's client sometimes ends with exit 1 and no message on a loaded machine (seen
+        # for the second pair of servers only); that is fio's, not what this test is about,
+        # so the run is tried up to three times, each failure printed.
+        for attempt in range(3):
+            c = subprocess.run(args, cwd=tmp, capture_output=True, timeout=120)
+            if c.returncode == 0:
+                break
+            print("fio client run %s, attempt %d: rc %d: %s" % (
+                addresses, attempt + 1, c.returncode, (c.stderr + c.stdout).decode()[-300:]))
+        check(c.returncode == 0, "fio client run %s (rc %d)" % (addresses, c.returncode))
     finally:
         for p in servers:
             p.send_signal(signal.SIGTERM)
@@ -217,7 +228,9 @@ def against_logs(out, logs, what, bound):
     start = str(doc["timestamp"])
     rc, client_q, err = run(["pctiles", "--quiet", "-p", "50,99", out])
     check(rc == 0, "pctiles on the client JSON (%s)" % err[-300:])
-    rc, log_q, err = run(["pctiles", "--quiet", "-p", "50,99", "--start-time", start] + logs)
+    # Status and client/server streams sit on whole seconds; the logs go on the same grid.
+    rc, log_q, err = run(["pctiles", "--quiet", "-p", "50,99", "--grid", "epoch",
+                          "--start-time", start] + logs)
     check(rc == 0, "pctiles on the histogram logs (%s)" % err[-300:])
     rels = compare(rows(client_q), rows(log_q))
     med = rels[len(rels) // 2] if rels else 1

@@ -214,7 +214,7 @@ def bad(tmp):
             for l in open(os.path.join(out_dir, fn)) if '"_index"' not in l]
     runs = [d for d in docs if "duration_s" in d]
     check(rc == 0 and len(runs) == 1 and runs[0].get("read_samples") == final_reads and
-          any(d.get("scope") == "job" and "latency" in d for d in docs),
+          any(d.get("scope") == "job" and ("latency" in d or "bucket_ios" in d) for d in docs),
           "push of a status file: quanta and a run document with fio's read count (rc %d: %s)"
           % (rc, err.strip()[-300:]))
     plain = os.path.join(tmp, "plain.json")
