@@ -6,8 +6,10 @@
 # indexing against curl + _bulk.
 # Missing fiohist subcommands show as "n/a (not available)" instead of failing the run.
 #
-# Usage: bench/run.sh [--quick] [--scale F] [--no-long] [--reps N] [--gen BIN]
+# Usage: bench/run.sh [--quick] [--scale F] [--no-long] [--no-many] [--reps N] [--gen BIN]
 #                     [--fiohist BIN] [--dir DIR]
+# --no-many skips the many-logs shape: 1024 hosts x 4 jobs x 30 s, gzip, under ulimit -n
+# 1024 (--quick: 64 hosts under ulimit -n 64), for memory per log and the fd limit.
 # Env:   FIOHIST_BENCH_DIR (cache, default /tmp/fiohist-bench), FIOHIST (binary),
 #        FIO_HISTO_LOG_PCTILES (reference script, .py or .py.gz), FIOHIST_BENCH_REF_MB
 #        (reference subset size, default 100), FIOHIST_ES_URL (indexing benchmark, into
@@ -21,16 +23,18 @@ DIR=${FIOHIST_BENCH_DIR:-/tmp/fiohist-bench}
 SCALE=1
 QUICK=0
 LONG=1
+MANY=1
 REPS=1
 GEN=${GEN_CORPUS:-}
 FIOHIST=${FIOHIST:-}
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; SCALE=0.01 ;;
     --scale) SCALE=$2; shift ;;
     --no-long) LONG=0 ;;
+    --no-many) MANY=0 ;;
     --reps) REPS=$2; shift ;;
     --gen) GEN=$2; shift ;;
     --fiohist) FIOHIST=$2; shift ;;
@@ -292,6 +296,47 @@ else
     "n/a (set FIO_HISTO_LOG_PCTILES to fio-histo-log-pctiles.py[.gz])")")
 fi
 
+# --- many logs: thousands of short gzip logs under the usual open-file limit ---------------
+# Peak memory per log, and whether fiohist stays within `ulimit -n` (soft and hard, so it
+# cannot raise it): every command runs through `bash -c 'ulimit -n N && exec ...'`.
+MANY_ROWS=()
+if [ "$MANY" = 1 ]; then
+  MANY_HOSTS=1024 MANY_NOFILE=1024
+  [ "$QUICK" = 1 ] && MANY_HOSTS=64 MANY_NOFILE=64
+  MANY_DIR="$DIR/many-v${GEN_VERSION:-0}-h$MANY_HOSTS"
+  if [ ! -f "$MANY_DIR.done" ]; then
+    log "generating the many-logs corpus into $MANY_DIR ($MANY_HOSTS hosts x 4 jobs x 30 s)"
+    rm -rf "$MANY_DIR"
+    "$GEN" --hosts "$MANY_HOSTS" --jobs 4 --seconds 30 --gz-out "$MANY_DIR" >&2 &&
+      touch "$MANY_DIR.done" || die "gen_corpus failed (many logs)"
+  fi
+  mapfile -t MANYGZ < <(find "$MANY_DIR" -type f -name '*_clat_hist.*' | sort)
+  MANY_TEXT=$(manifest "$MANY_DIR" text_bytes)
+  MANY_RECORDS=$(manifest "$MANY_DIR" records)
+  cat "${MANYGZ[@]}" >/dev/null
+  LIMIT=(bash -c 'ulimit -n "$0" && exec "$@"' "$MANY_NOFILE")
+  N=${#MANYGZ[@]}
+  NOTE="$N logs; MB = uncompressed"
+  bench many_zcat "zcat, $N gzip logs" "$MANY_TEXT" "$MANY_RECORDS" /dev/null zcat "${MANYGZ[@]}"
+  NOTE="$N logs, ulimit -n $MANY_NOFILE"
+  bench many_all "fiohist pctiles $SCOPES ($N logs)" "$MANY_TEXT" "$MANY_RECORDS" /dev/null \
+    "${LIMIT[@]}" "$FIOHIST" pctiles --scope "$SCOPES" -o "$WORK/many.csv" "${MANYGZ[@]}"
+  bench many_cluster "fiohist pctiles cluster ($N logs)" "$MANY_TEXT" "$MANY_RECORDS" /dev/null \
+    "${LIMIT[@]}" "$FIOHIST" pctiles --scope cluster -o "$WORK/many-cluster.csv" "${MANYGZ[@]}"
+  rm -rf "$WORK/many-push"
+  bench many_push "fiohist push --out ($N logs)" "$MANY_TEXT" "$MANY_RECORDS" /dev/null \
+    "${LIMIT[@]}" "$FIOHIST" push --out "$WORK/many-push" --run many "${MANYGZ[@]}"
+  rm -rf "$WORK/many-push"
+  NOTE=""
+  for k in many_all many_cluster many_push; do
+    [ -n "${RSS[$k]:-}" ] && MANY_ROWS+=("$(printf '  %-44s %s' "peak RSS / logs, $k" \
+      "$(awk -v r="${RSS[$k]}" -v n="$N" 'BEGIN{printf "%.1f KB", r/n}')")")
+  done
+  [ -n "${WALL[many_all]:-}" ] && MANY_ROWS+=("$(printf '  %-44s %s' \
+    "pctiles $SCOPES / zcat, $N logs [wall]" "$(awk -v a="${WALL[many_all]}" \
+    -v b="${WALL[many_zcat]:-0}" 'BEGIN{if (b>0) printf "%.2f", a/b; else print "n/a"}')")")
+fi
+
 # --- document building: fiohist push --out -------------------------------------------------
 DOCS=0
 if probe x "$FIOHIST" push --out "$WORK/probe-push" --run probe "$ONE_PLAIN"; then
@@ -464,6 +509,7 @@ if [ -n "${RSS[pct_plain]:-}" ] && [ -n "${RSS[pct_cluster]:-}" ]; then
   printf '  %-44s %s\n' "extra RSS per job log for host+job scopes" \
     "$(awk -v a="${RSS[pct_plain]}" -v b="${RSS[pct_cluster]}" -v n="${#PLAIN[@]}" 'BEGIN{printf "%.1f KB", (a-b)/n}')"
 fi
+[ ${#MANY_ROWS[@]} -gt 0 ] && printf '%s\n' "${MANY_ROWS[@]}"
 [ -n "${PCT_ROWS:-}" ] && printf '  %-44s %s\n' "pctiles output rows ($SCOPES)" "$PCT_ROWS"
 if [ "$DOCS" -gt 0 ] && [ -n "${WALL[push]:-}" ]; then
   printf '  %-44s %s\n' "documents built (NDJSON lines / 2)" "$DOCS"

@@ -1,3 +1,4 @@
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -14,6 +15,7 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
+#include "cli/read_back.h"
 #include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
 #include "log/time_anchor.h"
@@ -188,30 +190,9 @@ std::unique_ptr<ResultSink> MakeTableSink(const PctilesArgs& args, std::FILE* ou
 int RunReadBack(PctilesArgs* args, ResultSink* table) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("pctiles", &args->conn);
   if (!client) return kExitError;
-  BucketReader reader(client.get(), args->conn.index_prefix);
-  std::unique_ptr<HistogramReplay> replay;
-  BucketRunFacts stored;
-  Status s = reader.Read(
-      args->query,
-      [&](const BucketRunFacts& run) {
-        stored = run;
-        RunInfo info;
-        Status st = ParseLayoutName(run.layout, &info.layout);
-        if (!st.ok()) return st;
-        info.absolute = run.absolute;
-        info.anchor = run.absolute ? "epoch" : "none";
-        if (!args->quantum_given && run.quantum_ms > 0) args->options.quantum_ms = run.quantum_ms;
-        if (run.quantum_ms > 0 && args->options.quantum_ms % run.quantum_ms != 0) {
-          return Status::Error("--quantum: the run was pushed with " +
-                               std::to_string(run.quantum_ms) +
-                               " ms quanta: give a multiple of them");
-        }
-        replay = std::make_unique<HistogramReplay>(args->options, info, table);
-        replay->SetSeriesLogs(run.series_logs);
-        return Status();
-      },
-      [&](const StoredQuantum& q) { return replay->Add(q); });
-  if (s.ok()) s = replay ? replay->Finish() : Status::Error("no bucket documents matched");
+  ReadBackFacts facts;
+  const Status s = ReadBackRun(client.get(), args->conn.index_prefix, args->query, args->options,
+                               args->quantum_given, table, &facts);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: run '%s': %s\n", args->query.run.c_str(),
                  s.message().c_str());
@@ -219,8 +200,8 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
   }
   if (!args->quiet) {
     std::fprintf(stderr, "fiohist pctiles: run '%s': %llu bucket documents (scope %s) read back\n",
-                 args->query.run.c_str(), static_cast<unsigned long long>(reader.documents()),
-                 stored.scope.c_str());
+                 args->query.run.c_str(), static_cast<unsigned long long>(facts.documents),
+                 facts.run.scope.c_str());
   }
   return kExitOk;
 }
@@ -234,24 +215,39 @@ int RunPctilesCommand(int argc, char** argv) {
 
   std::FILE* out = stdout;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
+  // -o FILE is written as FILE.partial and renamed when the run ends with a whole output: a
+  // run that fails (one log among thousands that cannot be read) leaves no half-written
+  // FILE, and a FILE from before stays as it was. Only for regular files: /dev/null or a
+  // pipe is written as it is.
+  struct stat st;
+  const bool regular = !args.output.empty() &&
+                       (stat(args.output.c_str(), &st) != 0 || S_ISREG(st.st_mode));
+  const std::string partial = regular ? args.output + ".partial" : args.output;
   if (!args.output.empty()) {
-    file.reset(std::fopen(args.output.c_str(), "w"));
+    file.reset(std::fopen(partial.c_str(), "w"));
     if (!file) {
-      std::fprintf(stderr, "fiohist pctiles: cannot write %s: %s\n", args.output.c_str(),
+      std::fprintf(stderr, "fiohist pctiles: cannot write %s: %s\n", partial.c_str(),
                    std::strerror(errno));
       return kExitError;
     }
     out = file.get();
   }
-  std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
-  if (args.read_back) {
-    const int rc = RunReadBack(&args, table.get());
-    if (rc == kExitOk && file && std::fclose(file.release()) != 0) {
-      std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
-      return kExitError;
+  auto finish = [&](int rc) {
+    if (!file) return rc;
+    const bool closed = std::fclose(file.release()) == 0;
+    if (rc != kExitError && closed &&
+        (!regular || std::rename(partial.c_str(), args.output.c_str()) == 0)) {
+      return rc;
     }
-    return rc;
-  }
+    if (rc != kExitError) {
+      std::fprintf(stderr, "fiohist: cannot write output %s: %s\n", args.output.c_str(),
+                   std::strerror(errno));
+    }
+    if (regular) std::remove(partial.c_str());
+    return static_cast<int>(kExitError);
+  };
+  std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
+  if (args.read_back) return finish(RunReadBack(&args, table.get()));
   SummarySink summary_sink(stderr, args.unit);
   SlaReportSink sla_report(stderr, "");
   std::vector<ResultSink*> sinks = {table.get()};
@@ -270,14 +266,10 @@ int RunPctilesCommand(int argc, char** argv) {
   PrintWarnings(stderr, summary);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
-    return kExitError;
+    return finish(kExitError);
   }
-  if (file && std::fclose(file.release()) != 0) {
-    std::fprintf(stderr, "fiohist: cannot write output: %s\n", std::strerror(errno));
-    return kExitError;
-  }
-  if (summary.incomplete) return kExitIncomplete;
-  return summary.sla_breaches > 0 ? kExitSlaBreached : kExitOk;
+  if (summary.incomplete) return finish(kExitIncomplete);
+  return finish(summary.sla_breaches > 0 ? kExitSlaBreached : kExitOk);
 }
 
 }  // namespace fiohist

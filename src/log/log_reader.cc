@@ -3,48 +3,56 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "base/open_files.h"
+#include "log/gzip_inflater.h"
 
 namespace fiohist {
 namespace {
 
 // Two fio3 lines (about 6 KB each); grows for longer lines. Small, because thousands of
-// logs are open at once.
+// logs are read at once.
 constexpr size_t kInitialBuffer = 16 * 1024;
+// Compressed bytes read at a time: a few records' worth (a gzipped fio3 record is under
+// 1 KB), so thousands of open .gz logs stay affordable.
+constexpr size_t kGzInput = 8 * 1024;
 
-// zlib's message for the gzFile, without the "<fd:N>: " it puts in front (gzdopen knows
-// no file name; the caller names the file).
-std::string GzMessage(gzFile file) {
-  int errnum = 0;
-  const char* msg = gzerror(file, &errnum);
-  std::string m = msg ? msg : "unknown error";
-  if (m.rfind("<fd:", 0) == 0) {
-    const size_t colon = m.find(">: ");
-    if (colon != std::string::npos) m.erase(0, colon + 3);
+// Opens `path` for reading; the reason in `*why` on failure.
+int OpenForReading(const std::string& path, std::string* why) {
+  int fd;
+  do {
+    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    const int e = errno;
+    *why = "cannot open: " +
+           (e == EMFILE || e == ENFILE ? TooManyOpenFiles(e) : std::string(std::strerror(e)));
   }
-  return m;
+  return fd;
 }
 
 }  // namespace
 
+// The inflater and its input; several members follow each other as gunzip reads them, and
+// anything after a member that is not another gzip header is ignored (as zlib's gzread
+// does).
 struct LogReader::GzState {
-  gzFile file = nullptr;
-  ~GzState() {
-    if (file != nullptr) gzclose(file);
-  }
+  GzipInflater inflater;
+  std::vector<unsigned char> in = std::vector<unsigned char>(kGzInput);
+  bool raw_eof = false;     // the file has no more bytes
+  bool member_end = false;  // the last member ended; another may follow
+  bool done = false;        // no more output
 };
 
-LogReader::LogReader(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+LogReader::LogReader(std::string path) : path_(std::move(path)) {}
 
 LogReader::~LogReader() {
-  if (gz_ && gz_->file != nullptr) {
-    gz_.reset();  // gzclose closes fd_ too
-  } else if (fd_ >= 0) {
-    close(fd_);
-  }
+  if (fd_ >= 0) close(fd_);
+  if (holds_slot_) ReleaseOpenFile();
 }
 
 Status LogReader::Open(const std::string& path, std::unique_ptr<LogReader>* reader) {
@@ -55,26 +63,112 @@ Status LogReader::Open(const std::string& path, std::unique_ptr<LogReader>* read
   if (S_ISDIR(st.st_mode)) {
     return Status::InputError(path, 0, "is a directory, expected a fio histogram log file");
   }
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return Status::InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string why;
+  const int fd = OpenForReading(path, &why);
+  if (fd < 0) return Status::InputError(path, 0, why);
+  std::unique_ptr<LogReader> r(new LogReader(path));
+  if (fstat(fd, &st) == 0) {
+    r->dev_ = static_cast<unsigned long long>(st.st_dev);
+    r->ino_ = static_cast<unsigned long long>(st.st_ino);
   }
-  std::unique_ptr<LogReader> r(new LogReader(path, fd));
   unsigned char magic[2] = {0, 0};
   const ssize_t n = pread(fd, magic, 2, 0);
+  if (TryHoldOpenFile()) {
+    r->fd_ = fd;
+    r->holds_slot_ = true;
+  } else {
+    close(fd);  // opened again for each read
+  }
   if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
     r->gz_ = std::make_unique<GzState>();
-    r->gz_->file = gzdopen(fd, "rb");
-    if (r->gz_->file == nullptr) {
-      return Status::InputError(path, 0, "cannot start gzip decompression");
-    }
-    // zlib's own buffers are per open file: 16 KB reads as fast as 64 KB here and keeps
-    // thousands of open .gz logs affordable (4096: 1.2 GB -> 0.77 GB RSS).
-    gzbuffer(r->gz_->file, 16 * 1024);
   }
   r->buffer_.resize(kInitialBuffer);
   *reader = std::move(r);
   return Status();
+}
+
+long LogReader::ReadRaw(char* dst, size_t n) {
+  int fd = fd_;
+  if (fd < 0) {
+    std::string why;
+    fd = OpenForReading(path_, &why);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || static_cast<unsigned long long>(st.st_dev) != dev_ ||
+                    static_cast<unsigned long long>(st.st_ino) != ino_)) {
+      close(fd);
+      fd = -1;
+      why = "was replaced by another file while being read";
+    }
+    if (fd < 0) {
+      status_ = Status::InputError(path_, line_number_ + 1, why);
+      return -1;
+    }
+  }
+  ssize_t got;
+  do {
+    got = pread(fd, dst, n, static_cast<off_t>(raw_offset_));
+  } while (got < 0 && errno == EINTR);
+  const int e = errno;
+  if (fd != fd_) close(fd);
+  if (got < 0) {
+    status_ = Status::InputError(path_, line_number_ + 1,
+                                 std::string("read error: ") + std::strerror(e));
+    return -1;
+  }
+  raw_offset_ += got;
+  return static_cast<long>(got);
+}
+
+long LogReader::Inflate(size_t room) {
+  GzState& g = *gz_;
+  GzipInflater& z = g.inflater;
+  size_t made = 0;
+  std::string error;
+  bool stuck = false;  // the last call took no input and made no output
+  while (made == 0 && !g.done) {
+    if ((z.avail_in() < 2 || stuck) && !g.raw_eof) {
+      // Keep what is left (half of the next member's magic, or bytes the inflater wants
+      // more after) in front of what is read, and the few before it it may hand back.
+      const size_t at = z.next_in() ? static_cast<size_t>(z.next_in() - g.in.data()) : 0;
+      const size_t behind = std::min(at, GzipInflater::kGiveBack);
+      const size_t kept = behind + z.avail_in();
+      if (kept == g.in.size()) g.in.resize(g.in.size() * 2);
+      std::memmove(g.in.data(), g.in.data() + at - behind, kept);
+      const long got =
+          ReadRaw(reinterpret_cast<char*>(g.in.data()) + kept, g.in.size() - kept);
+      if (got < 0) return -1;
+      if (got == 0) g.raw_eof = true;
+      z.SetInput(g.in.data() + behind, kept - behind + static_cast<size_t>(got));
+    }
+    if (g.member_end) {
+      if (z.avail_in() == 0 && g.raw_eof) {
+        g.done = true;
+      } else if (z.avail_in() >= 2 && z.next_in()[0] == 0x1f && z.next_in()[1] == 0x8b) {
+        z.Reset();
+        g.member_end = false;
+      } else if (z.avail_in() >= 2 || g.raw_eof) {
+        g.done = true;  // trailing bytes that are not a gzip member: ignored, as gunzip warns
+      }
+      continue;
+    }
+    if ((z.avail_in() == 0 || stuck) && g.raw_eof) {
+      error = "unexpected end of file";
+      break;
+    }
+    const size_t before = z.avail_in();
+    const GzipInflater::Result r = z.Inflate(buffer_.data() + end_, room, &made, &error);
+    if (r == GzipInflater::Result::kMemberEnd) g.member_end = true;
+    if (r == GzipInflater::Result::kError) break;
+    stuck = made == 0 && z.avail_in() == before && r == GzipInflater::Result::kOk;
+  }
+  if (!error.empty()) {
+    // What the call that met damaged data made is not used (a bad check value says the
+    // member's last bytes are wrong; zlib's gzread drops them too).
+    g.done = true;
+    status_ = Status::InputError(path_, line_number_ + 1, "bad gzip data: " + error);
+    return -1;
+  }
+  return static_cast<long>(made);
 }
 
 bool LogReader::Fill() {
@@ -87,35 +181,8 @@ bool LogReader::Fill() {
   }
   if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
   const size_t room = buffer_.size() - end_;
-  long got;
-  if (gz_) {
-    got = gzread(gz_->file, buffer_.data() + end_, static_cast<unsigned>(room));
-    if (got < 0) {
-      status_ =
-          Status::InputError(path_, line_number_ + 1, "bad gzip data: " + GzMessage(gz_->file));
-      eof_ = true;
-      return false;
-    }
-    if (got == 0) {
-      int errnum = 0;
-      gzerror(gz_->file, &errnum);
-      if (errnum != Z_OK) {
-        status_ =
-            Status::InputError(path_, line_number_ + 1, "bad gzip data: " + GzMessage(gz_->file));
-      }
-    }
-  } else {
-    do {
-      got = read(fd_, buffer_.data() + end_, room);
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) {
-      status_ = Status::InputError(path_, line_number_ + 1,
-                                   std::string("read error: ") + std::strerror(errno));
-      eof_ = true;
-      return false;
-    }
-  }
-  if (got == 0) {
+  const long got = gz_ ? Inflate(room) : ReadRaw(buffer_.data() + end_, room);
+  if (got <= 0) {
     eof_ = true;
     return false;
   }
@@ -160,7 +227,8 @@ bool LogReader::NextLine(std::string_view* line) {
 }
 
 bool LogReader::SkipTo(long long offset, long long lines) {
-  if (gz_ || lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) return false;
+  if (gz_) return false;
+  raw_offset_ = offset;
   begin_ = end_ = 0;
   eof_ = false;
   unterminated_ = false;

@@ -10,16 +10,21 @@
 
 namespace fiohist {
 
-/// A buffered line source over one file. gzip input (magic 1f 8b) is inflated on the fly
-/// with zlib; anything else is read as plain text. Lines come without '\n' and without a
-/// trailing '\r' (CRLF files work). Memory is one buffer that grows to the longest line.
+/// A buffered line source over one file. gzip input (magic 1f 8b, one member or several) is
+/// inflated on the fly, straight into the line buffer; anything else is read as plain text.
+/// Lines come without '\n' and without a trailing '\r' (CRLF files work). Memory is one
+/// buffer that grows to the longest line, plus the inflate state and a small input buffer
+/// for gzip. The file stays open between reads while the process's open-file budget
+/// (base/open_files.h) allows; beyond it, each read opens the file (checked to be the same
+/// one), reads at its offset and closes it, so any number of readers can exist at once.
 class LogReader {
  public:
   ~LogReader();
   LogReader(const LogReader&) = delete;
   LogReader& operator=(const LogReader&) = delete;
 
-  /// Opens `path`. Fails for missing files, directories and unreadable files.
+  /// Opens `path`. Fails for missing files, directories and unreadable files; a failure
+  /// names the reason (and, at the open-file limit, the numbers).
   static Status Open(const std::string& path, std::unique_ptr<LogReader>* reader);
 
   /// Sets `*line` to the next line (valid until the next call) and returns true; returns
@@ -44,12 +49,21 @@ class LogReader {
   bool SkipTo(long long offset, long long lines);
 
  private:
-  LogReader(std::string path, int fd);
+  explicit LogReader(std::string path);
   // Reads more input after the unread tail; returns false at end or error.
   bool Fill();
+  // Fill's gzip step: inflates into buffer_[end_, end_ + room); the bytes made, 0 at the
+  // end of the input, -1 on an error (in status_).
+  long Inflate(size_t room);
+  // Reads up to `n` bytes of the file at raw_offset_ (opening it for this read when it is
+  // not held open); -1 on an error (in status_).
+  long ReadRaw(char* dst, size_t n);
 
   std::string path_;
-  int fd_ = -1;
+  int fd_ = -1;              // the file held open, or -1 when it is opened for each read
+  bool holds_slot_ = false;  // fd_ counts against the open-file budget
+  unsigned long long dev_ = 0, ino_ = 0;  // the file's identity, checked when reopened
+  long long raw_offset_ = 0;              // next byte of the file to read
   struct GzState;
   std::unique_ptr<GzState> gz_;
   std::vector<char> buffer_;

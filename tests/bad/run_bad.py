@@ -667,6 +667,91 @@ def gzip_log():
     same_output(r, b)
 
 
+def many_logs(count, records=20):
+    """`count` logs of hosts h000.. (plain, gzip, and gzip of two members in turn), each
+    with its own counts, so that a reader that mixed up files or offsets shows."""
+    paths = []
+    for i in range(count):
+        lines = []
+        for t in range(1, records + 1):
+            for d in (0, 1):
+                counts = [0] * 1856
+                for k in range(5):
+                    counts[(i * 7 + t * 3 + d * 11 + k * 97) % 1500 + 100] = (i + 1) * (k + 1) + t
+                lines.append("%d, %d, 4096, %s\n" % (t * 1000 + 1, d, ", ".join(map(str, counts))))
+        text = "".join(lines).encode()
+        name = "many_clat_hist.1.log.h%03d" % i
+        if i % 3 == 0:
+            paths.append(scratch(name, text))
+        elif i % 3 == 1:
+            paths.append(scratch(name + ".gz", gzip.compress(text, mtime=0)))
+        else:
+            half = len(lines) // 2
+            paths.append(scratch(name + ".gz", gzip.compress("".join(lines[:half]).encode(), mtime=0)
+                                 + gzip.compress("".join(lines[half:]).encode(), mtime=0)))
+    return paths
+
+
+def run_limited(nofile, *args):
+    """fiohist pctiles under `ulimit -n NOFILE` (soft and hard: fiohist cannot raise it)."""
+    cmd = "ulimit -n %d && exec \"$@\"" % nofile
+    p = subprocess.run(["bash", "-c", cmd, "bash", FIOHIST, "pctiles"] + [str(a) for a in args],
+                       capture_output=True, timeout=300)
+    return Run(["pctiles"] + list(args), p.returncode, p.stdout.decode(),
+               p.stderr.decode(errors="replace"))
+
+
+@case
+def many_logs_fd_limit():
+    """More logs than `ulimit -n` allows open: the same output, byte for byte, as without
+    the limit (readers beyond the open-file budget open their file for each read)."""
+    paths = many_logs(150)
+    for scopes in ("cluster,host,job", "cluster"):
+        free = run("--scope", scopes, *paths)
+        expect_ok(free)
+        limited = run_limited(64, "--scope", scopes, *paths)
+        expect_ok(limited)
+        check(limited.out == free.out, "output under ulimit -n 64 differs\n" + limited.describe())
+        check(len(free.out) > 1000, free.describe())
+
+
+@case
+def unreadable_among_many():
+    """One log among many cannot be read: the error names it and the reason, and the
+    command fails (exit 1) rather than leaving it out silently."""
+    paths = many_logs(40, records=4)
+    os.chmod(paths[17], 0)
+    cmd = [FIOHIST, "pctiles"] + paths
+    if os.geteuid() == 0:
+        # root reads any file: run as nobody (setpriv), in a directory nobody can enter.
+        if shutil.which("setpriv") is None:
+            print("skipped: root without setpriv")
+            return
+        os.chmod(TMP, 0o755)
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+    p = subprocess.run(cmd, capture_output=True, timeout=120)
+    r = Run(cmd[1:], p.returncode, p.stdout.decode(), p.stderr.decode(errors="replace"))
+    expect_error(r, 1, r"^fiohist: error: %s: cannot open: Permission denied"
+                 % re.escape(paths[17]))
+    # -o FILE: a run that fails leaves FILE as it was (nothing half-written); one that
+    # succeeds writes the whole output there.
+    out = os.path.join(TMP, "out.csv")
+    scratch("out.csv", "from before\n")
+    os.chmod(out, 0o666)
+    os.chmod(TMP, 0o777)
+    i = cmd.index("pctiles") + 1
+    p = subprocess.run(cmd[:i] + ["-o", out] + cmd[i:], capture_output=True, timeout=120)
+    check(p.returncode == 1, "pctiles -o: expected exit code 1, got %d" % p.returncode)
+    with open(out) as f:
+        check(f.read() == "from before\n", "pctiles -o: a failed run changed %s" % out)
+    check(not os.path.exists(out + ".partial"), "pctiles -o: %s.partial left behind" % out)
+    good = paths[:17] + paths[18:]
+    r = run("-o", out, *good)
+    expect_ok(r)
+    with open(out) as f:
+        check(f.read() == run(*good).out, "pctiles -o: the file differs from stdout")
+
+
 @case
 def stall():
     # Both directions stall for 2 hours; the records closing the stall hold 10 I/Os each,
