@@ -11,10 +11,7 @@ const char kSearchOptions[] = "ignore_unavailable=true&allow_no_indices=true";
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
-std::string Pattern(const std::string& prefix) {
-  const std::string base = ChangeIndexName(prefix);
-  return base + "," + base + "-*";
-}
+std::string Pattern(const std::string& prefix) { return ChangeIndexName(prefix); }
 
 void Strings(JsonWriter& w, const std::vector<std::string>& values) {
   w.StartArray();
@@ -91,8 +88,10 @@ std::string ChangeIndexName(const std::string& prefix) { return prefix + "-chang
 Status InstallChangeTemplate(HttpClient* client, const std::string& mappings_dir,
                              const std::string& prefix, const IndexSettings& settings) {
   std::string body;
+  // The one index only: no pattern with a wildcard that another prefix's names could meet
+  // (Elasticsearch refuses templates of equal priority whose patterns overlap).
   Status st = LoadTemplateFor(mappings_dir, kChangeTemplateFile, ChangeIndexName(prefix), false,
-                              settings, &body);
+                              false, settings, &body);
   if (!st.ok()) return st;
   const std::string name = ChangeIndexName(prefix);
   HttpResult r = client->Request("PUT", "/_index_template/" + name, body);

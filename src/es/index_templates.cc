@@ -188,12 +188,13 @@ std::string DefaultMappingsDir() {
 
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
                          DocKind kind, const IndexSettings& settings, std::string* body) {
-  return LoadTemplateFor(dir, file, IndexBaseName(prefix, kind), kind != DocKind::kRun, settings,
-                         body);
+  return LoadTemplateFor(dir, file, IndexBaseName(prefix, kind), true, kind != DocKind::kRun,
+                         settings, body);
 }
 
 Status LoadTemplateFor(const std::string& dir, const std::string& file, const std::string& base,
-                       bool takes_shards, const IndexSettings& settings, std::string* body) {
+                       bool monthly, bool takes_shards, const IndexSettings& settings,
+                       std::string* body) {
   std::string path = (dir.empty() ? DefaultMappingsDir() : dir) + "/" + file;
   std::ifstream in(path);
   if (!in) {
@@ -217,7 +218,7 @@ Status LoadTemplateFor(const std::string& dir, const std::string& file, const st
   // "<base>*", so the patterns of two prefixes never overlap (Elasticsearch refuses templates
   // of equal priority whose patterns do).
   patterns.PushBack(rapidjson::Value(base.c_str(), alloc), alloc);
-  patterns.PushBack(rapidjson::Value((base + "-*").c_str(), alloc), alloc);
+  if (monthly) patterns.PushBack(rapidjson::Value((base + "-*").c_str(), alloc), alloc);
   if (doc.HasMember("index_patterns")) {
     doc["index_patterns"] = patterns;
   } else {

@@ -144,8 +144,9 @@ check(len(cps) == 1 and cps[0]["run"] == "bs16k" and cps[0]["ratio"] > 1.2,
 
 # history --annotate: the change point as a document, by id, replaced when written again.
 def changes():
-    es("POST", "/%s-changes/_refresh" % PREFIX)
-    hits = es("POST", "/%s-changes/_search" % PREFIX,
+    # (no index yet when no change point was ever written)
+    es("POST", "/%s-changes/_refresh?ignore_unavailable=true&allow_no_indices=true" % PREFIX)
+    hits = es("POST", "/%s-changes/_search?ignore_unavailable=true&allow_no_indices=true" % PREFIX,
               {"size": 100, "query": {"match_all": {}}})["hits"]["hits"]
     return {h["_id"]: h["_source"] for h in hits}
 

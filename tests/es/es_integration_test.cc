@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "es/bulk_indexer.h"
+#include "es/change_point_index.h"
 #include "es/es_admin.h"
 #include "es/http_client.h"
 #include "es/index_templates.h"
@@ -188,6 +189,7 @@ class EsTest : public ::testing::Test {
     for (DocKind k : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
       client_->Request("DELETE", "/_index_template/" + IndexBaseName(prefix_, k));
     }
+    client_->Request("DELETE", "/_index_template/" + ChangeIndexName(prefix_));
   }
   std::string url_;
   std::unique_ptr<HttpClient> client_;
