@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
+#include "cli/run_inputs.h"
+#include "cli/status_input.h"
 #include "es/run_reader.h"
 #include "log/time_anchor.h"
 #include "output/comparison_report.h"
@@ -27,7 +30,7 @@ namespace fiohist {
 namespace {
 
 const char kUsage[] =
-    "Usage: fiohist compare [options] RUN BASELINE...          (log directories)\n"
+    "Usage: fiohist compare [options] RUN BASELINE...          (log directories or files)\n"
     "       fiohist compare --es-url URL [options] RUN BASELINE...  (stored run names)\n"
     "       fiohist compare --es-url URL [options] RUN --tag TAG [--last N]\n"
     "\n"
@@ -47,10 +50,11 @@ const char kUsage[] =
     "directions together. Partial quanta are left out; --skip-start / --skip-end cut the\n"
     "ramps, --from / --to choose a window.\n"
     "\n"
-    "From logs, RUN and each BASELINE is a directory (its fio histogram logs, *_hist.*, are\n"
-    "read, subdirectories too), or NAME=DIR. From Elasticsearch (--es-url or FIOHIST_ES_URL)\n"
-    "they are run names; --tag TAG compares with the last --last N (default 5) finished\n"
-    "runs carrying TAG that started before RUN.\n"
+    "From files, RUN and each BASELINE is a directory (its fio histogram logs, *_hist.*, are\n"
+    "read, subdirectories too; where it has none, its fio JSON outputs: status streams,\n"
+    "client/server outputs) or one input file of any kind, or NAME=PATH. From Elasticsearch\n"
+    "(--es-url or FIOHIST_ES_URL) they are run names; --tag TAG compares with the last\n"
+    "--last N (default 5) finished runs carrying TAG that started before RUN.\n"
     "\n"
     "Examples:\n"
     "  fiohist compare results/today results/yesterday\n"
@@ -169,36 +173,49 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
   return -1;
 }
 
-// The fio histogram logs under `dir` (a file is taken as it is).
-Status LogsOf(const std::string& dir, std::vector<std::string>* logs) {
+// The inputs under `dir`: its fio histogram logs (*_hist.*, subdirectories too), else, where
+// it has none, its fio JSON outputs (status streams, client/server outputs); a file is taken
+// as it is (any input kind).
+Status InputsOf(const std::string& dir, std::vector<std::string>* inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_regular_file(dir, ec)) {
-    logs->push_back(dir);
+    inputs->push_back(dir);
     return Status();
   }
-  if (!fs::is_directory(dir, ec)) return Status::Error(dir + ": not a directory of fio logs");
+  if (!fs::is_directory(dir, ec)) {
+    return Status::Error(dir + ": neither a directory of fio logs nor an input file");
+  }
+  std::vector<std::string> json;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (it->is_regular_file() && name.find("_hist.") != std::string::npos) {
-      logs->push_back(it->path().string());
+    if (!it->is_regular_file()) continue;
+    if (name.find("_hist.") != std::string::npos) {
+      inputs->push_back(it->path().string());
+    } else if (it->path().extension() == ".json" && LooksLikeFioJson(it->path().string())) {
+      json.push_back(it->path().string());
     }
   }
   if (ec) return Status::Error(dir + ": " + ec.message());
-  std::sort(logs->begin(), logs->end());
-  if (logs->empty()) return Status::Error(dir + ": no fio histogram logs (*_hist.*) in it");
+  // fio JSON beside logs is not read: the logs are the run (push reads the same logs).
+  if (inputs->empty()) *inputs = std::move(json);
+  std::sort(inputs->begin(), inputs->end());
+  if (inputs->empty()) {
+    return Status::Error(dir + ": no fio histogram logs (*_hist.*) nor fio JSON outputs in it");
+  }
   return Status();
 }
 
-// A run from log files: NAME=DIR or DIR (named after it).
-Status LoadFromLogs(const std::string& spec, int64_t quantum_ms, const QuantumWindow& window,
-                    RunData* data) {
+// A run from files: NAME=PATH or PATH (named after it); PATH a directory or one input file,
+// read as every command reads its inputs (PlanInputs, RunInputs).
+Status LoadFromFiles(const std::string& spec, int64_t quantum_ms, const QuantumWindow& window,
+                     RunData* data) {
   const size_t eq = spec.find('=');
   const std::string name = eq == std::string::npos ? spec : spec.substr(0, eq);
   const std::string dir = eq == std::string::npos ? spec : spec.substr(eq + 1);
-  std::vector<std::string> logs;
-  Status s = LogsOf(dir, &logs);
+  std::vector<std::string> inputs;
+  Status s = InputsOf(dir, &inputs);
   if (!s.ok()) return s;
   PipelineOptions options;
   options.quantum_ms = quantum_ms;
@@ -209,7 +226,8 @@ Status LoadFromLogs(const std::string& spec, int64_t quantum_ms, const QuantumWi
   options.percentiles.field_names = {"p50"};
   RunCellsSink sink(name, window);
   RunSummary summary;
-  s = RunPipeline(options, logs, &sink, &summary);
+  const InputPlan plan = PlanInputs(std::move(inputs), &options);
+  s = RunInputs(options, plan, &sink, &summary);
   if (!s.ok()) return Status::Error("run '" + name + "': " + s.message());
   return sink.TakeAll(data);
 }
@@ -306,7 +324,7 @@ int RunCompareCommand(int argc, char** argv) {
   if (a.from_es) {
     if (int rc = LoadFromEs(&a, &run, &baselines); rc >= 0) return rc;
   } else {
-    // NAME=DIR may hide that a baseline is the run's own logs.
+    // NAME=PATH may hide that a baseline is the run's own inputs.
     auto dir_of = [](const std::string& spec) {
       const size_t eq = spec.find('=');
       std::error_code ec;
@@ -316,14 +334,14 @@ int RunCompareCommand(int argc, char** argv) {
     };
     for (const std::string& b : a.baselines) {
       if (dir_of(b) == dir_of(a.run)) {
-        return Usage("the baseline '" + b + "' is the run itself (the same logs)");
+        return Usage("the baseline '" + b + "' is the run itself (the same inputs)");
       }
     }
-    Status s = LoadFromLogs(a.run, a.quantum_ms, a.window, &run);
+    Status s = LoadFromFiles(a.run, a.quantum_ms, a.window, &run);
     for (const std::string& b : a.baselines) {
       if (!s.ok()) break;
       baselines.emplace_back();
-      s = LoadFromLogs(b, a.quantum_ms, a.window, &baselines.back());
+      s = LoadFromFiles(b, a.quantum_ms, a.window, &baselines.back());
     }
     if (!s.ok()) {
       std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());

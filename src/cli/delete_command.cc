@@ -1,5 +1,6 @@
 // `fiohist delete`: one run (--run), or retention (--older-than AGE [--dry-run]).
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
+#include "es/change_point_index.h"
 #include "es/es_admin.h"
 #include "es/index_templates.h"
 
@@ -23,7 +25,19 @@ const char kUsage[] =
     "--run deletes one run's documents in every index of the prefix. --older-than (e.g. 90d;\n"
     "units s, m (minutes), h, d, w) removes every run that ended more than AGE ago: whole\n"
     "monthly indices where all their runs did, run by run elsewhere (the month holding the\n"
-    "cutoff, indices of before partitioning). --dry-run lists what would go.";
+    "cutoff, indices of before partitioning). --dry-run lists what would go. Change points\n"
+    "(history --annotate) go with the run where they start: --run deletes those starting at\n"
+    "the run, --older-than those whose run started before the cutoff.";
+
+// Says how deleting change points went (`st`, `n` of them); the exit code.
+int DeleteChanges(const Status& st, uint64_t n, bool dry_run) {
+  if (!st.ok()) {
+    std::cerr << "fiohist delete: " << st.message() << "\n";
+    return kExitIncomplete;
+  }
+  if (n > 0) std::cout << (dry_run ? "would delete " : "deleted ") << n << " change points\n";
+  return kExitOk;
+}
 
 // Deletes one run; the exit code.
 int DeleteOneRun(EsAdmin* admin, const std::string& run, const std::string& prefix,
@@ -61,12 +75,9 @@ int DeleteOneRun(EsAdmin* admin, const std::string& run, const std::string& pref
 }
 
 // Retention: plans, prints the plan, applies it unless `dry_run`; the exit code.
-int DeleteOlderThan(EsAdmin* admin, int64_t age_s, bool dry_run, const BulkOptions& bulk) {
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+int DeleteOlderThan(EsAdmin* admin, int64_t cutoff_ms, bool dry_run, const BulkOptions& bulk) {
   RetentionPlan plan;
-  Status st = admin->PlanRetention(now_ms - age_s * 1000, &plan);
+  Status st = admin->PlanRetention(cutoff_ms, &plan);
   if (!st.ok()) {
     std::cerr << "fiohist delete: " << st.message() << "\n";
     return kExitError;
@@ -132,8 +143,22 @@ int RunDeleteCommand(int argc, char** argv) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("delete", &conn);
   if (!client) return kExitError;
   EsAdmin admin(client.get(), conn.index_prefix);
-  if (!run.empty()) return DeleteOneRun(&admin, run, conn.index_prefix, bulk);
-  return DeleteOlderThan(&admin, age_s, dry_run, bulk);
+  uint64_t changes = 0;
+  if (!run.empty()) {
+    rc = DeleteOneRun(&admin, run, conn.index_prefix, bulk);
+    if (rc == kExitError) return rc;
+    Status st = DeleteChangePointsOfRun(client.get(), conn.index_prefix, run, &changes);
+    return std::max(rc, DeleteChanges(st, changes, false));
+  }
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  const int64_t cutoff_ms = now_ms - age_s * 1000;
+  rc = DeleteOlderThan(&admin, cutoff_ms, dry_run, bulk);
+  if (rc == kExitError) return rc;
+  Status st =
+      DeleteChangePointsBefore(client.get(), conn.index_prefix, cutoff_ms, dry_run, &changes);
+  return std::max(rc, DeleteChanges(st, changes, dry_run));
 }
 
 }  // namespace fiohist

@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
+#include "es/change_point_index.h"
 #include "es/run_reader.h"
 #include "stats/change_points.h"
 #include "stats/run_comparison.h"
@@ -33,7 +35,10 @@ const char kUsage[] =
     "permutation test (--significance, default 0.01), each run weighed by its precision,\n"
     "1 / (se^2 + tau^2) with tau the spread between runs their own intervals do not explain.\n"
     "A change point names the first run at the new level and the ratio of the levels.\n"
-    "With --json one JSON object.\n";
+    "With --json one JSON object. With --annotate, the change points are also written to the\n"
+    "index <prefix>-changes (one document per tag, metric, direction and run where the change\n"
+    "starts, replaced when found again; earlier ones of the same runs and metrics that this\n"
+    "analysis no longer finds are removed), for dashboards to draw as annotations.\n";
 
 }  // namespace
 
@@ -41,7 +46,7 @@ int RunHistoryCommand(int argc, char** argv) {
   EsConnectionOptions conn;
   std::string tag, metrics_text = "p50,p99,p99.9,iops";
   int64_t last = 0;
-  bool json = false;
+  bool json = false, annotate = false;
   ChangePointOptions cp;
   po::options_description desc("Options");
   // clang-format off
@@ -51,7 +56,9 @@ int RunHistoryCommand(int argc, char** argv) {
       ("metrics", po::value(&metrics_text)->default_value(metrics_text), "what to follow")
       ("significance", po::value(&cp.significance)->default_value(0.01, "0.01"),
        "largest permutation p-value of a change point")
-      ("json", po::bool_switch(&json), "one JSON object instead of the table");
+      ("json", po::bool_switch(&json), "one JSON object instead of the table")
+      ("annotate", po::bool_switch(&annotate),
+       "write the change points to <prefix>-changes (dashboard annotations)");
   // clang-format on
   AddEsConnectionOptions(&desc, &conn);
   po::variables_map vm;
@@ -90,13 +97,14 @@ int RunHistoryCommand(int argc, char** argv) {
     size_t metric;
     std::vector<double> value, log, se;
     std::vector<std::string> run;
+    std::vector<int64_t> start_ms;
   };
   std::vector<Series> series;
   auto find = [&](Direction d, size_t m) -> Series& {
     for (Series& x : series) {
       if (x.direction == d && x.metric == m) return x;
     }
-    series.push_back(Series{d, m, {}, {}, {}, {}});
+    series.push_back(Series{d, m, {}, {}, {}, {}, {}});
     return series.back();
   };
   for (const StoredRun& r : runs) {
@@ -117,12 +125,17 @@ int RunHistoryCommand(int argc, char** argv) {
         if (!(e.value[m] > 0)) continue;
         Series& x = find(cells.direction, m);
         x.run.push_back(r.run);
+        x.start_ms.push_back(static_cast<int64_t>(r.start_ms));
         x.value.push_back(e.value[m]);
         x.log.push_back(std::log(e.value[m]));
         x.se.push_back(std::sqrt(e.log_var[m]));
       }
     }
   }
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  std::vector<ChangePointRecord> annotations;
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   auto number = [&w](double v) { std::isfinite(v) ? w.Double(v) : w.Null(); };
@@ -168,6 +181,20 @@ int RunHistoryCommand(int argc, char** argv) {
     w.Key("change_points");
     w.StartArray();
     for (const ChangePoint& c : cps) {
+      ChangePointRecord rec;
+      rec.tag = tag;
+      rec.metric = spec.name;
+      rec.direction = DirectionName(x.direction);
+      rec.run = x.run[c.index];
+      rec.run_before = c.index > 0 ? x.run[c.index - 1] : "";
+      rec.start_ms = x.start_ms[c.index];
+      rec.unit = spec.iops ? "iops" : "us";
+      rec.before = std::exp(c.before) / scale;
+      rec.after = std::exp(c.after) / scale;
+      rec.p_value = c.p_value;
+      rec.runs = static_cast<int>(x.value.size());
+      rec.analysed_at_ms = now_ms;
+      annotations.push_back(rec);
       w.StartObject();
       w.Key("index");
       w.Uint64(c.index);
@@ -189,6 +216,24 @@ int RunHistoryCommand(int argc, char** argv) {
   w.EndArray();
   w.EndObject();
   if (json) std::printf("%s\n", buffer.GetString());
+  if (!annotate) return kExitOk;
+  std::vector<std::string> analysed_runs, metric_names;
+  for (const StoredRun& r : runs) analysed_runs.push_back(r.run);
+  for (const MetricSpec& m : specs) metric_names.push_back(m.name);
+  ChangeWriteReport report;
+  s = InstallChangeTemplate(client.get(), "", conn.index_prefix, IndexSettings());
+  if (s.ok()) {
+    s = WriteChangePoints(client.get(), conn.index_prefix, tag, analysed_runs, metric_names,
+                          annotations, &report);
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
+    return kExitError;
+  }
+  std::fprintf(stderr, "fiohist history: %llu change points written to %s, %llu earlier removed\n",
+               static_cast<unsigned long long>(report.written),
+               ChangeIndexName(conn.index_prefix).c_str(),
+               static_cast<unsigned long long>(report.removed));
   return kExitOk;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "es/change_point_index.h"
 #include "es/index_templates.h"
 #include "log/time_anchor.h"
 
@@ -263,6 +264,10 @@ Status EsAdmin::InstallTemplates(const std::string& mappings_dir, const IndexSet
     st = AddMissingFields(kind, body, report);
     if (!st.ok()) return st;
   }
+  // The change points' index (history --annotate): its replicas as asked, else the file's.
+  Status st = InstallChangeTemplate(client_, mappings_dir, prefix_, settings);
+  if (!st.ok()) return st;
+  report->installed.push_back(ChangeIndexName(prefix_));
   return Status();
 }
 

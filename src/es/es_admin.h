@@ -71,8 +71,8 @@ class EsAdmin {
  public:
   EsAdmin(HttpClient* client, std::string prefix) : client_(client), prefix_(std::move(prefix)) {}
 
-  /// Installs the three templates from `mappings_dir` ("" = DefaultMappingsDir()) with
-  /// `settings`; with none given, the shards and replicas of fiohist templates already there
+  /// Installs the three templates from `mappings_dir` ("" = DefaultMappingsDir()), and the
+  /// change points' one (change_point_index.h), with `settings`; with none given, the shards and replicas of fiohist templates already there
   /// (version 2 on) are kept, so push does not undo what setup chose. When the cluster lacks the
   /// `histogram` field type, installs fiohist-buckets-nohistogram.json instead and says so in
   /// the report. A refused template gets one message saying what to do. Indices an earlier

@@ -188,6 +188,13 @@ std::string DefaultMappingsDir() {
 
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
                          DocKind kind, const IndexSettings& settings, std::string* body) {
+  return LoadTemplateFor(dir, file, IndexBaseName(prefix, kind), true, kind != DocKind::kRun,
+                         settings, body);
+}
+
+Status LoadTemplateFor(const std::string& dir, const std::string& file, const std::string& base,
+                       bool monthly, bool takes_shards, const IndexSettings& settings,
+                       std::string* body) {
   std::string path = (dir.empty() ? DefaultMappingsDir() : dir) + "/" + file;
   std::ifstream in(path);
   if (!in) {
@@ -210,9 +217,8 @@ Status LoadIndexTemplate(const std::string& dir, const std::string& file, const 
   // The single index of before partitioning and the monthly ones; "<base>-*" and not
   // "<base>*", so the patterns of two prefixes never overlap (Elasticsearch refuses templates
   // of equal priority whose patterns do).
-  const std::string base = IndexBaseName(prefix, kind);
   patterns.PushBack(rapidjson::Value(base.c_str(), alloc), alloc);
-  patterns.PushBack(rapidjson::Value((base + "-*").c_str(), alloc), alloc);
+  if (monthly) patterns.PushBack(rapidjson::Value((base + "-*").c_str(), alloc), alloc);
   if (doc.HasMember("index_patterns")) {
     doc["index_patterns"] = patterns;
   } else {
@@ -231,7 +237,7 @@ Status LoadIndexTemplate(const std::string& dir, const std::string& file, const 
       index.RemoveMember(key);
       index.AddMember(rapidjson::Value(key, alloc), value, alloc);
     };
-    if (settings.shards > 0 && kind != DocKind::kRun) {
+    if (settings.shards > 0 && takes_shards) {
       set("number_of_shards", rapidjson::Value(settings.shards));
     }
     if (settings.replicas == "auto") {

@@ -89,6 +89,12 @@ std::string DefaultMappingsDir();
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
                          DocKind kind, const IndexSettings& settings, std::string* body);
 
+/// LoadIndexTemplate for the index `base` (and, where `monthly`, `base`-*), also other than the
+/// three kinds'; --shards applies only where `takes_shards`.
+Status LoadTemplateFor(const std::string& dir, const std::string& file, const std::string& base,
+                       bool monthly, bool takes_shards, const IndexSettings& settings,
+                       std::string* body);
+
 /// The template file of `kind` ("fiohist-<kind>.json"); with `without_histogram`, the buckets
 /// fallback "fiohist-buckets-nohistogram.json".
 std::string TemplateFileName(DocKind kind, bool without_histogram = false);

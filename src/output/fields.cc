@@ -150,6 +150,33 @@ const std::vector<Field>& RunFields() {
   return fields;
 }
 
+const std::vector<Field>& ChangePointFields() {
+  static const std::vector<Field> fields = {
+      // The start of the first run at the new level (the annotation's time), also as ms.
+      {"@timestamp", FieldType::kDate, kInChanges},
+      {"start_ms", FieldType::kLong, kInChanges},
+      {"tag", FieldType::kKeyword, kInChanges},
+      {"metric", FieldType::kKeyword, kInChanges},
+      {"direction", FieldType::kKeyword, kInChanges},
+      // The first run at the new level, and the last one before it.
+      {"run", FieldType::kKeyword, kInChanges},
+      {"run_before", FieldType::kKeyword, kInChanges},
+      // "us" for latencies, "iops" for iops: the unit of before and after.
+      {"unit", FieldType::kKeyword, kInChanges},
+      {"before", FieldType::kDouble, kInChanges},
+      {"after", FieldType::kDouble, kInChanges},
+      {"ratio", FieldType::kDouble, kInChanges},
+      {"p_value", FieldType::kDouble, kInChanges},
+      // How many runs the series had, and when it was analysed.
+      {"runs", FieldType::kInteger, kInChanges},
+      {"analysed_at", FieldType::kDate, kInChanges},
+      // The annotation's text and tags (direction, metric, "rise" or "fall").
+      {"text", FieldType::kKeyword, kInChanges},
+      {"labels", FieldType::kKeyword, kInChanges},
+  };
+  return fields;
+}
+
 const char* StatName(Stat stat) {
   switch (stat) {
     case Stat::kSamples:

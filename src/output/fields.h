@@ -28,6 +28,7 @@ enum FieldPlace : unsigned {
   kInBuckets = 1u << static_cast<unsigned>(DocKind::kBuckets),
   kInRuns = 1u << static_cast<unsigned>(DocKind::kRun),
   kInCsv = 1u << 3,
+  kInChanges = 1u << 4,  ///< change point documents (output/change_point_document.h)
 };
 
 /// The bit of `kind` in FieldPlace.
@@ -58,6 +59,9 @@ const std::vector<Field>& ResultFields();
 /// statistics follow, as `<direction>_<stat>` for read, write and trim (matched by a
 /// dynamic template) and as plain names for all directions.
 const std::vector<Field>& RunFields();
+
+/// The fields of change point documents, in the order they are written.
+const std::vector<Field>& ChangePointFields();
 
 /// The field name of `stat` ("samples", "iops", ...).
 const char* StatName(Stat stat);

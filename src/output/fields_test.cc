@@ -134,6 +134,8 @@ TEST(Fields, TableMatchesTheIndexTemplates) {
                    "fiohist-buckets-nohistogram.json", {{"latency", "object"}});
   ExpectSameFields(TableFields(RunFields(), kInRuns), MappedFields("fiohist-runs.json"),
                    "fiohist-runs.json");
+  ExpectSameFields(TableFields(ChangePointFields(), kInChanges),
+                   MappedFields("fiohist-changes.json"), "fiohist-changes.json");
 }
 
 TEST(Fields, CsvHeaderComesFromTheTable) {
@@ -161,6 +163,10 @@ TEST(Fields, DocumentedInReadmeAndDocs) {
     if (f.percentiles || f.bounds) continue;
     EXPECT_NE(docs.find(std::string("`") + f.name + "`"), std::string::npos)
         << f.name << ": docs/documents.md (run documents)";
+  }
+  for (const Field& f : ChangePointFields()) {
+    EXPECT_NE(docs.find(std::string("`") + f.name + "`"), std::string::npos)
+        << f.name << ": docs/documents.md (change point documents)";
   }
 }
 

@@ -11,7 +11,10 @@ pushed under tag `nightly`, then checked:
   the regression (exit 5); `--last 5` says only 3 runs were there; the first run of the tag
   has no baseline: exit 6 with a message;
 - `history --tag`: one point per run with its interval, and the change point at the first
-  16k run;
+  16k run; with `--annotate` it is a document of `<prefix>-changes` (id
+  tag/direction/metric/run, the run before it, the ratio, the run's start), written again
+  without a duplicate, a stale one of an analysed run and metric removed; `delete
+  --older-than --dry-run` counts the change points, `delete --run` takes its own along;
 - a run still `running` gives exit 6 and says so, and `--tag` skips it;
 - `runs --tag` lists the tag's runs with their state and whole-run p50/p99.
 
@@ -23,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import urllib.request
 
 FIOHIST, FIO, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -77,7 +81,7 @@ with open(os.path.join(WORK, "job.fio"), "w") as f:
     f.write(JOB.format(data=data))
 subprocess.run([FIO, "--name=layout", "--filename=" + data, "--size=8m", "--rw=read",
                 "--bs=1m", "--invalidate=0"], check=True, stdout=subprocess.DEVNULL)
-for kind in ("pctiles", "buckets", "runs"):
+for kind in ("pctiles", "buckets", "runs", "changes"):
     urllib.request.urlopen(urllib.request.Request(
         URL + "/%s-%s*?ignore_unavailable=true" % (PREFIX, kind), method="DELETE"), timeout=60)
 
@@ -138,6 +142,93 @@ print("change points:", cps)
 check(len(cps) == 1 and cps[0]["run"] == "bs16k" and cps[0]["ratio"] > 1.2,
       "history: the change point at the first 16k run, a rise")
 
+# history --annotate: the change point as a document, by id, replaced when written again.
+def changes():
+    # (no index yet when no change point was ever written)
+    es("POST", "/%s-changes/_refresh?ignore_unavailable=true&allow_no_indices=true" % PREFIX)
+    hits = es("POST", "/%s-changes/_search?ignore_unavailable=true&allow_no_indices=true" % PREFIX,
+              {"size": 100, "query": {"match_all": {}}})["hits"]["hits"]
+    return {h["_id"]: h["_source"] for h in hits}
+
+
+annotate = ("history", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "nightly",
+            "--metrics", "p50", "--significance", "0.05", "--annotate")
+rc, out, err = fiohist(*annotate)
+docs = changes()
+print(err.strip(), docs)
+doc = docs.get("nightly/read/p50/bs16k", {})
+check(rc == 0 and list(docs) == ["nightly/read/p50/bs16k"],
+      f"--annotate: one document, id tag/direction/metric/run (exit {rc}, {list(docs)})")
+check(doc.get("run_before") == "aa4" and doc.get("ratio", 0) > 1.2 and doc.get("unit") == "us"
+      and doc.get("tag") == "nightly" and doc.get("labels") == ["read", "p50", "rise"]
+      and 0 < doc.get("p_value", 1) <= 0.05 and doc.get("runs") == 8,
+      "--annotate: run before, ratio, unit, labels, p-value, runs")
+stored_runs = {h["_source"]["run"]: h["_source"] for h in es(
+    "POST", "/%s-runs*/_search" % PREFIX, {"size": 100})["hits"]["hits"]}
+check(doc.get("start_ms") == stored_runs["bs16k"]["start_ms"],
+      "--annotate: the annotation's time is the start of the first run at the new level")
+# A stale change point of an analysed run and metric goes; another metric's stays.
+for run, metric in (("aa3", "p50"), ("aa3", "p99")):
+    es("PUT", "/%s-changes/_doc/nightly%%2Fread%%2F%s%%2F%s?refresh=true" % (PREFIX, metric, run),
+       {"tag": "nightly", "run": run, "metric": metric, "direction": "read",
+        "start_ms": stored_runs[run]["start_ms"]})
+rc, out, err = fiohist(*annotate)
+again = changes()
+check(rc == 0 and sorted(again) == ["nightly/read/p50/bs16k", "nightly/read/p99/aa3"] and
+      "1 earlier removed" in err,
+      f"--annotate again: replaced, no duplicate, the stale p50 one removed ({sorted(again)}; {err.strip()})")
+check(again["nightly/read/p50/bs16k"]["analysed_at"] >= doc.get("analysed_at", ""),
+      "--annotate again: the document is the newer analysis")
+
+# The tag history dashboard's queries, as Grafana sends them (tests/dashboards/grafana_es.py),
+# on these runs and change points (its indices under this test's prefix).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dashboards"))
+import dashlib as dl  # noqa: E402
+import grafana_es as g  # noqa: E402
+
+VARIANT = "opensearch" if os.environ.get("FIOHIST_ENGINE") == "opensearch" else "elasticsearch"
+dash_dir = "dashboards-opensearch" if VARIANT == "opensearch" else "dashboards"
+with open(os.path.join(dl.GRAFANA, dash_dir, "fiohist-history.json")) as f:
+    board = json.load(f)
+index_of = {"fiohist-runs": PREFIX + "-runs*", "fiohist-changes": PREFIX + "-changes*",
+            "fiohist-os-runs": PREFIX + "-runs*", "fiohist-os-changes": PREFIX + "-changes*"}
+variables = g.Variables(board, {"tag": "nightly"})
+now = int(time.time() * 1000)
+frm, to = now - 365 * 86400000, now
+
+
+def msearch(uid, body):
+    lines = json.dumps({"index": index_of[uid], "ignore_unavailable": True}) + "\n" + \
+        json.dumps(body) + "\n"
+    req = urllib.request.Request(URL + "/_msearch", data=lines.encode(), method="POST",
+                                 headers={"Content-Type": "application/x-ndjson"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())["responses"][0]
+
+
+v = board["templating"]["list"][0]
+resp = msearch(v["datasource"]["uid"], g.variable_request(v, "@timestamp", frm, to, variables))
+check("nightly" in [b["key"] for b in resp["aggregations"]["1"]["buckets"]],
+      "history dashboard: $tag offers nightly")
+panels = {p["id"]: p for p in dl.iter_panels(board)}
+body, t = g.build_target_request(panels[1]["targets"][0], "@timestamp", frm, to, 1000, variables)
+hits = g.parse_response(msearch(panels[1]["datasource"]["uid"], body), t)["hits"]
+check(sorted(h["run"] for h in hits) == sorted(n for n, _ in runs) and
+      all(0 < h["p50"] <= h["p99"] <= h["p99_9"] and h["start_ms"] < h["end_ms"] for h in hits),
+      f"history dashboard: one point per run with p50 <= p99 <= p99.9 and its link's range ({len(hits)})")
+body, t = g.build_target_request(panels[2]["targets"][0], "@timestamp", frm, to, 1000, variables)
+hits = g.parse_response(msearch(panels[2]["datasource"]["uid"], body), t)["hits"]
+check([(h["run"], h["run_before"], h["metric"]) for h in hits] == [("bs16k", "aa4", "p50")],
+      f"history dashboard: the change point's row names the run and its baseline ({hits})")
+link = panels[2]["fieldConfig"]["overrides"][0]["properties"][0]["value"][0]["url"]
+check("var-run=${__data.fields.run:percentencode}&var-run=${__data.fields.run_before" in link,
+      "history dashboard: the comparison link preselects the run and the run before it")
+a = [x for x in board["annotations"]["list"] if not x.get("builtIn")][0]
+resp = msearch(a["datasource"]["uid"], g.annotation_request(a, frm, to, variables))
+got = [h["_source"] for h in resp["hits"]["hits"]]
+check(len(got) == 1 and all(got[0].get(a[k]) for k in ("timeField", "textField", "tagsField")),
+      f"history dashboard: the change point annotation with its time, text and tags ({got})")
+
 # A run still running.
 hits = es("POST", "/%s-runs*/_search" % PREFIX,
           {"query": {"term": {"run": "aa3"}}, "size": 1})["hits"]["hits"]
@@ -159,6 +250,15 @@ check(all(r["p50_us"] and r["p99_us"] >= r["p50_us"] and r["tags"] == ["nightly"
 check({r["run"]: r["state"] for r in listed}.get("aa3") == "running", "runs --json: the state")
 rc, out, err = fiohist("runs", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "other")
 check(rc == 0 and "aa1" not in out, "runs --tag other: none")
+
+# Retention and delete --run take the change points along.
+rc, out, err = fiohist("delete", "--es-url", URL, "--index-prefix", PREFIX, "--older-than", "1s",
+                       "--dry-run")
+check(rc == 0 and "would delete 2 change points" in out, f"delete --older-than --dry-run: counts them ({out.strip()[-200:]})")
+check(len(changes()) == 2, "--dry-run deletes none")
+rc, out, err = fiohist("delete", "--es-url", URL, "--index-prefix", PREFIX, "--run", "bs16k")
+check(rc == 0 and "deleted 1 change points" in out and list(changes()) == ["nightly/read/p99/aa3"],
+      f"delete --run bs16k: its change point goes, the others stay ({out.strip()}; {err.strip()})")
 
 if failures:
     print("\n%d check(s) failed" % len(failures))

@@ -175,6 +175,37 @@ coarse = fio_run("coarse", "4k", ["--log_hist_coarseness=1", "--runtime=1"])
 rc, out, err = compare(aa[0], coarse)
 check(rc == 1 and "different bucket layouts" in err, f"other layout: exit 1 ({rc}: {err.strip()})")
 
+# Any input kind, read as pctiles and push read it (the shipped fio 3.42 outputs, 1 s status
+# interval): a status stream, a client/server output (a host per server), a directory
+# holding only fio JSON.
+DATA342 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden", "data",
+                       "fio-3.42")
+status = os.path.join(DATA342, "status-node1.json")
+client = os.path.join(DATA342, "client-2servers.json")
+
+
+def compare_1s(*args):
+    p = subprocess.run([FIOHIST, "compare", "--quantum", "1", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+rc, out, err = compare_1s(status, status)
+check(rc == 2 and "is the run itself" in err,
+      f"status stream against itself: exit 2, message ({rc}: {err.strip()})")
+status_dir = os.path.join(WORK, "status-only")
+os.makedirs(status_dir)
+shutil.copy(status, status_dir)
+rc, out, err = compare_1s("--format", "json", "client=" + client, "status=" + status_dir)
+js = json.loads(out) if rc in (0, 5, 6) and out else {}
+print(err.strip()[-400:])
+check(js.get("run") == "client" and js.get("baselines") == ["status"] and js.get("quanta", 0) > 0
+      and all(m["run_value"] > 0 and m["baseline_value"] > 0 for m in js.get("metrics", [])),
+      f"client/server output against a directory of a status stream: a verdict ({rc}, "
+      f"{js.get('verdict')}, {js.get('quanta')} quanta)")
+rc, out, err = compare_1s("--format", "json", status, os.path.join(DATA342, "fio-node1.json"))
+check(rc == 1 and "no I/O in any full quantum" in err,
+      f"a plain json+ result (one report, no quanta) as baseline: exit 1, says so ({rc}: {err.strip()[-200:]})")
+
 if failures:
     print("\n%d check(s) failed" % len(failures))
     sys.exit(1)

@@ -713,7 +713,10 @@ def main():
           f"{'run' if histogram else 'are skipped'}")
 
     ds = {d["uid"]: d for d in dl.parse_datasources_yaml()}
-    dashboards = dl.load_dashboards()
+    # The tag history needs a tag's series and its change points: compare.es checks it
+    # (tests/compare/compare_es_test.py), on the runs it pushes and annotates.
+    dashboards = {f: d for f, d in dl.load_dashboards().items()
+                  if not d.get("uid", "").startswith("fiohist-history")}
     # The runs' span from their quanta (coarser resolutions' windows reach beyond it).
     code, agg = es.call("POST", "/fiohist-pctiles*/_search", {
         "size": 0, "query": {"bool": {"filter": [{"terms": {"run": runs}},

@@ -75,6 +75,11 @@ def check_templates():
             fld = m.field(f)
             if not fld or fld.type != typ:
                 problem(where, f"{f} must be {typ}, is {fld}")
+        if kind == "changes":
+            # Change points (history --annotate): every field mapped, nothing dynamic.
+            if t.get("template", {}).get("mappings", {}).get("dynamic") is not False:
+                problem(where, "the change points' mapping must be dynamic: false")
+            continue
         for f in ("p99_999", "p0", "p100"):
             fld = m.field(f, "double")
             if not fld or fld.type != "double" or not fld.aggregatable:

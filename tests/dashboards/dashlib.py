@@ -42,6 +42,7 @@ TEMPLATE_FILES = {
     "buckets": "fiohist-buckets.json",
     "buckets-nohistogram": "fiohist-buckets-nohistogram.json",
     "runs": "fiohist-runs.json",
+    "changes": "fiohist-changes.json",
 }
 
 NUMERIC = {"double", "float", "half_float", "scaled_float", "long", "integer", "short", "byte",

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "es/bulk_indexer.h"
+#include "es/change_point_index.h"
 #include "es/es_admin.h"
 #include "es/http_client.h"
 #include "es/index_templates.h"
@@ -188,6 +189,7 @@ class EsTest : public ::testing::Test {
     for (DocKind k : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
       client_->Request("DELETE", "/_index_template/" + IndexBaseName(prefix_, k));
     }
+    client_->Request("DELETE", "/_index_template/" + ChangeIndexName(prefix_));
   }
   std::string url_;
   std::unique_ptr<HttpClient> client_;
@@ -350,7 +352,7 @@ using Admin = EsTest;
 TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
   // The integ-test build lacks the histogram type (es-node.sh): the fallback must be in place.
   EXPECT_FALSE(templates_.histogram_supported);
-  EXPECT_EQ(templates_.installed.size(), 3u);
+  EXPECT_EQ(templates_.installed.size(), 4u);  // and the change points' template
   EXPECT_EQ(templates_.created.size(), 3u);
   HttpResult r =
       client_->Request("GET", "/" + TestIndex(prefix_, DocKind::kBuckets) + "/_mapping");

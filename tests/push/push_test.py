@@ -451,7 +451,7 @@ finally:
     for prefix in ("upg", "ret"):
         try:
             es("DELETE", "/%s-*" % prefix)
-            for kind in ("pctiles", "buckets", "runs"):
+            for kind in ("pctiles", "buckets", "runs", "changes"):
                 es("DELETE", "/_index_template/%s-%s" % (prefix, kind))
         except urllib.error.HTTPError:
             pass

@@ -1,0 +1,92 @@
+#include "output/change_point_document.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "log/time_anchor.h"
+
+namespace fiohist {
+namespace {
+
+std::string EscapePart(const std::string& part) {
+  std::string out;
+  for (char c : part) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '/') {
+      out += "%2F";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ChangePointId(const ChangePointRecord& c) {
+  std::string id = EscapePart(c.tag) + "/" + EscapePart(c.direction) + "/" +
+                   EscapePart(c.metric) + "/" + EscapePart(c.run);
+  if (id.size() <= 512) return id;
+  // std::hash is not stable across builds: FNV-1a 64, a fixed function of the bytes.
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : id) h = (h ^ ch) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  return id.substr(0, 512 - 17) + "#" + hex;
+}
+
+std::string ChangePointDocument(const ChangePointRecord& c) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto number = [&w](double v) { std::isfinite(v) ? w.Double(v) : w.Null(); };
+  const double ratio = c.before > 0 ? c.after / c.before : NAN;
+  w.StartObject();
+  w.Key("@timestamp");
+  w.String(FormatIsoTime(c.start_ms));
+  w.Key("start_ms");
+  w.Int64(c.start_ms);
+  w.Key("tag");
+  w.String(c.tag);
+  w.Key("metric");
+  w.String(c.metric);
+  w.Key("direction");
+  w.String(c.direction);
+  w.Key("run");
+  w.String(c.run);
+  w.Key("run_before");
+  w.String(c.run_before);
+  w.Key("unit");
+  w.String(c.unit);
+  w.Key("before");
+  number(c.before);
+  w.Key("after");
+  number(c.after);
+  w.Key("ratio");
+  number(ratio);
+  w.Key("p_value");
+  number(c.p_value);
+  w.Key("runs");
+  w.Int(c.runs);
+  w.Key("analysed_at");
+  w.String(FormatIsoTime(c.analysed_at_ms));
+  char text[512];
+  std::snprintf(text, sizeof(text), "%s %s %s x%.3f: %.4g -> %.4g %s from run %s (p = %.3g)",
+                c.tag.c_str(), c.direction.c_str(), c.metric.c_str(), ratio, c.before, c.after,
+                c.unit.c_str(), c.run.c_str(), c.p_value);
+  w.Key("text");
+  w.String(text);
+  w.Key("labels");
+  w.StartArray();
+  w.String(c.direction);
+  w.String(c.metric);
+  w.String(ratio > 1 ? "rise" : "fall");
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace fiohist

@@ -1,0 +1,84 @@
+#include "output/change_point_document.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <set>
+#include <string>
+
+#include "output/fields.h"
+
+namespace fiohist {
+namespace {
+
+ChangePointRecord Sample() {
+  ChangePointRecord c;
+  c.tag = "nightly";
+  c.metric = "p99";
+  c.direction = "read";
+  c.run = "bs16k";
+  c.run_before = "aa4";
+  c.start_ms = 1764064800000;  // 2025-11-25T10:00:00Z
+  c.unit = "us";
+  c.before = 100;
+  c.after = 150;
+  c.p_value = 0.004;
+  c.runs = 8;
+  c.analysed_at_ms = 1764068400000;
+  return c;
+}
+
+TEST(ChangePointDocument, CarriesExactlyTheTableFields) {
+  rapidjson::Document d;
+  d.Parse(ChangePointDocument(Sample()).c_str());
+  ASSERT_TRUE(d.IsObject());
+  std::set<std::string> keys, table;
+  for (const auto& m : d.GetObject()) keys.insert(m.name.GetString());
+  for (const Field& f : ChangePointFields()) table.insert(f.name);
+  EXPECT_EQ(keys, table);
+  EXPECT_STREQ(d["@timestamp"].GetString(), "2025-11-25T10:00:00.000Z");
+  EXPECT_EQ(d["start_ms"].GetInt64(), 1764064800000);
+  EXPECT_DOUBLE_EQ(d["ratio"].GetDouble(), 1.5);
+  EXPECT_STREQ(d["run_before"].GetString(), "aa4");
+  ASSERT_TRUE(d["labels"].IsArray());
+  EXPECT_STREQ(d["labels"][2].GetString(), "rise");
+  EXPECT_NE(std::string(d["text"].GetString()).find("x1.500"), std::string::npos);
+}
+
+TEST(ChangePointDocument, IdNamesTagDirectionMetricAndRun) {
+  EXPECT_EQ(ChangePointId(Sample()), "nightly/read/p99/bs16k");
+  // Another analysis time or level is the same change point: the same id.
+  ChangePointRecord later = Sample();
+  later.after = 170;
+  later.analysed_at_ms += 1000;
+  EXPECT_EQ(ChangePointId(later), ChangePointId(Sample()));
+}
+
+TEST(ChangePointDocument, IdsOfDistinctRecordsDiffer) {
+  // '/' inside a part cannot make two records meet.
+  ChangePointRecord a = Sample(), b = Sample();
+  a.tag = "x/read";
+  a.direction = "p99";
+  a.metric = "bs16k";
+  b.tag = "x";
+  b.direction = "read/p99";
+  b.metric = "bs16k";
+  EXPECT_NE(ChangePointId(a), ChangePointId(b));
+  // Long names stay within Elasticsearch's 512 bytes and apart.
+  ChangePointRecord c = Sample(), e = Sample();
+  c.run = std::string(600, 'r') + "1";
+  e.run = std::string(600, 'r') + "2";
+  EXPECT_LE(ChangePointId(c).size(), 512u);
+  EXPECT_NE(ChangePointId(c), ChangePointId(e));
+}
+
+TEST(ChangePointDocument, AFallIsLabelledSo) {
+  ChangePointRecord c = Sample();
+  c.after = 50;
+  rapidjson::Document d;
+  d.Parse(ChangePointDocument(c).c_str());
+  EXPECT_STREQ(d["labels"][2].GetString(), "fall");
+}
+
+}  // namespace
+}  // namespace fiohist
