@@ -92,7 +92,9 @@ def run_fiohist(argv):
 
 
 def push(es_url, binary, logs, run, sla):
-    argv = [binary, "push", "--es-url", es_url, "--run", run, "--quiet"]
+    # Whole-second quanta: the rules' date histograms bucket at whole seconds (they have no
+    # offset for a grid aligned with the logs), and the quanta are compared bucket by bucket.
+    argv = [binary, "push", "--es-url", es_url, "--run", run, "--quiet", "--grid", "epoch"]
     for s in sla:
         argv += ["--sla", s]
     return run_fiohist(argv + logs)
@@ -101,7 +103,7 @@ def push(es_url, binary, logs, run, sla):
 def csv_breaches(binary, logs):
     """{(start_ms, direction)} whose CSV value is above a limit of SLA_CSV, from `fiohist
     pctiles --sla` (the thresholds' percentiles are added to its columns), and its stderr."""
-    argv = [binary, "pctiles", "--quiet", "--direction", "all,read,write,trim"]
+    argv = [binary, "pctiles", "--quiet", "--grid", "epoch", "--direction", "all,read,write,trim"]
     for s in SLA:
         argv += ["--sla", s]
     r = run_fiohist(argv + logs)

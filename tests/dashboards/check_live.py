@@ -156,7 +156,8 @@ def read_csv(text):
 
     def num(x):
         return float(x) if x not in (None, "") else None
-    return [{k: (v if k in ("start", "scope", "host", "job", "direction", "lower_bound", "partial")
+    return [{k: (v if k in ("start", "scope", "host", "job", "direction", "lower_bound", "partial",
+                                "few_ios")
                  else num(v)) for k, v in r.items()} for r in rows]
 
 

@@ -106,7 +106,9 @@ def close_rows(got, want):
         return "%d rows against %d" % (len(g), len(w))
     for a, b in zip(g, w):
         for k in b:
-            if a[k] == b[k]:
+            # Which I/Os spreading may have misplaced is known only where the logs' records
+            # are placed: read-back leaves `straddled` empty (docs/documents.md).
+            if k == "straddled" or a[k] == b[k]:
                 continue
             try:
                 x, y = float(a[k]), float(b[k])
