@@ -332,7 +332,7 @@ TEST(Pipeline, GridFollowsTheRecordsEnds) {
   o.directions = {true, false, false, false};
   CollectingSink sink;
   RunSummary summary;
-  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased.log", PhasedLog())}, &sink, &summary).ok());
+  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased_grid.log", PhasedLog())}, &sink, &summary).ok());
   EXPECT_EQ(sink.info.grid, "logs");
   EXPECT_EQ(sink.info.grid_origin_ms, 200);
   std::map<int64_t, const ScopeResult*> q;
@@ -356,7 +356,7 @@ TEST(Pipeline, EpochGridSplitsRecordsAndSaysHowMuch) {
   o.directions = {true, false, false, false};
   CollectingSink sink;
   RunSummary summary;
-  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased.log", PhasedLog())}, &sink, &summary).ok());
+  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased_epoch.log", PhasedLog())}, &sink, &summary).ok());
   EXPECT_EQ(sink.info.grid, "epoch");
   EXPECT_EQ(sink.info.grid_origin_ms, 0);
   std::map<int64_t, const ScopeResult*> q;
@@ -381,7 +381,7 @@ TEST(Pipeline, AnOriginGivenSetsThePhase) {
   o.find_fio_json = false;
   CollectingSink sink;
   RunSummary summary;
-  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased.log", PhasedLog())}, &sink, &summary).ok());
+  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased_origin.log", PhasedLog())}, &sink, &summary).ok());
   EXPECT_EQ(sink.info.grid, "origin");
   EXPECT_EQ(sink.info.grid_origin_ms, 700);
   for (const ScopeResult& r : sink.quanta) EXPECT_EQ((r.start_ms % 1000 + 1000) % 1000, 700);
