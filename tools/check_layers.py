@@ -11,8 +11,8 @@ import os
 import re
 import sys
 
-# The data flow: log input -> statistics -> output -> Elasticsearch client -> commands.
-LAYERS = ["base", "histogram", "log", "stats", "compat", "output", "es", "cli"]
+# The data flow: log input -> statistics -> output -> report pages -> Elasticsearch client -> commands.
+LAYERS = ["base", "histogram", "log", "stats", "compat", "output", "report", "es", "cli"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

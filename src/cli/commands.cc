@@ -11,6 +11,8 @@ const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
       {"pctiles", "percentiles per time quantum (cluster, host, job) as CSV or NDJSON",
        RunPctilesCommand},
+      {"report", "one self-contained HTML page (and PNGs) of a run or a run against a baseline",
+       RunReportCommand},
       {"push", "compute everything and index it into Elasticsearch (or write bulk NDJSON)",
        RunPushCommand},
       {"follow", "live mode: follow fio json+ status streams while fio runs, indexing each quantum",

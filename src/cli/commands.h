@@ -23,6 +23,8 @@ int RunFiohist(int argc, char** argv);
 
 /// `fiohist pctiles`: percentiles per quantum as CSV or NDJSON.
 int RunPctilesCommand(int argc, char** argv);
+/// `fiohist report`: an HTML page (and PNGs) of a run, from logs or bucket documents.
+int RunReportCommand(int argc, char** argv);
 /// `fiohist push`: compute everything and index it (or write bulk NDJSON).
 int RunPushCommand(int argc, char** argv);
 /// `fiohist follow STREAM...`: live mode on fio's json+ status streams.

@@ -15,6 +15,7 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
+#include "cli/read_back.h"
 #include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
 #include "log/time_anchor.h"
@@ -189,30 +190,9 @@ std::unique_ptr<ResultSink> MakeTableSink(const PctilesArgs& args, std::FILE* ou
 int RunReadBack(PctilesArgs* args, ResultSink* table) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("pctiles", &args->conn);
   if (!client) return kExitError;
-  BucketReader reader(client.get(), args->conn.index_prefix);
-  std::unique_ptr<HistogramReplay> replay;
-  BucketRunFacts stored;
-  Status s = reader.Read(
-      args->query,
-      [&](const BucketRunFacts& run) {
-        stored = run;
-        RunInfo info;
-        Status st = ParseLayoutName(run.layout, &info.layout);
-        if (!st.ok()) return st;
-        info.absolute = run.absolute;
-        info.anchor = run.absolute ? "epoch" : "none";
-        if (!args->quantum_given && run.quantum_ms > 0) args->options.quantum_ms = run.quantum_ms;
-        if (run.quantum_ms > 0 && args->options.quantum_ms % run.quantum_ms != 0) {
-          return Status::Error("--quantum: the run was pushed with " +
-                               std::to_string(run.quantum_ms) +
-                               " ms quanta: give a multiple of them");
-        }
-        replay = std::make_unique<HistogramReplay>(args->options, info, table);
-        replay->SetSeriesLogs(run.series_logs);
-        return Status();
-      },
-      [&](const StoredQuantum& q) { return replay->Add(q); });
-  if (s.ok()) s = replay ? replay->Finish() : Status::Error("no bucket documents matched");
+  ReadBackFacts facts;
+  const Status s = ReadBackRun(client.get(), args->conn.index_prefix, args->query, args->options,
+                               args->quantum_given, table, &facts);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: run '%s': %s\n", args->query.run.c_str(),
                  s.message().c_str());
@@ -220,8 +200,8 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
   }
   if (!args->quiet) {
     std::fprintf(stderr, "fiohist pctiles: run '%s': %llu bucket documents (scope %s) read back\n",
-                 args->query.run.c_str(), static_cast<unsigned long long>(reader.documents()),
-                 stored.scope.c_str());
+                 args->query.run.c_str(), static_cast<unsigned long long>(facts.documents),
+                 facts.run.scope.c_str());
   }
   return kExitOk;
 }

@@ -43,6 +43,7 @@ LiveOptions LiveOptionsFrom(const PipelineOptions& options) {
   o.scopes = options.scopes;
   o.directions = options.directions;
   o.sla = options.sla;
+  o.confidence = options.confidence;
   AddSlaPercentiles(o.sla, &o.percentiles);  // every threshold's percentile is computed
   return o;
 }

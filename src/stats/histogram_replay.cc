@@ -20,6 +20,7 @@ HistogramReplay::HistogramReplay(const PipelineOptions& options, RunInfo info, R
     : o_(options), info_(std::move(info)), sink_(sink) {
   info_.quantum_ms = o_.quantum_ms;
   info_.percentiles = o_.percentiles;
+  info_.confidence = o_.confidence;
   info_.resolutions = {1};
 }
 
@@ -110,7 +111,7 @@ Status HistogramReplay::EmitSums(const Sums& s, ScopeKind kind, const Key& key, 
     ScopeResult r = base;
     r.direction = d;
     r.histogram = &h;
-    ComputeStats(h, info_.layout, o_.percentiles.values, &r.stats);
+    ComputeStats(h, info_.layout, o_.percentiles.values, &r.stats, o_.confidence);
     return whole_run ? sink_->WholeRun(r) : sink_->Quantum(r);
   };
   for (int d = 0; d < kLogDirections; ++d) {

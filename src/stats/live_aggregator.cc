@@ -14,6 +14,7 @@ LiveAggregator::LiveAggregator(const LiveOptions& options, std::vector<LiveStrea
   info_.anchor = "fio-json";  // fio's timestamp_ms: absolute
   info_.absolute = true;
   info_.sla = o_.sla;
+  info_.confidence = o_.confidence;
   sla_ = SlaChecker(o_.sla, o_.percentiles);
   for (const LiveStream& s : streams_) info_.hosts.push_back(s.host);
   std::sort(info_.hosts.begin(), info_.hosts.end());
@@ -171,7 +172,7 @@ Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base
   auto emit = [&](Direction d, const Histogram& histogram) {
     r.direction = d;
     r.histogram = &histogram;
-    ComputeStats(histogram, info_.layout, o_.percentiles.values, &r.stats);
+    ComputeStats(histogram, info_.layout, o_.percentiles.values, &r.stats, o_.confidence);
     if (!whole_run && sla_.active() && sla_.Applies(r)) {
       breached_[{r.start_ms, static_cast<int>(d)}] = sla_.Breaches(r, nullptr);
     }

@@ -23,6 +23,8 @@ namespace fiohist {
 struct LiveOptions {
   int64_t quantum_ms = 1000;
   PercentileList percentiles = DefaultPercentiles();
+  /// The confidence level of each percentile's interval (--confidence).
+  double confidence = kDefaultConfidence;
   /// Scopes (cluster, host, job) and directions (read, write, trim, all) to report.
   std::array<bool, 3> scopes = {true, true, true};
   std::array<bool, 4> directions = {true, true, true, true};

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 namespace fiohist {
 namespace {
@@ -15,6 +16,45 @@ std::string FormatPercentile(double p) {
   s.precision(10);
   s << p;
   return s.str();
+}
+
+// The column of the bucket holding running count `position`: the first whose running count
+// reaches it (less a relative 1e-12, for sums of fractions).
+int ColumnAt(const std::vector<std::pair<double, int>>& running, double position) {
+  const double want = position * (1 - 1e-12);
+  auto it = std::lower_bound(running.begin(), running.end(), want,
+                             [](const std::pair<double, int>& e, double v) { return e.first < v; });
+  if (it == running.end()) --it;
+  return it->second;
+}
+
+// Maps each percentile's interval ranks onto the buckets (see LatencyStats).
+void SetIntervals(double total, const std::vector<double>& percentiles, double confidence,
+                  const std::vector<double>& edges,
+                  const std::vector<std::pair<double, int>>& running, LatencyStats* s) {
+  const int64_t ios = WholeIos(total);
+  s->interval_ios = ios;
+  if (ios <= 0) {
+    for (size_t i = 0; i < percentiles.size(); ++i) {
+      s->percentile_low_ns[i] = 0;
+      s->percentile_high_ns[i] = s->max_ns;
+    }
+    return;
+  }
+  const double scale = total / static_cast<double>(ios);
+  for (size_t i = 0; i < percentiles.size(); ++i) {
+    const RankInterval r = QuantileRanks(ios, percentiles[i] / 100, confidence);
+    s->percentile_low_ns[i] =
+        r.lower <= 0
+            ? 0.0
+            : edges[static_cast<size_t>(ColumnAt(running, static_cast<double>(r.lower) * scale))];
+    s->few_ios[i] = r.upper > ios;
+    s->percentile_high_ns[i] =
+        s->few_ios[i] ? s->max_ns
+                      : edges[static_cast<size_t>(
+                                  ColumnAt(running, static_cast<double>(r.upper) * scale)) +
+                              1];
+  }
 }
 
 }  // namespace
@@ -68,19 +108,25 @@ Status ParsePercentiles(const std::string& text, PercentileList* list) {
 }
 
 LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
-                          const std::vector<double>& percentiles) {
+                          const std::vector<double>& percentiles, double confidence) {
   LatencyStats s;
-  ComputeStats(h, layout, percentiles, &s);
+  ComputeStats(h, layout, percentiles, &s, confidence);
   return s;
 }
 
 void ComputeStats(const Histogram& h, const BucketLayout& layout,
-                  const std::vector<double>& percentiles, LatencyStats* stats) {
+                  const std::vector<double>& percentiles, LatencyStats* stats,
+                  double confidence) {
   LatencyStats& s = *stats;
   s.samples = s.min_ns = s.mean_ns = s.max_ns = s.top_bucket = 0;
   s.max_lower_bound = false;
+  s.interval_ios = 0;
+  s.confidence = confidence;
   s.percentile_ns.assign(percentiles.size(), 0.0);
   s.lower_bound.assign(percentiles.size(), false);
+  s.percentile_low_ns.assign(percentiles.size(), 0.0);
+  s.percentile_high_ns.assign(percentiles.size(), 0.0);
+  s.few_ios.assign(percentiles.size(), true);
   const std::vector<double>& edges = EdgesNs(layout);
   const int top = layout.top_column();
   // Wanted percentiles in increasing order, so one walk over the buckets finds them all.
@@ -113,6 +159,9 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
   double target = n > 0 ? target_of(0) : std::numeric_limits<double>::infinity();
   int first = -1, last = -1;
   double before = 0, weighted = 0;
+  // Running count after each non-empty bucket, for placing the intervals' ranks.
+  thread_local std::vector<std::pair<double, int>> running;
+  running.clear();
   h.ForEachNonZero([&](int column, double count) {
     if (count <= 0) return;
     const double lo = edges[static_cast<size_t>(column)];
@@ -138,6 +187,7 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
       target = next < n ? target_of(next) : std::numeric_limits<double>::infinity();
     }
     before = after;
+    running.emplace_back(after, column);
   });
   s.min_ns = edges[static_cast<size_t>(first)];
   s.max_ns = edges[static_cast<size_t>(last) + 1];
@@ -149,6 +199,7 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
     s.percentile_ns[order[next]] = s.max_ns;
     s.lower_bound[order[next]] = last == top;
   }
+  SetIntervals(total, percentiles, confidence, edges, running, &s);
 }
 
 }  // namespace fiohist

@@ -7,6 +7,7 @@
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
 #include "base/status.h"
+#include "stats/percentile_interval.h"
 
 namespace fiohist {
 
@@ -45,16 +46,35 @@ struct LatencyStats {
   double top_bucket = 0;
   /// True when max lies in the clamped bucket.
   bool max_lower_bound = false;
+  /// Each percentile's confidence interval (percentile_interval.h), parallel to
+  /// percentile_ns: the lower edge of the bucket holding the I/O of rank l (0 when l = 0:
+  /// no I/O is a lower bound at that level) ...
+  std::vector<double> percentile_low_ns;
+  /// ... and the upper edge of the bucket holding the I/O of rank u. Where few_ios, it is
+  /// the upper edge of the last non-empty bucket (max_ns): the largest value seen, not a
+  /// bound. In fio's clamped bucket it is that bucket's upper edge (also no true bound).
+  std::vector<double> percentile_high_ns;
+  /// True where u > n: the percentile rests on too few I/Os to have an upper bound.
+  std::vector<bool> few_ios;
+  /// The whole I/Os the intervals rest on: WholeIos(samples).
+  int64_t interval_ios = 0;
+  /// The confidence level of the intervals.
+  double confidence = kDefaultConfidence;
 };
 
 /// Computes statistics of `h`. With no samples, every value is 0 and samples is 0.
 /// Percentile p < 100 is read at the first bucket whose running count exceeds p% of the
 /// total, interpolated by how far p% lies between the counts before and after the bucket;
 /// p = 0 is the lower edge of the first non-empty bucket, p = 100 the upper edge of the last.
+/// Each percentile also gets its `confidence` interval: ranks from QuantileRanks for
+/// n = WholeIos(total), rank r placed at running count r * total / n (so fractional
+/// counts spread the ranks evenly over the weighted histogram).
 LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
-                          const std::vector<double>& percentiles);
+                          const std::vector<double>& percentiles,
+                          double confidence = kDefaultConfidence);
 /// The same into `*stats`, reusing its storage (no allocation once it has the size).
 void ComputeStats(const Histogram& h, const BucketLayout& layout,
-                  const std::vector<double>& percentiles, LatencyStats* stats);
+                  const std::vector<double>& percentiles, LatencyStats* stats,
+                  double confidence = kDefaultConfidence);
 
 }  // namespace fiohist

@@ -77,7 +77,7 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     if (same_as >= 0) {
       r.stats = (*out)[static_cast<size_t>(same_as)].stats;
     } else {
-      ComputeStats(*histogram, layout, o.percentiles.values, &r.stats);
+      ComputeStats(*histogram, layout, o.percentiles.values, &r.stats, o.confidence);
     }
   };
   if (h.any()) {
@@ -259,6 +259,7 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   info_.epoch_logs = probes.front().epoch;
   info_.percentiles = o_.percentiles;
   info_.sla = o_.sla;
+  info_.confidence = o_.confidence;
   sla_ = SlaChecker(o_.sla, o_.percentiles);
   info_.quantum_ms = o_.quantum_ms;
   s = SetLogHistMsec(probes);

@@ -22,6 +22,8 @@ struct PipelineOptions {
   int64_t quantum_ms = 1000;
   /// Percentiles to compute for every result.
   PercentileList percentiles = DefaultPercentiles();
+  /// The confidence level of each percentile's interval (--confidence).
+  double confidence = kDefaultConfidence;
   /// Scopes to report, indexed by ScopeKind.
   std::array<bool, 3> scopes = {true, false, false};
   /// Directions to report, indexed by Direction (read, write, trim, all).

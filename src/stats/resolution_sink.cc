@@ -139,7 +139,7 @@ Status ResolutionSink::Close(Series& s, size_t level) {
   r.coverage = std::min(1.0, w.covered_ms / static_cast<double>(length));
   r.partial = w.partial || w.quanta < multiples_[level];
   r.histogram = &w.histogram;
-  ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats);
+  ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats, info_.confidence);
   Status st = inner_->Quantum(r);
   if (!st.ok()) return st;
   ++coarse_results_;

@@ -50,6 +50,8 @@ struct RunInfo {
   /// The run's SLA thresholds (--sla); `percentiles` holds each one's percentile. Cluster
   /// percentile documents then carry sla_breach / sla_breached, the run document `sla`.
   std::vector<SlaThreshold> sla;
+  /// The confidence level of every percentile's interval (--confidence).
+  double confidence = kDefaultConfidence;
 };
 
 /// How many of the I/Os fio's JSON output counts for a job its log holds: fio does not log

@@ -77,7 +77,7 @@ def cases(shared, samples):
                     "stdout"))
         out.append((name + ".summary", v342, ["pctiles"] + all_scopes + inputs, "stderr"))
     out.append(("usage", samples, ["--help"], "stdout"))
-    for cmd in ["pctiles", "push", "follow", "load", "setup", "runs", "compare", "history", "delete"]:
+    for cmd in ["pctiles", "report", "push", "follow", "load", "setup", "runs", "compare", "history", "delete"]:
         out.append(("help." + cmd, samples, [cmd, "--help"], "stdout"))
     return out
 

@@ -46,7 +46,8 @@ def main():
                 "share/fiohist/mappings/fiohist-buckets-nohistogram.json",
                 "share/fiohist/dashboards/grafana/dashboards/fiohist-overview.json",
                 "share/fiohist/dashboards/kibana/fiohist.ndjson",
-                "share/doc/fiohist/README.md", "share/doc/fiohist/documents.md"]
+                "share/doc/fiohist/README.md", "share/doc/fiohist/documents.md",
+                "share/doc/fiohist/echarts/LICENSE", "share/doc/fiohist/echarts/NOTICE"]
         if HAVE_MAN == "ON":
             want.append("share/man/man1/fiohist.1")
         for w in want:
@@ -62,6 +63,11 @@ def main():
                            work)
         check(rc == 0 and glob.glob(os.path.join(work, "o", "*.ndjson")),
               "installed push --out writes bulk files (rc %d) %s" % (rc, err[-300:]))
+        # The report page needs no file at run time: library and script are in the binary.
+        rc, out, err = run([fiohist, "report", "--quiet", "-o", "r.html"] + logs, work)
+        page = open(os.path.join(work, "r.html"), encoding="utf-8").read() if rc == 0 else ""
+        check(rc == 0 and "Apache ECharts" in page and "fiohist-data" in page,
+              "installed report writes a self-contained page (rc %d) %s" % (rc, err[-300:]))
         rc, out, err = run([fiohist, "setup", "--help"], work)
         check(rc == 0 and "--mappings" in out, "installed setup --help (rc %d)" % rc)
 

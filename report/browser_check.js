@@ -1,0 +1,93 @@
+// Loads a fiohist report page in Debian's headless Chromium (driven by playwright-core),
+// waits for the page to say it has drawn every chart, and prints as JSON what a test
+// checks: console errors, each chart's series and points as ECharts holds them, the
+// page-side time from navigation start to drawn, and a screenshot's size and pixels.
+//
+// Usage: node browser_check.js REPORT.html SCREENSHOT.png [--zoom CHART_ID] [--clip HEIGHT]
+//   --zoom: also zooms that chart into its first 5 % and reports the resolution then.
+//   --clip: the screenshot holds only the top HEIGHT pixels of the page (else all of it).
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+async function main() {
+  const [html, shot, ...rest] = process.argv.slice(2);
+  const opt = (name) => (rest.indexOf(name) >= 0 ? rest[rest.indexOf(name) + 1] : null);
+  const zoomId = opt('--zoom');
+  const clip = opt('--clip');
+  const executablePath = process.env.FIOHIST_CHROMIUM || '/usr/bin/chromium';
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fiohist-browser-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath, headless: true, viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const out = { console_errors: [], requests: [] };
+  try {
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') out.console_errors.push(m.type() + ': ' + m.text()); });
+    page.on('pageerror', (e) => out.console_errors.push('pageerror: ' + e.message));
+    // The page must need nothing from the network: note every request but its own file.
+    page.on('request', (r) => { if (!r.url().startsWith('file:')) out.requests.push(r.url()); });
+    await page.goto('file://' + path.resolve(html));
+    await page.waitForFunction(() => window.fiohistReport && window.fiohistReport.rendered, null, { timeout: 120000 });
+    Object.assign(out, await page.evaluate(() => {
+      const r = window.fiohistReport;
+      const charts = {};
+      for (const [id, chart] of Object.entries(r.charts)) {
+        const opt = chart.getOption();
+        charts[id] = {
+          series: opt.series.map((s) => ({ name: s.name, type: s.type, points: (s.data || []).length,
+            drawn: (s.data || []).filter((d) => Array.isArray(d) ? d[1] !== null : d !== null).length })),
+          resolution: r.resolution[id],
+        };
+      }
+      const nav = performance.getEntriesByType('navigation')[0];
+      return { charts, render_ms: r.renderMs, script_start_ms: r.scriptStartMs, dom_content_loaded_ms: nav ? nav.domContentLoadedEventEnd : null,
+        sections: Array.from(document.querySelectorAll('section h2')).map((h) => h.textContent),
+        notes: document.getElementById('notes').innerText };
+    }));
+    if (zoomId) {
+      out.zoom = await page.evaluate((id) => new Promise((resolve) => {
+        const chart = window.fiohistReport.charts[id];
+        chart.on('finished', function done() {
+          chart.off('finished', done);
+          const s = chart.getOption().series[0];
+          resolve({ resolution: window.fiohistReport.resolution[id], points: s.data.length });
+        });
+        chart.dispatchAction({ type: 'dataZoom', start: 0, end: 5 });
+      }), zoomId);
+    }
+    await page.screenshot(clip ? { path: shot, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Number(clip) } }
+      : { path: shot, fullPage: true });
+    // The screenshot's pixels, decoded by the browser: how many differ from white.
+    const b64 = fs.readFileSync(shot).toString('base64');
+    out.screenshot = await page.evaluate((src) => new Promise((resolve) => {
+      const img = new Image();
+      img.onload = () => {
+        const c = document.createElement('canvas');
+        c.width = img.width; c.height = img.height;
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let ink = 0;
+        const colours = new Set();
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i] < 245 || d[i + 1] < 245 || d[i + 2] < 245) ink++;
+          if (colours.size < 5000) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+        }
+        resolve({ width: c.width, height: c.height, ink_pixels: ink, colours: colours.size });
+      };
+      img.src = 'data:image/png;base64,' + src;
+    }), b64);
+    out.screenshot.bytes = fs.statSync(shot).size;
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  process.stdout.write(JSON.stringify(out, null, 1) + '\n');
+}
+
+main().catch((e) => { console.error('browser_check.js: ' + e.stack); process.exit(1); });

@@ -1,0 +1,459 @@
+// The script of fiohist's report page: reads the run's data (the JSON element
+// #fiohist-data, written by fiohist report) and draws it with Apache ECharts. Everything
+// it needs is inlined in the page, so the page works offline.
+//
+// Zoom rule: a point drawn is always the statistics of its own window. Zooming out never
+// takes maxima or means of percentiles: the page switches to a coarser resolution that
+// fiohist computed from the summed histograms (ResolutionSink), the finest one whose
+// windows fit the chart's width.
+(function () {
+  'use strict';
+  const DATA = JSON.parse(document.getElementById('fiohist-data').textContent);
+  const MAIN = DATA.main;
+  const BASE = DATA.baseline || null;
+  const DIR_ORDER = ['read', 'write', 'trim', 'all'];
+  const COLORS = ['#1f77b4', '#2ca02c', '#ff7f0e', '#d62728', '#9467bd', '#8c564b', '#e377c2',
+    '#7f7f7f', '#bcbd22', '#17becf'];
+  const DIR_COLOR = { read: '#1f77b4', write: '#d62728', trim: '#9467bd', all: '#444' };
+  const params = new URLSearchParams(location.hash.slice(1));
+  const only = params.get('only');  // one chart alone (fiohist report --png)
+  // The page's state, read by tests and by --png: charts by id, and `rendered` once every
+  // chart has drawn.
+  const state = { charts: {}, resolution: {}, rendered: false, maxPoints: null,
+    scriptStartMs: performance.now() };  // the library is parsed by now
+  window.fiohistReport = state;
+
+  // ---- formatting -------------------------------------------------------------------
+  function fmtNs(ns) {
+    if (ns === null || ns === undefined || !isFinite(ns)) return '';
+    const a = Math.abs(ns);
+    const [d, u] = a >= 1e9 ? [1e9, 's'] : a >= 1e6 ? [1e6, 'ms'] : a >= 1e3 ? [1e3, '\u00b5s'] : [1, 'ns'];
+    const v = ns / d;
+    return (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)) + ' ' + u;
+  }
+  function fmtCount(n) {
+    if (n >= 1e6) return (n / 1e6).toFixed(2) + ' M';
+    if (n >= 1e4) return (n / 1e3).toFixed(1) + ' k';
+    return n >= 100 ? n.toFixed(0) : n.toFixed(1);
+  }
+  function iso(ms) { return new Date(ms).toISOString().replace('.000Z', 'Z'); }
+  function fmtWhen(run, ms) {
+    return run.absolute ? iso(ms) : ((ms - run.first_quantum_ms) / 1000).toFixed(1) + ' s';
+  }
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return e;
+  }
+  function table(head, rows, leftCols) {
+    const left = new Set(leftCols || [0]);
+    const t = el('table');
+    t.append(el('tr', {}, ...head.map((h, i) => el('th', left.has(i) ? { class: 'l' } : {}, h))));
+    for (const r of rows) {
+      t.append(el('tr', {}, ...r.map((c, i) => el('td', left.has(i) ? { class: 'l' } : {}, c))));
+    }
+    return t;
+  }
+  const root = document.getElementById('report');
+  function section(id, title, sub) {
+    const s = el('section', { class: 'section', id: 'section-' + id }, el('h2', {}, title));
+    if (sub) s.append(el('p', { class: 'sub' }, sub));
+    if (only === id) s.classList.add('shown');
+    root.append(s);
+    return s;
+  }
+
+  // ---- data access --------------------------------------------------------------------
+  function index(run) {
+    run.byKey = {};
+    for (const s of run.series) run.byKey[s.host + '|' + s.dir + '|' + s.res] = s;
+    run.heatByKey = {};
+    for (const h of run.heat) run.heatByKey[h.dir + '|' + h.res] = h;
+    run.resList = run.resolutions.slice().sort((a, b) => a - b);
+  }
+  index(MAIN);
+  if (BASE) index(BASE);
+  function series(run, host, dir, res) { return run.byKey[host + '|' + dir + '|' + res]; }
+  // x of a window: its middle, absolute ms on a time axis, else seconds since the first quantum.
+  function xOf(run, t, res, elapsed) {
+    const mid = t + res * run.quantum_ms / 2;
+    return run.absolute && !elapsed ? mid : (mid - run.first_quantum_ms) / 1000;
+  }
+  function spanMs(run) {
+    const s = series(run, '', 'all', 1) || run.series.find((x) => x.res === 1 && x.host === '');
+    if (!s || s.t.length === 0) return run.quantum_ms;
+    return s.t[s.t.length - 1] - s.t[0] + run.quantum_ms;
+  }
+  // The finest resolution whose windows over `ms` of time fit in `width` pixels (2 px each).
+  function pickRes(run, ms, width) {
+    const budget = state.maxPoints || Math.max(40, Math.floor(width / 2));
+    for (const r of run.resList) if (ms / (r * run.quantum_ms) <= budget) return r;
+    return run.resList[run.resList.length - 1];
+  }
+  // Consecutive partial windows of a series as [x0, x1] ranges, for shading.
+  function partialRanges(run, s, elapsed) {
+    const out = [];
+    const w = s.res * run.quantum_ms;
+    for (const i of s.partial) {
+      const a = xOf(run, s.t[i] - w / 2, s.res, elapsed) , b = xOf(run, s.t[i] + w / 2, s.res, elapsed);
+      const last = out[out.length - 1];
+      if (last && Math.abs(last[1] - a) < 1e-9) last[1] = b; else out.push([a, b]);
+    }
+    return out.map(([a, b]) => [{ xAxis: a }, { xAxis: b }]);
+  }
+
+  // ---- charts ---------------------------------------------------------------------------
+  let pending = 0;
+  function markRendered() {
+    if (--pending === 0) {
+      state.rendered = true;
+      state.renderMs = performance.now();
+      document.body.setAttribute('data-rendered', '1');
+    }
+  }
+  function makeChart(id, container, cls) {
+    const div = el('div', { class: 'chart' + (cls ? ' ' + cls : ''), id: 'chart-' + id });
+    container.append(div);
+    const chart = echarts.init(div, null, { renderer: 'canvas' });
+    state.charts[id] = chart;
+    pending++;
+    let first = true;
+    chart.on('finished', () => { if (first) { first = false; markRendered(); } });
+    window.addEventListener('resize', () => chart.resize());
+    return chart;
+  }
+  function timeAxis(run, elapsed) {
+    const abs = run.absolute && !elapsed;
+    return {
+      type: abs ? 'time' : 'value', name: abs ? 'time (UTC)' : 'elapsed (s)', nameLocation: 'middle',
+      nameGap: 26, scale: true,
+      axisLabel: abs ? { formatter: (v) => new Date(v).toISOString().slice(11, 19), hideOverlap: true } : {},
+    };
+  }
+  function latencyAxis(name) {
+    return { type: 'log', name: name || 'latency', nameLocation: 'middle', nameGap: 62,
+      axisLabel: { formatter: fmtNs }, minorSplitLine: { show: false } };
+  }
+  const zoom = [{ type: 'inside', xAxisIndex: 0, filterMode: 'none' },
+    { type: 'slider', xAxisIndex: 0, height: 16, bottom: 4, filterMode: 'none' }];
+  // A time chart whose data depends on the resolution: build(res) returns its series;
+  // zooming switches resolution when another one fits the visible span better.
+  function resolutionChart(id, chart, run, base, build, elapsed) {
+    const full = spanMs(run);
+    let res = pickRes(run, full, chart.getWidth());
+    base.series = build(res);
+    chart.setOption(base);
+    state.resolution[id] = res;
+    chart.on('datazoom', () => {
+      const z = chart.getOption().dataZoom[0];
+      const next = pickRes(run, full * Math.max(z.end - z.start, 0.01) / 100, chart.getWidth());
+      if (next !== res) {
+        res = next;
+        state.resolution[id] = res;
+        chart.setOption({ series: build(res) });
+      }
+    });
+    // Time charts zoom together (echarts.connect below).
+    chart.group = elapsed ? 'elapsed' : 'time';
+  }
+  function tooltipLatency(run, elapsed) {
+    return {
+      trigger: 'axis',
+      valueFormatter: (v) => (typeof v === 'number' && v > 1e-3 && v < 1e12 ? fmtNs(v) : v),
+    };
+  }
+
+  function latencyChart(c, container) {
+    const run = MAIN;
+    const chart = makeChart(c.id, container);
+    const names = run.percentiles;
+    const slas = run.sla.filter((t) => t.dir === c.dir);
+    const build = (res) => {
+      const s = series(run, '', c.dir, res);
+      const out = names.map((name, k) => ({
+        id: 'p' + k, name, type: 'line', showSymbol: false, sampling: undefined,
+        data: s.t.map((t, i) => [xOf(run, t, res), s.n[i] > 0 ? s.p[k][i] : null]),
+        lineStyle: { width: 1.4 }, color: COLORS[k % COLORS.length],
+      }));
+      out[0].markArea = { silent: true, itemStyle: { color: 'rgba(120,120,120,0.16)' },
+        data: partialRanges(run, s) };
+      if (slas.length) {
+        out[slas[0].p].markLine = { symbol: 'none', lineStyle: { type: 'dashed', color: '#b3261e' },
+          label: { formatter: (p) => 'SLA ' + p.name, position: 'insideEndTop', color: '#b3261e' }, data: slas.map((t) => ({ name: t.text, yAxis: t.limit_ns })) };
+      }
+      if (s.lo) {
+        // The confidence band of the host percentile (p99): a transparent low line and the
+        // band's height stacked on it, one legend entry for both.
+        const kb = run.host_percentile;
+        const name = names[kb] + ' ' + Math.round(100 * run.confidence) + ' % interval';
+        const lo = s.t.map((t, i) => (s.n[i] > 0 && s.lo[kb][i] > 0 ? s.lo[kb][i] : null));
+        const style = { showSymbol: false, type: 'line', stack: 'band', name, lineStyle: { opacity: 0 },
+          color: COLORS[kb % COLORS.length], tooltip: { show: false }, silent: true };
+        out.push(Object.assign({ id: 'band-lo', data: s.t.map((t, i) => [xOf(run, t, res), lo[i]]) }, style));
+        out.push(Object.assign({ id: 'band', areaStyle: { opacity: 0.2 },
+          data: s.t.map((t, i) => [xOf(run, t, res), lo[i] === null ? null : s.hi[kb][i] - lo[i]]) }, style));
+      }
+      const clamped = s.clamped.map(([i, k]) => [xOf(run, s.t[i], res), s.p[k][i]]);
+      if (c.clamped) {
+        out.push({ id: 'clamped', name: 'clamped (lower bound)', type: 'scatter', symbol: 'triangle',
+          symbolSize: 8, color: '#000', data: clamped });
+      }
+      return out;
+    };
+    resolutionChart(c.id, chart, run, {
+      animation: false, color: COLORS,
+      title: { text: c.dir + ': cluster latency percentiles', left: 8, textStyle: { fontSize: 13 } },
+      legend: { top: 2, right: 10 }, grid: { left: 80, right: 24, top: 36, bottom: 56 },
+      tooltip: tooltipLatency(run), xAxis: timeAxis(run), yAxis: latencyAxis(), dataZoom: zoom,
+    }, build);
+  }
+
+  function iopsChart(c, container) {
+    const run = MAIN;
+    const chart = makeChart(c.id, container, 'short');
+    const build = (res) => c.dirs.map((d) => {
+      const s = series(run, '', d, res);
+      const sec = res * run.quantum_ms / 1000;
+      return { id: d, name: d, type: 'line', showSymbol: false, color: DIR_COLOR[d],
+        data: s.t.map((t, i) => [xOf(run, t, res), s.n[i] / sec]),
+        markArea: d === c.dirs[0] ? { silent: true, itemStyle: { color: 'rgba(120,120,120,0.16)' },
+          data: partialRanges(run, s) } : undefined };
+    });
+    resolutionChart(c.id, chart, run, {
+      animation: false,
+      title: { text: 'cluster IOPS (I/Os completed per second)', left: 8, textStyle: { fontSize: 13 } },
+      legend: { top: 2, right: 10 }, grid: { left: 80, right: 24, top: 36, bottom: 56 },
+      tooltip: { trigger: 'axis', valueFormatter: (v) => fmtCount(v) + ' IOPS' },
+      xAxis: timeAxis(run), dataZoom: zoom,
+      yAxis: { type: 'value', name: 'IOPS', nameLocation: 'middle', nameGap: 62, axisLabel: { formatter: fmtCount } },
+    }, build);
+  }
+
+  function heatChart(c, container) {
+    const run = MAIN;
+    const chart = makeChart(c.id, container, 'tall');
+    const rows = run.heat_rows_ns;
+    // Rows from the lowest to the highest holding any I/O, over every resolution.
+    let lo = Infinity, hi = -1;
+    for (const h of run.heat) {
+      if (h.dir !== c.dir) continue;
+      h.c.forEach((col, i) => { if (col.length) { lo = Math.min(lo, h.first[i]); hi = Math.max(hi, h.first[i] + col.length - 1); } });
+    }
+    if (hi < 0) { lo = 0; hi = 0; }
+    const yCats = [];
+    for (let r = lo; r <= hi; r++) yCats.push(fmtNs(rows[r]) + ' \u2013 ' + fmtNs(rows[r + 1]));
+    const full = spanMs(run);
+    let res = pickRes(run, full, chart.getWidth() / 2);
+    const build = (r) => {
+      const h = run.heatByKey[c.dir + '|' + r];
+      const data = [];
+      h.c.forEach((col, i) => {
+        let total = 0;
+        for (const v of col) total += v;
+        col.forEach((v, j) => { if (v > 0) data.push([i, h.first[i] + j - lo, Math.log10(v / total), v]); });
+      });
+      return { x: h.t.map((t) => (run.absolute ? iso(t).slice(11, 19) : fmtWhen(run, t))), data };
+    };
+    const draw = (r) => {
+      const b = build(r);
+      return { xAxis: { data: b.x }, series: [{ id: 'heat', data: b.data }] };
+    };
+    const first = draw(res);
+    chart.setOption({
+      animation: false,
+      title: { text: c.dir + ': latency heatmap (share of each window\u2019s I/Os per fio bucket group, log colour scale)',
+        left: 8, textStyle: { fontSize: 13 } },
+      grid: { left: 150, right: 90, top: 36, bottom: 56 },
+      tooltip: { formatter: (p) => p.name + '<br>' + yCats[p.value[1]] + ': ' +
+        (100 * Math.pow(10, p.value[2])).toPrecision(3) + ' % (' + fmtCount(p.value[3]) + ' I/Os)' },
+      xAxis: { type: 'category', data: first.xAxis.data, name: run.absolute ? 'time (UTC)' : 'elapsed',
+        nameLocation: 'middle', nameGap: 26, axisLabel: { hideOverlap: true } },
+      yAxis: { type: 'category', data: yCats, axisLabel: { interval: 3, fontSize: 11 } },
+      visualMap: { type: 'continuous', dimension: 2, min: -4, max: 0, calculable: false, orient: 'vertical',
+        right: 6, top: 40, itemHeight: 200, text: ['100 %', '0.01 %'], precision: 1,
+        inRange: { color: ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b', '#e6550d', '#a50f15'] } },
+      dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 16, bottom: 4 }],
+      series: [{ id: 'heat', type: 'heatmap', data: first.series[0].data, progressive: 0 }],
+    });
+    state.resolution[c.id] = res;
+    chart.on('datazoom', () => {
+      const z = chart.getOption().dataZoom[0];
+      const next = pickRes(run, full * Math.max(z.end - z.start, 0.01) / 100, chart.getWidth() / 2);
+      if (next !== res) {
+        res = next;
+        state.resolution[c.id] = res;
+        chart.setOption(draw(res));
+      }
+    });
+  }
+
+  function hostCharts(c, container) {
+    const run = MAIN;
+    const grid = el('div', { class: 'multiples' });
+    container.append(grid);
+    const k = run.host_percentile;
+    const pname = run.percentiles[k];
+    // One latency range for every small multiple, so they compare at a glance.
+    let lo = Infinity, hi = 0;
+    for (const s of run.series) {
+      if (s.res !== 1 || s.dir !== 'all') continue;
+      const v = s.host === '' ? s.p[k] : s.p[0];
+      v.forEach((x, i) => { if (s.n[i] > 0 && x > 0) { lo = Math.min(lo, x); hi = Math.max(hi, x); } });
+    }
+    const yRange = hi > 0 ? { min: Math.pow(10, Math.floor(Math.log10(lo))), max: Math.pow(10, Math.ceil(Math.log10(hi))) } : {};
+    for (const h of run.hosts) {
+      const chart = makeChart('host-' + h.name, grid);
+      const ratio = Math.pow(2, h.mean_log2);
+      const build = (res) => {
+        const cl = series(run, '', 'all', res), hs = series(run, h.name, 'all', res);
+        const out = [{ id: 'cluster', name: 'cluster ' + pname, type: 'line', showSymbol: false, color: '#aaa',
+          lineStyle: { width: 1 }, data: cl.t.map((t, i) => [xOf(run, t, res), cl.n[i] > 0 ? cl.p[k][i] : null]) }];
+        if (hs) {
+          out.push({ id: 'host', name: h.name + ' ' + pname, type: 'line', showSymbol: false, color: '#d62728',
+            lineStyle: { width: 1.2 }, data: hs.t.map((t, i) => [xOf(run, t, res), hs.n[i] > 0 ? hs.p[0][i] : null]) });
+        }
+        return out;
+      };
+      resolutionChart('host-' + h.name, chart, run, {
+        animation: false,
+        title: { text: h.name + ': ' + pname + ' \u00d7' + ratio.toFixed(2) + ' of the hosts\u2019 median',
+          subtext: h.missing_quanta ? 'no I/O in ' + h.missing_quanta + ' quanta' : '', itemGap: 8,
+          left: 4, textStyle: { fontSize: 12 }, subtextStyle: { fontSize: 11, color: '#b3261e' } },
+        grid: { left: 64, right: 10, top: h.missing_quanta ? 50 : 36, bottom: 24 }, tooltip: tooltipLatency(run),
+        xAxis: timeAxis(run), yAxis: Object.assign(latencyAxis(pname), yRange), dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'none' }],
+      }, build);
+    }
+  }
+
+  function overlayChart(c, container) {
+    const chart = makeChart(c.id, container);
+    const ks = c.percentiles;  // indices into the percentiles both runs share
+    const runs = [[MAIN, 'solid'], [BASE, 'dashed']];
+    const build = (res) => {
+      const out = [];
+      for (const [run, type] of runs) {
+        const r = run.resList.includes(res) ? res : 1;
+        const s = series(run, '', c.dir, r);
+        if (!s) continue;
+        ks.forEach(([km, kb], j) => {
+          const k = run === MAIN ? km : kb;
+          out.push({ id: run.run + '/' + k + '/' + type, name: (run === MAIN ? 'run ' : 'baseline ') + run.percentiles[k],
+            type: 'line', showSymbol: false, color: COLORS[j], lineStyle: { type, width: 1.3 },
+            data: s.t.map((t, i) => [xOf(run, t, r, true), s.n[i] > 0 ? s.p[k][i] : null]) });
+        });
+      }
+      return out;
+    };
+    resolutionChart(c.id, chart, MAIN, {
+      animation: false,
+      title: { text: c.dir + ': ' + MAIN.run + ' (solid) vs baseline ' + BASE.run + ' (dashed), on elapsed time',
+        left: 8, textStyle: { fontSize: 13 } },
+      legend: { top: 22, right: 10 }, grid: { left: 80, right: 24, top: 52, bottom: 56 },
+      tooltip: tooltipLatency(MAIN), xAxis: timeAxis(MAIN, true), yAxis: latencyAxis(), dataZoom: zoom,
+    }, build, true);
+  }
+
+  // ---- sections -----------------------------------------------------------------------
+  const title = MAIN.run + (BASE ? ' vs ' + BASE.run : '');
+  const head = el('header', {}, el('h1', {}, 'fiohist report: ' + title));
+  const first = MAIN.first_quantum_ms, end = MAIN.end_ms;
+  head.append(el('p', { class: 'sub' }, (MAIN.absolute ? iso(first) + ' \u2013 ' + iso(end) : 'relative time') +
+    ', ' + ((end - first) / 1000).toFixed(0) + ' s, ' + MAIN.hosts.length + ' host(s), ' + MAIN.source.logs.length +
+    ' log(s), quantum ' + MAIN.quantum_ms / 1000 + ' s. Shaded: partial quanta (not every log covered all of the quantum).'));
+  root.append(head);
+
+  // What is missing or doubtful, first.
+  const notes = [];
+  const partialCount = (series(MAIN, '', 'all', 1) || { partial: [] }).partial.length;
+  if (MAIN.missing_quanta) notes.push(MAIN.missing_quanta + ' quanta inside the run have no data from any log.');
+  if (partialCount) notes.push(partialCount + ' cluster quanta are partial: some log did not cover all of them (start, end, or fio\u2019s unlogged last interval).');
+  for (const h of MAIN.hosts) if (h.missing_quanta) notes.push('host ' + h.name + ': no I/O in ' + h.missing_quanta + ' quanta in which the cluster had I/O.');
+  let clampedCount = 0;
+  for (const s of MAIN.series) if (s.res === 1 && s.host === '') clampedCount += s.clamped.length;
+  const fewQuanta = new Set();
+  for (const s of MAIN.series) {
+    if (s.res === 1 && s.host === '' && s.few) for (const [i, k] of s.few) if (k === MAIN.host_percentile) fewQuanta.add(s.dir + i);
+  }
+  if (fewQuanta.size) notes.push(fewQuanta.size + ' cluster quanta (summed over directions) have too few I/Os for an upper bound of ' + MAIN.percentiles[MAIN.host_percentile] + ' at ' + Math.round(100 * MAIN.confidence) + ' % confidence: thin samples, their band ends at the largest latency seen.');
+  if (clampedCount) notes.push(clampedCount + ' cluster percentile values fell into fio\u2019s last (clamped) bucket: they are only lower bounds (black triangles).');
+  for (const sh of MAIN.io_shares) if (sh.share < 0.95) notes.push('host ' + sh.host + (sh.job ? ' job ' + sh.job : '') + ': the logs hold ' + (100 * sh.share).toFixed(1) + ' % of the I/Os fio counted.');
+  if (MAIN.incomplete) notes.push('Some input was skipped (bad lines): the numbers do not hold every I/O.');
+  for (const w of MAIN.warnings) notes.push(w);
+  if (MAIN.breaches.length) notes.push(MAIN.breaches.length + ' SLA breaches (quanta above a threshold): see the SLA section.');
+  else if (MAIN.sla.length) notes.push('SLA held in every quantum: ' + MAIN.sla.map((t) => t.text).join(', ') + '.');
+  const box = el('div', { class: notes.length ? 'notes' : 'notes ok', id: 'notes' });
+  if (notes.length) box.append(el('ul', {}, ...notes.map((n) => el('li', {}, n))));
+  else box.append('All quanta complete, no clamped values, no warnings' + (MAIN.sla.length ? ', SLA held.' : '.'));
+  root.append(box);
+
+  const sum = section('summary', 'Whole run (cluster)');
+  const wholeRows = DIR_ORDER.map((d) => MAIN.whole.find((w) => w.dir === d)).filter((w) => w && w.n > 0).map((w) => [
+    w.dir, fmtCount(w.n), fmtCount(w.n / Math.max(w.seconds, 1e-3)), fmtNs(w.min), fmtNs(w.mean),
+    ...w.p.map((v, k) => fmtNs(v) + (w.clamped.includes(k) ? ' \u2265' : '')), fmtNs(w.max) + (w.max_clamped ? ' \u2265' : '')]);
+  sum.append(table(['direction', 'I/Os', 'mean IOPS', 'min', 'mean', ...MAIN.percentiles, 'max'], wholeRows));
+
+  if (DATA.verdicts) {
+    const V = DATA.verdicts;
+    const v = section('verdicts', 'Verdicts against the baseline' + (V.overall ? ': ' + V.overall : ''),
+      'fiohist compare\u2019s verdicts: the change of each metric over the full quanta with an interval that holds ' +
+      'the noise inside each run (block bootstrap of the hosts\u2019 histograms) and the spread between runs; ' +
+      'a regression needs the interval above 0 and at least the minimum effect.');
+    if (V.error) v.append(el('p', { class: 'bad' }, 'Not compared: ' + V.error));
+    else {
+      const t = table(V.head, V.rows, [0, 1, 7, 8]);
+      for (const tr of t.querySelectorAll('tr')) {
+        const cell = tr.children[7];
+        if (cell && cell.tagName === 'TD') cell.className += cell.textContent === 'regression' ? ' bad' : cell.textContent === 'pass' || cell.textContent === 'improvement' ? ' good' : '';
+      }
+      v.append(t);
+      if (V.notes.length) v.append(el('ul', {}, ...V.notes.map((n) => el('li', {}, n))));
+    }
+  }
+
+  const drawers = { latency: latencyChart, iops: iopsChart, heat: heatChart, hosts: hostCharts, overlay: overlayChart };
+  const titles = {
+    latency: (c) => ['Latency percentiles, ' + c.dir, 'Cluster percentiles per quantum (histograms of all hosts added, never percentiles averaged); log scale; the band is the ' + MAIN.percentiles[MAIN.host_percentile] + '\u2019s ' + Math.round(100 * MAIN.confidence) + ' % confidence interval. Drag or scroll to zoom: coarser windows are exact percentiles of their own span.'],
+    iops: () => ['IOPS', 'I/Os completed per second of each window, per direction.'],
+    heat: (c) => ['Latency heatmap, ' + c.dir, 'Each column is a window, each row a group of fio\u2019s buckets (4 per doubling of latency); the colour is the share of the window\u2019s I/Os in it.'],
+    hosts: () => ['Hosts: ' + MAIN.percentiles[MAIN.host_percentile] + ' per host against the cluster', 'Grey: the cluster. Ordered by how far a host strays from the hosts\u2019 median (mean |log\u2082 host/median| over the quanta; the title gives the mean ratio): a flaky client host shows as one whose I/Os all suffer (Cronburg and England, 2016).'],
+    overlay: (c) => ['Run vs baseline, ' + c.dir, 'Both runs on elapsed time since their first quantum.'],
+  };
+  for (const c of DATA.charts) {
+    if (only && c.id !== only) continue;
+    const [t, sub] = titles[c.kind](c);
+    const s = section(c.id, t, sub);
+    drawers[c.kind](c, s);
+  }
+
+  if (MAIN.sla.length) {
+    const s = section('sla', 'SLA');
+    s.append(table(['threshold', 'breaching quanta'], MAIN.sla.map((t, i) => [t.text, String(MAIN.breaches.filter((b) => b[1] === i).length)])));
+    if (MAIN.breaches.length) {
+      s.append(table(['quantum', 'threshold', 'value'], MAIN.breaches.slice(0, 100).map((b) => [fmtWhen(MAIN, b[0]), MAIN.sla[b[1]].text, fmtNs(b[2])])));
+      if (MAIN.breaches.length > 100) s.append(el('p', {}, '\u2026 and ' + (MAIN.breaches.length - 100) + ' more.'));
+    }
+  }
+
+  for (const run of BASE ? [MAIN, BASE] : [MAIN]) {
+    const s = section('source-' + (run === MAIN ? 'run' : 'baseline'), 'Where the data came from' + (BASE ? ': ' + run.run : ''));
+    const src = run.source;
+    const facts = [
+      ['source', src.kind === 'elasticsearch' ? 'Elasticsearch ' + src.es_url + ' (' + src.documents + ' bucket documents)' : 'fio histogram logs'],
+      ['time anchor', src.anchor + (run.absolute ? ' (absolute time)' : ' (relative: seconds since the jobs started)')],
+      ['grid', 'quantum ' + run.quantum_ms + ' ms, first quantum ' + fmtWhen(run, run.first_quantum_ms) + ', ' + run.quanta + ' quanta; zoom resolutions \u00d7' + run.resList.join(', \u00d7')],
+      ['bucket layout', run.layout + (run.log_hist_msec ? ', log_hist_msec ' + run.log_hist_msec + (run.log_hist_msec_inferred ? ' (inferred)' : '') : '')],
+    ];
+    if (src.fio_versions.length) facts.push(['fio', src.fio_versions.join(', ')]);
+    for (const n of src.fio_json) facts.push(['fio JSON', n]);
+    s.append(table(['', ''], facts, [0, 1]));
+    if (src.logs.length) {
+      s.append(el('details', {}, el('summary', {}, src.logs.length + ' logs'),
+        table(['log', 'host', 'job', 'records', 'I/Os', 'skipped lines'], src.logs.map((l) => [l.path, l.host, l.job, String(l.records), fmtCount(l.ios || 0), String(l.skipped_lines || 0)]), [0, 1, 2])));
+    }
+  }
+  echarts.connect('time');
+  echarts.connect('elapsed');
+  if (only) document.body.classList.add('only');
+  if (pending === 0) markRendered.call(null, pending = 1);
+})();

@@ -1,0 +1,310 @@
+// `fiohist report`: one self-contained HTML page (and PNGs on request) of a run, or of a
+// run against a baseline, from logs or from the run's bucket documents.
+#include <sys/stat.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "cli/es_flags.h"
+#include "cli/exit_code.h"
+#include "cli/pipeline_flags.h"
+#include "cli/read_back.h"
+#include "cli/run_inputs.h"
+#include "log/time_anchor.h"
+#include "output/fanout_sink.h"
+#include "output/sla_report.h"
+#include "output/summary_sink.h"
+#include "report/report_charts.h"
+#include "report/report_json.h"
+#include "report/report_page.h"
+#include "report/report_png.h"
+#include "report/report_sink.h"
+#include "stats/resolution_sink.h"
+#include "stats/run_cells.h"
+#include "stats/run_comparison.h"
+
+namespace po = boost::program_options;
+
+namespace fiohist {
+namespace {
+
+const char kUsage[] =
+    "Usage: fiohist report [options] LOGS...\n"
+    "       fiohist report --run NAME --es-url URL [options]\n"
+    "\n"
+    "Writes one HTML page of a run that opens offline in any browser (the chart library,\n"
+    "Apache ECharts, and the data are inlined): cluster latency percentiles over time per\n"
+    "direction with partial quanta shaded and SLA thresholds, IOPS, a latency heatmap of\n"
+    "fio's buckets, each host's p99 against the cluster's (hosts ordered by how far they\n"
+    "stray), the whole-run table, SLA breaches, warnings (partial or missing quanta,\n"
+    "clamped values, skipped input) and where the data came from. Zooming in or out draws\n"
+    "exact percentiles of each window: the page holds coarser resolutions computed from\n"
+    "the summed histograms (10 s, 1 min, 10 min, 1 h, 10 h with 1 s quanta).\n"
+    "\n"
+    "Input: what `fiohist pctiles` reads (histogram logs, fio json+ status files,\n"
+    "client/server outputs), or with --run NAME the run's\n"
+    "bucket documents in Elasticsearch/OpenSearch (--from, --to, --host, --job narrow it).\n"
+    "With --baseline LOG (repeatable) or --baseline-run NAME, a second run is overlaid on\n"
+    "elapsed time; both must have the same bucket layout.\n"
+    "With --png DIR every chart is also saved as DIR/CHART.png, screenshot by headless\n"
+    "Chromium (/usr/bin/chromium, or FIOHIST_CHROMIUM).\n"
+    "\n"
+    "Examples:\n"
+    "  fiohist report -o run1.html run1/*_clat_hist.*.log*\n"
+    "  fiohist report --sla p99=2ms --png run1-png -o run1.html run1/*.log.gz\n"
+    "  fiohist report --es-url http://127.0.0.1:9200 --run nightly --baseline-run last-week\n"
+    "\n"
+    "Exit status: 0 report written, all input used; 1 error; 2 bad usage; 3 report written\n"
+    "but bad lines were skipped (--skip-bad-lines); 4 report written, and some quantum\n"
+    "breached an --sla threshold.\n";
+
+// What the command line of `report` asks for.
+struct ReportArgs {
+  PipelineOptions options;
+  std::vector<std::string> logs;
+  std::string output = "fiohist-report.html";
+  std::string name;
+  std::string png_dir;
+  bool quiet = false;
+  bool read_back = false;
+  bool quantum_given = false;
+  EsConnectionOptions conn;
+  BucketQuery query;
+  std::vector<std::string> baseline_logs;
+  std::string baseline_run;
+  std::string baseline_name;
+};
+
+int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
+  po::options_description desc("Options");
+  po::positional_options_description positional;
+  // clang-format off
+  desc.add_options()
+      ("version", "print the version")
+      ("output,o", po::value(&args->output)->default_value(args->output),
+       "the HTML file to write")
+      ("name", po::value(&args->name), "the run's name on the page (default: --run, else "
+       "the logs' directory)")
+      ("png", po::value(&args->png_dir), "also save every chart as DIR/CHART.png (headless "
+       "Chromium)")
+      ("baseline", po::value(&args->baseline_logs)->composing(),
+       "a log of the baseline run (repeatable): overlaid on elapsed time")
+      ("baseline-run", po::value(&args->baseline_run),
+       "the baseline: a run's bucket documents (needs --es-url)")
+      ("baseline-name", po::value(&args->baseline_name), "the baseline's name on the page")
+      ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
+  // clang-format on
+  po::options_description back("From Elasticsearch (read-back)");
+  std::string from, to;
+  // clang-format off
+  back.add_options()
+      ("run", po::value(&args->query.run), "read the run's bucket documents instead of logs")
+      ("job", po::value(&args->query.jobs)->composing(), "read-back: only this job (repeatable)")
+      ("from", po::value(&from),
+       "read-back: quanta starting at or after T (ISO 8601, or Unix epoch s or ms)")
+      ("to", po::value(&to), "read-back: quanta starting before T");
+  // clang-format on
+  AddEsConnectionOptions(&back, &args->conn);
+  desc.add(back);
+  AddPipelineOptions(&desc, &positional);
+  po::variables_map vm;
+  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  if (rc >= 0) return rc;
+  if (vm.count("version")) {
+    std::cout << "fiohist " << FIOHIST_VERSION << "\n";
+    return kExitOk;
+  }
+  Status s;
+  args->read_back = vm.count("run") > 0;
+  args->quantum_given = !vm["quantum"].defaulted();
+  if (args->read_back) {
+    if (vm.count("host")) args->query.hosts = vm["host"].as<std::vector<std::string>>();
+    vm.erase("host");
+    if (vm.count("logs")) s = Status::Error("--run reads bucket documents: give no LOGS");
+    if (s.ok() && !from.empty()) s = ParseStartTime(from, &args->query.from_ms);
+    if (s.ok() && !to.empty()) s = ParseStartTime(to, &args->query.to_ms);
+  } else if (vm.count("job") || vm.count("from") || vm.count("to")) {
+    s = Status::Error("--job, --from and --to go with --run (read-back)");
+  }
+  if (s.ok() && !args->baseline_logs.empty() && !args->baseline_run.empty()) {
+    s = Status::Error("--baseline (logs) and --baseline-run: give one baseline");
+  }
+  if (s.ok() && (args->read_back || !args->baseline_run.empty()) && !ResolveEsUrl(&args->conn)) {
+    s = Status::Error("--run and --baseline-run need --es-url URL (or FIOHIST_ES_URL)");
+  }
+  if (s.ok()) {
+    s = PipelineOptionsFromVariables(vm, "cluster,host", &args->options, &args->logs,
+                                     !args->read_back);
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist report: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  // The page draws the cluster and each host; jobs would only make it bigger.
+  args->options.scopes = {true, true, false};
+  args->quiet = vm["quiet"].as<bool>();
+  return -1;
+}
+
+// A name for a run of logs: the directory of the first log, else "report".
+std::string NameOfLogs(const std::vector<std::string>& logs) {
+  if (logs.empty()) return "report";
+  std::string dir = logs[0];
+  const size_t slash = dir.rfind('/');
+  dir = slash == std::string::npos ? "." : dir.substr(0, slash);
+  if (dir == ".") {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) != nullptr) dir = cwd;
+  }
+  const size_t last = dir.rfind('/');
+  const std::string base = last == std::string::npos ? dir : dir.substr(last + 1);
+  return base.empty() ? "report" : base;
+}
+
+// One run (or baseline) collected for the page.
+struct CollectedRun {
+  ReportSink sink;
+  ReportSource source;
+  RunSummary summary;
+  /// The hosts' histograms per full quantum, for the verdicts against a baseline.
+  RunCellsSink cells{"", QuantumWindow()};
+};
+
+// Collects a run from `logs` or, when `run` is not empty, from its bucket documents.
+// `extra` (may be null) also sees the results (SLA lines on stderr).
+Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
+               const BucketQuery* query, HttpClient* client, ResultSink* extra,
+               CollectedRun* out) {
+  ResolutionSink resolutions(&out->sink, DefaultCoarseResolutions());
+  std::vector<ResultSink*> sinks = {&resolutions};
+  // The hosts' histograms per quantum are kept only for a comparison (they are large).
+  const bool compared = !args.baseline_logs.empty() || !args.baseline_run.empty();
+  if (compared) sinks.push_back(&out->cells);
+  if (extra != nullptr) sinks.push_back(extra);
+  FanoutSink fanout(sinks);
+  Status s;
+  if (query != nullptr) {
+    ReadBackFacts facts;
+    s = ReadBackRun(client, args.conn.index_prefix, *query, args.options, args.quantum_given,
+                    &fanout, &facts);
+    out->source.kind = "elasticsearch";
+    out->source.es_url = args.conn.urls.empty() ? "" : args.conn.urls[0];
+    out->source.documents = facts.documents;
+    out->source.run = query->run;
+    if (!s.ok()) return Status::Error("run '" + query->run + "': " + s.message());
+  } else {
+    // The inputs pctiles and push take: histogram logs, fio json+ status files and
+    // client/server outputs, fio JSON beside logs as their fio output.
+    PipelineOptions options = args.options;
+    const InputPlan plan = PlanInputs(logs, &options);
+    s = RunInputs(options, plan, &fanout, &out->summary);
+    PrintWarnings(stderr, out->summary);
+    if (!s.ok()) return s;
+  }
+  // A window without any I/O draws nothing: say so instead of an empty page.
+  bool any = false;
+  for (const ReportSeries& series : out->sink.data().series) {
+    for (const ReportPoint& p : series.points) any = any || p.samples > 0;
+  }
+  if (!any) {
+    return Status::Error((query ? "run '" + query->run + "'" : std::string("the logs")) +
+                         ": no I/O in the window read: nothing to draw");
+  }
+  return Status();
+}
+
+}  // namespace
+
+int RunReportCommand(int argc, char** argv) {
+  ReportArgs args;
+  if (int rc = ParseReportArgs(argc, argv, &args); rc >= 0) return rc;
+  std::unique_ptr<HttpClient> client;
+  if (args.read_back || !args.baseline_run.empty()) {
+    client = ConnectOrComplain("report", &args.conn);
+    if (!client) return kExitError;
+  }
+  auto fail = [](const std::string& what) {
+    std::fprintf(stderr, "fiohist report: error: %s\n", what.c_str());
+    return kExitError;
+  };
+  CollectedRun main_run;
+  SlaReportSink sla_report(stderr, args.read_back ? args.query.run : "");
+  Status s = Collect(args, args.logs, args.read_back ? &args.query : nullptr, client.get(),
+                     &sla_report, &main_run);
+  if (!s.ok()) return fail(s.message());
+  main_run.source.run = !args.name.empty()       ? args.name
+                        : args.read_back         ? args.query.run
+                                                 : NameOfLogs(args.logs);
+  std::unique_ptr<CollectedRun> baseline;
+  if (!args.baseline_logs.empty() || !args.baseline_run.empty()) {
+    baseline = std::make_unique<CollectedRun>();
+    BucketQuery bq;
+    bq.run = args.baseline_run;
+    PipelineOptions saved = args.options;
+    args.options.sla.clear();  // the SLA is checked on the run, not its baseline
+    s = Collect(args, args.baseline_logs, args.baseline_run.empty() ? nullptr : &bq,
+                client.get(), nullptr, baseline.get());
+    args.options = saved;
+    if (!s.ok()) return fail("baseline: " + s.message());
+    baseline->source.run = !args.baseline_name.empty() ? args.baseline_name
+                           : !args.baseline_run.empty() ? args.baseline_run
+                                                        : NameOfLogs(args.baseline_logs);
+    const std::string a = main_run.sink.data().info.layout.Name();
+    const std::string b = baseline->sink.data().info.layout.Name();
+    if (a != b) {
+      return fail("baseline '" + baseline->source.run + "' has bucket layout " + b +
+                  ", the run '" + main_run.source.run + "' " + a +
+                  ": their latencies are not comparable (give a baseline of the same fio "
+                  "build and log_hist_coarseness)");
+    }
+  }
+  const ReportData* base_data = baseline ? &baseline->sink.data() : nullptr;
+  // The verdict table: fiohist compare's comparison of the two runs' full quanta.
+  ComparisonResult verdicts;
+  std::string verdicts_error;
+  if (baseline) {
+    RunData run, base;
+    s = main_run.cells.TakeAll(&run);
+    if (s.ok()) s = baseline->cells.TakeAll(&base);
+    run.run = main_run.source.run;
+    base.run = baseline->source.run;
+    if (s.ok()) s = CompareRuns(run, {base}, CompareOptions(), &verdicts);
+    if (!s.ok()) verdicts_error = s.message();
+  }
+  const std::string json =
+      ReportJson(main_run.sink.data(), main_run.source, base_data,
+                 baseline ? &baseline->source : nullptr,
+                 baseline && verdicts_error.empty() ? &verdicts : nullptr, verdicts_error);
+  const std::string title =
+      "fiohist report: " + main_run.source.run +
+      (baseline ? " vs " + baseline->source.run : std::string());
+  s = WriteReportPage(args.output, title, json);
+  if (!s.ok()) return fail(s.message());
+  const std::vector<ReportChart> charts = ReportCharts(main_run.sink.data(), base_data);
+  if (!args.png_dir.empty()) {
+    // The hosts' small multiples: three per row, 240 px each, below the section's head.
+    const int host_rows = static_cast<int>((main_run.sink.data().hosts.size() + 2) / 3);
+    std::vector<ChartShot> shots;
+    for (const ReportChart& c : charts) {
+      shots.push_back({c.id, c.kind == "hosts" ? 140 + 240 * host_rows : 700});
+    }
+    s = ScreenshotCharts(FindChromium(), args.output, shots, args.png_dir);
+    if (!s.ok()) return fail(s.message());
+  }
+  if (!args.quiet) {
+    struct stat st {};
+    stat(args.output.c_str(), &st);
+    std::fprintf(stderr, "fiohist report: wrote %s (%lld bytes, %zu charts)%s\n",
+                 args.output.c_str(), static_cast<long long>(st.st_size), charts.size(),
+                 args.png_dir.empty() ? "" : (" and their PNGs in " + args.png_dir).c_str());
+  }
+  if (main_run.summary.incomplete) return kExitIncomplete;
+  return sla_report.breaches() > 0 ? kExitSlaBreached : kExitOk;
+}
+
+}  // namespace fiohist

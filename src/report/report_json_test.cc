@@ -1,0 +1,82 @@
+#include "report/report_json.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include "stats/pipeline.h"
+#include "stats/resolution_sink.h"
+
+namespace fiohist {
+namespace {
+
+ReportData Sample() {
+  const std::string dir = FIOHIST_SOURCE_DIR "/samples/epoch2/";
+  PipelineOptions o;
+  o.scopes = {true, true, false};
+  EXPECT_TRUE(ParseSlaThresholds({"p99=100us"}, "--sla", &o.sla).ok());
+  AddSlaPercentiles(o.sla, &o.percentiles);
+  ReportSink report;
+  ResolutionSink sink(&report, {10});
+  RunSummary summary;
+  EXPECT_TRUE(RunPipeline(o,
+                          {dir + "epoch2_clat_hist.1.log.hostX.gz",
+                           dir + "epoch2_clat_hist.1.log.hostY.gz"},
+                          &sink, &summary)
+                  .ok());
+  return report.data();
+}
+
+// The JSON parses, holds every series with parallel arrays, and names the charts.
+TEST(ReportJson, SeriesAsParallelArraysAndTheChartList) {
+  const ReportData d = Sample();
+  ReportSource src;
+  src.run = "sample </script> run";
+  const std::string json = ReportJson(d, src);
+  EXPECT_EQ(json.find("</"), std::string::npos);  // safe inside <script>
+  rapidjson::Document doc;
+  ASSERT_FALSE(doc.Parse(json.c_str()).HasParseError());
+  const auto& main = doc["main"];
+  EXPECT_STREQ(main["run"].GetString(), "sample </script> run");
+  EXPECT_EQ(main["series"].Size(), d.series.size());
+  for (const auto& s : main["series"].GetArray()) {
+    const rapidjson::SizeType n = s["t"].Size();
+    EXPECT_EQ(s["n"].Size(), n);
+    for (const auto& p : s["p"].GetArray()) EXPECT_EQ(p.Size(), n);
+  }
+  EXPECT_EQ(main["sla"].Size(), 1u);
+  EXPECT_EQ(main["breaches"].Size(), d.breaches.size());
+  EXPECT_GT(d.breaches.size(), 0u);
+  EXPECT_EQ(main["heat_rows_ns"].Size(), d.heat_row_edges_ns.size());
+  std::vector<std::string> ids;
+  for (const auto& c : doc["charts"].GetArray()) ids.push_back(c["id"].GetString());
+  EXPECT_EQ(ids, (std::vector<std::string>{"latency-read", "latency-write", "latency-all", "iops",
+                                           "heat-read", "heat-write", "hosts"}));
+  EXPECT_FALSE(doc.HasMember("baseline"));
+}
+
+// With a baseline: its run in the same form, and an overlay per direction both have.
+TEST(ReportJson, BaselineAndOverlays) {
+  const ReportData d = Sample();
+  ReportSource a, b;
+  a.run = "new";
+  b.run = "old";
+  const std::string json = ReportJson(d, a, &d, &b);
+  rapidjson::Document doc;
+  ASSERT_FALSE(doc.Parse(json.c_str()).HasParseError());
+  EXPECT_STREQ(doc["baseline"]["run"].GetString(), "old");
+  int overlays = 0;
+  for (const auto& c : doc["charts"].GetArray()) {
+    if (std::string(c["kind"].GetString()) != "overlay") continue;
+    ++overlays;
+    EXPECT_EQ(c["percentiles"].Size(), 3u);  // p50, p99, p99.9
+  }
+  EXPECT_EQ(overlays, 3);
+  EXPECT_FALSE(doc.HasMember("verdicts"));
+  // Runs that could not be compared: the page says why instead of a table.
+  const std::string not_compared = ReportJson(d, a, &d, &b, nullptr, "too few quanta");
+  ASSERT_FALSE(doc.Parse(not_compared.c_str()).HasParseError());
+  EXPECT_STREQ(doc["verdicts"]["error"].GetString(), "too few quanta");
+}
+
+}  // namespace
+}  // namespace fiohist

@@ -1,0 +1,196 @@
+#include "stats/percentile_interval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <unordered_map>
+
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/normal.hpp>
+
+namespace fiohist {
+namespace {
+
+// The largest k in [lo, hi] with pred(k) true, for pred true up to some k and false after;
+// pred(lo) is taken as true and pred(hi + 1) as false without asking. Gallops out from
+// `guess`, then bisects: a good guess costs two or three evaluations of pred.
+template <typename Pred>
+int64_t LastTrue(const Pred& pred, int64_t lo, int64_t hi, int64_t guess) {
+  int64_t t = lo, f = hi + 1;
+  const int64_t g = std::clamp(guess, lo, hi);
+  bool up = true;
+  if (g > t) {
+    if (pred(g)) {
+      t = g;
+    } else {
+      f = g;
+      up = false;
+    }
+  }
+  int64_t step = 1;
+  if (up) {
+    while (t + step < f) {
+      if (!pred(t + step)) {
+        f = t + step;
+        break;
+      }
+      t += step;
+      step *= 2;
+    }
+  } else {
+    while (f - step > t) {
+      if (pred(f - step)) {
+        t = f - step;
+        break;
+      }
+      f -= step;
+      step *= 2;
+    }
+  }
+  while (f - t > 1) {
+    const int64_t m = t + (f - t) / 2;
+    if (pred(m)) {
+      t = m;
+    } else {
+      f = m;
+    }
+  }
+  return t;
+}
+
+// Cornish-Fisher approximation of the binomial's q-quantile (normal plus skew term): only
+// the starting point of the exact search.
+double GuessQuantile(int64_t n, double p, double z) {
+  const double sigma = std::sqrt(static_cast<double>(n) * p * (1 - p));
+  if (!(sigma > 0)) return static_cast<double>(n) * p;
+  const double skew = (1 - 2 * p) / sigma;
+  return static_cast<double>(n) * p + sigma * (z + (z * z - 1) * skew / 6);
+}
+
+RankInterval ComputeRanks(int64_t n, double p, double confidence) {
+  RankInterval r;
+  if (n <= 0) {
+    r.lower = 0;
+    r.upper = n + 1;
+    return r;
+  }
+  if (p <= 0) {  // B = 0 always: no lower bound, the fastest I/O bounds it above
+    r.lower = 0;
+    r.upper = 1;
+    return r;
+  }
+  if (p >= 1) {  // B = n always: the slowest I/O bounds it below, nothing above
+    r.lower = n;
+    r.upper = n + 1;
+    return r;
+  }
+  const double a = (1 - confidence) / 2;
+  const boost::math::binomial_distribution<double> b(static_cast<double>(n), p);
+  const boost::math::normal_distribution<double> normal;
+  const double z = boost::math::quantile(normal, a);  // negative
+  auto guess = [](double x) {
+    return static_cast<int64_t>(std::floor(std::clamp(x, -2.0, 9.0e18)));
+  };
+  // Lower: the largest k with P(B <= k) <= a; l = k + 1 (k = -1: none, l = 0).
+  const int64_t k_low = LastTrue(
+      [&](int64_t k) { return boost::math::cdf(b, static_cast<double>(k)) <= a; }, -1, n - 1,
+      guess(GuessQuantile(n, p, z)) - 1);
+  // Upper: the largest k with P(B > k) > a, k = -1 included (always); u - 1 is the next k,
+  // the smallest with P(B >= u) <= a.
+  const int64_t k_high = LastTrue(
+      [&](int64_t k) {
+        return boost::math::cdf(boost::math::complement(b, static_cast<double>(k))) > a;
+      },
+      -1, n - 1, guess(GuessQuantile(n, p, -z)) - 1);
+  r.lower = k_low + 1;
+  r.upper = k_high + 2;
+  return r;
+}
+
+struct RankKey {
+  int64_t n;
+  double p;
+  double confidence;
+  bool operator==(const RankKey& o) const {
+    return n == o.n && p == o.p && confidence == o.confidence;
+  }
+};
+
+struct RankKeyHash {
+  size_t operator()(const RankKey& k) const {
+    size_t h = std::hash<int64_t>()(k.n);
+    h ^= std::hash<double>()(k.p) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= std::hash<double>()(k.confidence) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
+  }
+};
+
+// Bounds the per-thread cache; a full cache starts over (a run's n repeat in streaks).
+constexpr size_t kMaxCachedRanks = 1 << 16;
+
+}  // namespace
+
+Status CheckConfidence(double confidence) {
+  if (!(confidence > 0 && confidence < 1)) {
+    return Status::Error("--confidence: expected a level strictly between 0 and 1 (such as 0.95 "
+                         "or 95%), got " +
+                         std::to_string(confidence));
+  }
+  return Status();
+}
+
+Status ParseConfidence(const std::string& text, double* confidence) {
+  std::string t = text;
+  bool percent = false;
+  if (!t.empty() && t.back() == '%') {
+    percent = true;
+    t.pop_back();
+  }
+  char* rest = nullptr;
+  double v = std::strtod(t.c_str(), &rest);
+  if (t.empty() || rest == t.c_str() || *rest != '\0' || !std::isfinite(v)) {
+    return Status::Error("--confidence: expected a level strictly between 0 and 1 (such as "
+                         "0.95 or 95%), got '" +
+                         text + "'");
+  }
+  if (percent) v /= 100;
+  if (!(v > 0 && v < 1)) {
+    return Status::Error("--confidence: expected a level strictly between 0 and 1 (such as "
+                         "0.95 or 95%), got '" +
+                         text + "'");
+  }
+  *confidence = v;
+  return Status();
+}
+
+int64_t WholeIos(double weighted) {
+  if (!(weighted > 0)) return 0;
+  return static_cast<int64_t>(std::floor(weighted * (1 + 1e-9)));
+}
+
+RankInterval QuantileRanks(int64_t n, double p, double confidence) {
+  thread_local std::unordered_map<RankKey, RankInterval, RankKeyHash> cache;
+  const RankKey key{n, p, confidence};
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() >= kMaxCachedRanks) cache.clear();
+  const RankInterval r = ComputeRanks(n, p, confidence);
+  cache.emplace(key, r);
+  return r;
+}
+
+double RanksCoverage(int64_t n, double p, RankInterval r) {
+  if (n <= 0) return 0;
+  const double pc = std::clamp(p, 0.0, 1.0);
+  const boost::math::binomial_distribution<double> b(static_cast<double>(n), pc);
+  auto cdf = [&](int64_t k) {
+    if (k < 0) return 0.0;
+    if (k >= n) return 1.0;
+    return boost::math::cdf(b, static_cast<double>(k));
+  };
+  return cdf(r.upper - 1) - cdf(r.lower - 1);
+}
+
+}  // namespace fiohist

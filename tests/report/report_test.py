@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""`fiohist report` in a real browser: Debian's headless Chromium (driven by playwright-core,
+report/browser_check.js) loads each report and the test checks that no console error or
+network request happened, that every chart holds the series and points the report's data
+says it must (read from ECharts in the page), that zooming into a long run switches to a
+finer resolution, and that the screenshot (a PNG in the build directory) is large and not
+blank. Also: --png writes a PNG per chart, a baseline gets its overlays, a run with a host
+missing half the time says so, and bad input fails with a clear message.
+
+Usage: report_test.py FIOHIST SAMPLE_DIR OUT_DIR [es]
+  es: read the run back from Elasticsearch (env FIOHIST_ES_URL) instead of the browser cases.
+"""
+import glob
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+
+FIOHIST, SAMPLES, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
+MODE = sys.argv[4] if len(sys.argv) > 4 else "browser"
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECK = os.path.join(HERE, "..", "..", "report", "browser_check.js")
+SAMPLE_LOGS = sorted(glob.glob(os.path.join(SAMPLES, "*_clat_hist.*.log*")))
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def fiohist(args, env=None):
+    p = subprocess.run([FIOHIST] + args, capture_output=True, text=True, timeout=900, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def page_data(html):
+    text = open(html, encoding="utf-8").read()
+    m = re.search(r'<script id="fiohist-data" type="application/json">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1)), len(text.encode())
+
+
+def browse(html, shot, zoom=None):
+    args = ["node", CHECK, html, shot] + (["--zoom", zoom] if zoom else [])
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        print(p.stderr)
+        raise SystemExit("browser_check.js failed")
+    return json.loads(p.stdout)
+
+
+def series(run, host, d, res):
+    for s in run["series"]:
+        if s["host"] == host and s["dir"] == d and s["res"] == res:
+            return s
+    return None
+
+
+def expected(data, chart, res):
+    """The (series, points) each chart must hold at resolution `res`, from the report's data."""
+    run = data["main"]
+    kind = chart["kind"]
+    if kind == "latency":
+        s = series(run, "", chart["dir"], res)
+        n = len(s["t"])
+        out = [n] * len(run["percentiles"])
+        if "lo" in s:
+            out += [n, n]  # the confidence band: its low line and its height
+        if chart["clamped"]:
+            out.append(None)  # the clamped markers: as many as clamped values
+        return out
+    if kind == "iops":
+        return [len(series(run, "", d, res)["t"]) for d in chart["dirs"]]
+    if kind == "heat":
+        h = next(h for h in run["heat"] if h["dir"] == chart["dir"] and h["res"] == res)
+        return [sum(1 for col in h["c"] for v in col if v > 0)]
+    if kind == "overlay":
+        base = data["baseline"]
+        out = []
+        for r in (run, base):
+            rr = res if res in r["resolutions"] else 1
+            out += [len(series(r, "", chart["dir"], rr)["t"])] * len(chart["percentiles"])
+        return out
+    raise AssertionError(kind)
+
+
+def check_page(name, html, zoom=None):
+    """Loads `html`, checks it against its data; returns what the browser saw."""
+    data, size = page_data(html)
+    shot = os.path.join(OUT, name + ".png")
+    seen = browse(html, shot, zoom)
+    check(seen["console_errors"] == [], "%s: no console error or warning %s" % (name, seen["console_errors"]))
+    check(seen["requests"] == [], "%s: no network request %s" % (name, seen["requests"]))
+    charts = seen["charts"]
+    for c in data["charts"]:
+        if c["kind"] == "hosts":
+            ids = ["host-" + h["name"] for h in data["main"]["hosts"]]
+            check(all(i in charts for i in ids), "%s: a small multiple per host (%d)" % (name, len(ids)))
+            for i in ids:
+                if i not in charts:
+                    continue
+                res = charts[i]["resolution"]
+                host = i[len("host-"):]
+                want = [len(series(data["main"], "", "all", res)["t"]),
+                        len(series(data["main"], host, "all", res)["t"])]
+                got = [s["points"] for s in charts[i]["series"]]
+                check(got == want, "%s: %s holds %s points (want %s)" % (name, i, got, want))
+            continue
+        got = charts.get(c["id"])
+        check(got is not None, "%s: chart %s drawn" % (name, c["id"]))
+        if got is None:
+            continue
+        want = expected(data, c, got["resolution"])
+        pts = [s["points"] for s in got["series"]]
+        ok = len(pts) == len(want) and all(w is None or w == p for w, p in zip(want, pts))
+        check(ok, "%s: %s at resolution %s: %d series, points %s (want %s)" %
+              (name, c["id"], got["resolution"], len(pts), pts, want))
+    px = seen["screenshot"]
+    area = px["width"] * px["height"]
+    check(px["bytes"] > 100000 and px["ink_pixels"] > 0.03 * area and px["colours"] > 100,
+          "%s: screenshot %s: %d bytes, %dx%d, %d non-white pixels, %d colours" %
+          (name, shot, px["bytes"], px["width"], px["height"], px["ink_pixels"], px["colours"]))
+    print("     %s: %d bytes, drawn %.0f ms after navigation start" % (name, size, seen["render_ms"]))
+    return data, seen
+
+
+def log_line(t, columns, counts):
+    row = [0] * columns
+    for c, n in counts:
+        row[c] += n
+    return "%d, 0, 4096, %s\n" % (t, ", ".join(map(str, row)))
+
+
+def synthetic_run(directory, seconds, hosts, columns=116, stop_at=None, seed=1):
+    """Epoch-stamped reads, 1 s records, `columns` columns (log_hist_coarseness 4 of fio3):
+    hosts[i] latencies around column 40 + 2i; host 1 stops at `stop_at` s when given."""
+    os.makedirs(directory, exist_ok=True)
+    rnd = random.Random(seed)
+    paths = []
+    t0 = 1795000000000
+    for i, host in enumerate(hosts):
+        path = os.path.join(directory, "synth_clat_hist.1.log.%s" % host)
+        with open(path, "w") as f:
+            for s in range(1, seconds + 1):
+                if stop_at is not None and i == 1 and s > stop_at:
+                    break
+                base = 40 + 2 * i + (3 if 1200 <= s < 1260 else 0)
+                counts = [(base + rnd.randint(-2, 2), rnd.randint(50, 150)) for _ in range(6)]
+                counts.append((base + 12, rnd.randint(0, 3)))
+                f.write(log_line(t0 + 1000 * s, columns, counts))
+        paths.append(path)
+    return paths
+
+
+def browser_cases():
+    # The bundled sample, with an SLA: every chart, no error, a real screenshot.
+    html = os.path.join(OUT, "sample.html")
+    rc, _, err = fiohist(["report", "--sla", "p99=300us", "-o", html] + SAMPLE_LOGS)
+    check(rc == 4, "sample report written, exit 4 for the SLA breaches (got %d: %s)" % (rc, err[-300:]))
+    data, seen = check_page("sample", html)
+    check(len(data["main"]["breaches"]) > 0 and "SLA" in " ".join(seen["sections"]),
+          "sample: SLA breaches listed (%d)" % len(data["main"]["breaches"]))
+    check(seen["sections"][-1].startswith("Where the data came from"), "sample: the source section")
+
+    # A long run: zoomed out it draws a coarser resolution, zoomed in the quanta.
+    logs = synthetic_run(os.path.join(OUT, "long"), 3600, ["hostA", "hostB", "hostC"])
+    html = os.path.join(OUT, "long.html")
+    rc, _, err = fiohist(["report", "-o", html] + logs)
+    check(rc == 0, "long report written (%s)" % err[-300:])
+    data, seen = check_page("long", html, zoom="latency-read")
+    first = seen["charts"]["latency-read"]["resolution"]
+    check(first > 1, "long: zoomed out, a coarser resolution is drawn (x%d)" % first)
+    check(seen["zoom"]["resolution"] < first,
+          "long: zoomed into 5 %%, a finer one (x%d, %d points)" % (seen["zoom"]["resolution"], seen["zoom"]["points"]))
+
+    # Partial data: host B stops half way; the page says what is missing.
+    logs = synthetic_run(os.path.join(OUT, "partial"), 120, ["hostA", "hostB"], stop_at=60, seed=2)
+    html = os.path.join(OUT, "partial.html")
+    rc, _, err = fiohist(["report", "-o", html] + logs)
+    check(rc == 0, "partial run: report written (%s)" % err[-300:])
+    data, seen = check_page("partial", html)
+    check("host hostB: no I/O in 60 quanta" in seen["notes"], "partial: the page says hostB misses 60 quanta")
+
+    # A baseline: both runs overlaid on elapsed time.
+    html = os.path.join(OUT, "baseline.html")
+    base_logs = synthetic_run(os.path.join(OUT, "base"), 120, ["hostA", "hostB"], seed=3)
+    rc, _, err = fiohist(["report", "--baseline-name", "before", "-o", html] + logs +
+                         sum((["--baseline", p] for p in base_logs), []))
+    check(rc == 0, "baseline report written (%s)" % err[-300:])
+    data, seen = check_page("baseline", html)
+    check("overlay-read" in seen["charts"], "baseline: the overlay chart")
+    v = data.get("verdicts", {})
+    check(v.get("overall") in ("pass", "improvement", "inconclusive", "regression") and
+          len(v.get("rows", [])) >= 4 and any(h.startswith("Verdicts against the baseline") for h in seen["sections"]),
+          "baseline: the verdict table (%s, %d rows)" % (v.get("overall"), len(v.get("rows", []))))
+
+    # --png: one picture per chart, by headless Chromium.
+    png = os.path.join(OUT, "sample-png")
+    shutil.rmtree(png, ignore_errors=True)
+    rc, _, err = fiohist(["report", "--png", png, "-o", os.path.join(OUT, "sample2.html")] + SAMPLE_LOGS)
+    data, _ = page_data(os.path.join(OUT, "sample2.html"))
+    sizes = {c["id"]: os.path.getsize(os.path.join(png, c["id"] + ".png"))
+             if os.path.exists(os.path.join(png, c["id"] + ".png")) else 0 for c in data["charts"]}
+    check(rc == 0 and all(s > 10000 for s in sizes.values()),
+          "--png: a PNG per chart %s (%s)" % (sizes, err[-300:]))
+    env = dict(os.environ, FIOHIST_CHROMIUM="/nonexistent/chromium")
+    rc, _, err = fiohist(["report", "--png", png, "-o", os.path.join(OUT, "x.html")] + SAMPLE_LOGS, env)
+    check(rc == 1 and "Chromium" in err, "--png without Chromium: a clear error (%s)" % err.strip()[-200:])
+
+
+def bad_input_cases():
+    rc, _, err = fiohist(["report", "-o", os.path.join(OUT, "x.html"), os.path.join(OUT, "none.log")])
+    check(rc == 1 and "none.log" in err, "a log that does not exist: error naming it (%s)" % err.strip()[-200:])
+    fine = synthetic_run(os.path.join(OUT, "fine"), 10, ["hostA"], columns=1856)
+    coarse = synthetic_run(os.path.join(OUT, "coarse"), 10, ["hostA"], columns=116)
+    rc, _, err = fiohist(["report", "-o", os.path.join(OUT, "x.html"), "--baseline", coarse[0]] + fine)
+    check(rc == 1 and "bucket layout" in err and "fio3-g29-c4" in err,
+          "a baseline of another layout: a clear error (%s)" % err.strip()[-300:])
+    empty = os.path.join(OUT, "empty", "e_clat_hist.1.log.h")
+    os.makedirs(os.path.dirname(empty), exist_ok=True)
+    with open(empty, "w") as f:
+        for s in range(1, 4):
+            f.write(log_line(1795000000000 + 1000 * s, 116, []))
+    rc, _, err = fiohist(["report", "-o", os.path.join(OUT, "x.html"), empty])
+    check(rc == 1 and "no I/O" in err, "a run without I/O: a clear error (%s)" % err.strip()[-300:])
+
+
+def es_cases():
+    url = os.environ["FIOHIST_ES_URL"]
+    conn = ["--es-url", url, "--index-prefix", "rptest"]
+    rc, _, err = fiohist(["push", "--run", "rp-sample"] + conn + SAMPLE_LOGS)
+    check(rc == 0, "sample pushed (%s)" % err[-300:])
+    html = os.path.join(OUT, "es.html")
+    rc, _, err = fiohist(["report", "--run", "rp-sample", "-o", html] + conn)
+    check(rc == 0, "report --run from Elasticsearch (%s)" % err[-300:])
+    if rc == 0:
+        data, seen = check_page("es", html)
+        check(data["main"]["source"]["kind"] == "elasticsearch" and data["main"]["source"]["documents"] > 0,
+              "es: the page says the data came from Elasticsearch")
+        logs_html = os.path.join(OUT, "es-logs.html")
+        fiohist(["report", "-o", logs_html] + SAMPLE_LOGS)
+        a, _ = page_data(html)
+        b, _ = page_data(logs_html)
+        pa = series(a["main"], "", "all", 1)["p"]
+        pb = series(b["main"], "", "all", 1)["p"]
+        check(pa == pb, "es: read-back percentiles equal those of the logs")
+    rc, _, err = fiohist(["report", "--run", "no-such-run", "-o", os.path.join(OUT, "x.html")] + conn)
+    check(rc == 1 and "no run of that name" in err, "a run that does not exist: %s" % err.strip()[-200:])
+    rc, _, err = fiohist(["report", "--run", "rp-sample", "--from", "2030-01-01T00:00:00Z",
+                          "-o", os.path.join(OUT, "x.html")] + conn)
+    check(rc == 1 and "holds nothing there" in err, "an empty window: %s" % err.strip()[-200:])
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    if MODE == "es":
+        es_cases()
+    else:
+        bad_input_cases()
+        browser_cases()
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        sys.exit(1)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
