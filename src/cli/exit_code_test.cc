@@ -39,7 +39,9 @@ int CountLines(const std::string& text, const std::string& prefix) {
 TEST(ExitCode, SlaBreachedIsFourWithALinePerBreachingQuantum) {
   const std::string out = ::testing::TempDir() + "/sla.csv";
   std::string err;
-  EXPECT_EQ(RunFiohistOnEpoch2({"pctiles", "--quiet", "-o", out, "--sla", "read.p99.9=1ms"}, &err),
+  EXPECT_EQ(RunFiohistOnEpoch2(
+                {"pctiles", "--quiet", "--grid", "epoch", "-o", out, "--sla", "read.p99.9=1ms"},
+                &err),
             kExitSlaBreached);
   // 13 of the 19 read quanta of epoch2 have a p99.9 above 1 ms (fiohist's CSV says so).
   EXPECT_EQ(CountLines(err, "fiohist: SLA breach: "), 13) << err;

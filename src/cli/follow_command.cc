@@ -214,7 +214,7 @@ struct LiveDestination {
 Status OpenDestination(FollowArgs* args, LiveDestination* dest) {
   const bool to_es = args->out_dir.empty() && ResolveEsUrl(&args->conn);
   ActionConsumer consume;
-  bool histogram = true;  // the server has the `histogram` field type (a directory: true)
+  bool histogram = true;  // the server has the `histogram` field type (a directory: unknown)
   if (to_es) {
     Status s = MakeEsClient(args->conn, &dest->client);
     if (!s.ok()) return s;
@@ -245,8 +245,11 @@ Status OpenDestination(FollowArgs* args, LiveDestination* dest) {
   }
   dest->documents =
       std::make_unique<DocumentSink>(args->conn.index_prefix, args->meta, std::move(consume));
-  // Bucket documents in the form the server keeps best (see push --bucket-form).
-  dest->documents->set_bucket_form(histogram ? BucketForm::kHistogram : BucketForm::kCompact);
+  // Bucket documents in the form the server keeps best (see push --bucket-form); files in
+  // the form `load` turns into either.
+  dest->documents->set_bucket_form(!to_es       ? BucketForm::kFile
+                                   : histogram ? BucketForm::kHistogram
+                                               : BucketForm::kCompact);
   dest->resolutions = std::make_unique<ResolutionSink>(dest->documents.get(), args->resolutions);
   dest->sink = dest->resolutions.get();
   dest->late = dest->documents.get();

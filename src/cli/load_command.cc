@@ -14,6 +14,7 @@
 #include "es/es_sender.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
+#include "output/bucket_form_chooser.h"
 
 namespace po = boost::program_options;
 
@@ -40,7 +41,8 @@ int RunLoadCommand(int argc, char** argv) {
       ParseCommandLine(argc, argv,
                        "usage: fiohist load DIR [--es-url URL]\n"
                        "Documents go to PREFIX-pctiles/-buckets/-runs (and the month the files "
-                       "name) whatever prefix the files name.",
+                       "name) whatever prefix the files name. Bucket documents go in the form "
+                       "a direct push to this server writes (the files of push --out hold both).",
                        desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (Status checked = CheckBulkOptions(bulk); !checked.ok()) {
@@ -49,16 +51,27 @@ int RunLoadCommand(int argc, char** argv) {
   }
   std::unique_ptr<HttpClient> client = ConnectOrComplain("load", &conn);
   if (!client) return kExitError;
-  if (!no_setup) {
+  // The files carry both forms' counts (BucketForm::kFile): what goes is what a direct push
+  // to this server writes, chosen by its templates.
+  bool histogram = true;
+  {
     EsAdmin admin(client.get(), conn.index_prefix);
-    TemplateReport report;
-    Status st = admin.InstallTemplates(mappings, IndexSettings(), &report);
+    Status st;
+    if (!no_setup) {
+      TemplateReport report;
+      st = admin.InstallTemplates(mappings, IndexSettings(), &report);
+      if (st.ok()) PrintServerDecisions(client.get(), report);
+      histogram = report.histogram_supported;
+    } else {
+      st = admin.BucketsTemplateHasHistogram(&histogram);
+    }
     if (!st.ok()) {
       std::cerr << "fiohist load: " << st.message() << "\n";
       return kExitError;
     }
-    PrintServerDecisions(client.get(), report);
   }
+  BucketFormChooser chooser(histogram);
+  const std::string buckets = IndexBaseName(conn.index_prefix, DocKind::kBuckets);
   std::unique_ptr<EsSender> sender;
   Status st = EsSender::Create(client.get(), bulk, MakeBulkProgress(), &sender);
   if (!st.ok()) {
@@ -68,6 +81,13 @@ int RunLoadCommand(int argc, char** argv) {
   // The next files are read while earlier batches are on the wire.
   st = ReadNdjsonDir(dir, [&](BulkAction action) {
     action.index = RewriteIndexPrefix(action.index, conn.index_prefix);
+    if (action.index.compare(0, buckets.size(), buckets) == 0) {
+      Status chosen = chooser.Choose(&action.source);
+      if (!chosen.ok()) {
+        return Status::Error("bucket document " + action.id + " in " + dir + ": " +
+                             chosen.message());
+      }
+    }
     return sender->queue().Add(std::move(action));
   });
   Status finished = sender->queue().Finish();

@@ -85,6 +85,18 @@ int RunCompatIfAsked(int argc, char** argv) {
                    mode.c_str());
       return kExitUsage;
     }
+    // The reference's grid is part of its output: a --grid cannot apply (say so rather
+    // than leave it to the reference's option parser).
+    for (int j = 0; j < argc && std::string(argv[j]) != "--"; ++j) {
+      const std::string g = argv[j];
+      if (g == "--grid" || g.rfind("--grid=", 0) == 0) {
+        std::fprintf(stderr,
+                     "fiohist pctiles: --grid cannot be combined with --compat: compat mode "
+                     "keeps the reference's quanta (from the start of the window where all "
+                     "logs have data) so that its output stays byte-identical\n");
+        return kExitUsage;
+      }
+    }
     std::vector<const char*> rest;
     for (int j = 0; j < argc; ++j) {
       if (j == i || (a == "--compat" && j == i + 1)) continue;

@@ -32,6 +32,11 @@ void AddPipelineOptions(po::options_description* desc,
       ("quantum,q", po::value<double>()->default_value(1.0, "1"),
        "quantum length in seconds (e.g. 0.25, 1, 10); epoch-stamped logs are aligned to "
        "multiples of it in absolute time")
+      ("grid", po::value<std::string>()->default_value("logs"),
+       "where quanta start: logs (aligned with the records' ends, so that as few I/Os as "
+       "possible are split between quanta), epoch (whole multiples of the quantum in "
+       "absolute time, to join other time series) or an origin time (ISO 8601 or Unix "
+       "epoch; quanta at origin + k x quantum)")
       ("percentiles,p", po::value<std::string>()->default_value("50,90,95,99,99.9,99.99"),
        "percentiles to report, comma separated")
       ("scope", po::value<std::string>(),
@@ -76,7 +81,9 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::stri
         "milliseconds, at most 1e9 (e.g. 0.25, 1, 10)");
   }
   o->quantum_ms = static_cast<int64_t>(std::llround(q * 1000));
-  Status s = ParsePercentiles(vm["percentiles"].as<std::string>(), &o->percentiles);
+  Status s = ParseGridChoice(vm["grid"].as<std::string>(), &o->grid);
+  if (!s.ok()) return s;
+  s = ParsePercentiles(vm["percentiles"].as<std::string>(), &o->percentiles);
   if (!s.ok()) return s;
   o->scopes = {false, false, false};
   for (const std::string& sc :

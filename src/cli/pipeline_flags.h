@@ -10,7 +10,7 @@
 
 namespace fiohist {
 
-/// Adds --quantum, --percentiles, --scope, --direction, --start-time, --fio-json,
+/// Adds --quantum, --grid, --percentiles, --scope, --direction, --start-time, --fio-json,
 /// --log-hist-msec, --layout, --host, --host-map, --skip-bad-lines, --threads and the
 /// positional LOGS to `desc` / `positional`.
 void AddPipelineOptions(boost::program_options::options_description* desc,

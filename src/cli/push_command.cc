@@ -77,7 +77,7 @@ struct PushArgs {
   std::vector<int> resolutions = DefaultCoarseResolutions();
   /// Which results get bucket documents; the form is the server's unless --bucket-form.
   BucketOptions buckets;
-  /// --bucket-form: "auto" (histogram where the server has the type; histogram for --out),
+  /// --bucket-form: "auto" (histogram where the server has the type; kFile for --out),
   /// "histogram" or "compact".
   std::string bucket_form = "auto";
   PipelineOptions options;
@@ -167,9 +167,10 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
        "percentiles of their sums stay within 0.1% of the logs'; 1: whole I/Os)")
       ("bucket-form", po::value(&args->bucket_form),
        "bucket documents' form: auto (a `latency` histogram where the server has the type, "
-       "else compact; histogram with --out), histogram, or compact (read back by `fiohist "
-       "pctiles --es-url`: a job's fio records with their whole counts, exact; scaled counts "
-       "for host and cluster scopes)");
+       "else compact; with --out, files holding both, of which `fiohist load` sends what its "
+       "server takes), histogram, or compact (read back by `fiohist pctiles --es-url`: a "
+       "job's fio records with their whole counts, exact; scaled counts for host and "
+       "cluster scopes)");
   // clang-format on
   AddEsConnectionOptions(&desc, &args->conn);
   AddBulkOptions(&desc, &args->bulk);
@@ -198,7 +199,7 @@ struct Destination {
   std::unique_ptr<EsSender> sender;
   std::unique_ptr<NdjsonDirWriter> writer;
   ActionConsumer consume;
-  /// The server has the `histogram` field type (always true for a directory).
+  /// The server has the `histogram` field type (a directory: unknown, see BucketForm::kFile).
   bool histogram = true;
   /// Sends what is queued, or closes the last file.
   Status Finish() {
@@ -293,8 +294,10 @@ class AnchorGate : public ResultSink {
       return s;
     }
     if (args_->bucket_form == "auto") {
-      documents_->set_bucket_form(dest_->histogram ? BucketForm::kHistogram
-                                                   : BucketForm::kCompact);
+      // Files carry both forms' counts: `load` sends what its server takes.
+      documents_->set_bucket_form(!to_es_            ? BucketForm::kFile
+                                  : dest_->histogram ? BucketForm::kHistogram
+                                                     : BucketForm::kCompact);
     }
     return next_->Begin(info);
   }
@@ -351,11 +354,11 @@ int RunPushCommand(int argc, char** argv) {
                  "(--fio-json)\n",
                  moved);
   }
-  // The compact form stores job documents as their logs' records: the pipeline keeps them
-  // wherever that form may be chosen (auto learns the server's types only at Begin()).
-  args.options.keep_records =
-      args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
-      (args.bucket_form == "compact" || (args.bucket_form == "auto" && to_es));
+  // The compact form (and the files' form) stores job documents as their logs' records: the
+  // pipeline keeps them wherever that form may be chosen (auto learns the server's types
+  // only at Begin()).
+  args.options.keep_records = args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
+                              (args.bucket_form == "compact" || args.bucket_form == "auto");
   Status s = RunInputs(args.options, plan, &sink, &summary);
   PrintWarnings(stderr, summary);
   Status finished = dest.Finish();

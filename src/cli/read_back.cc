@@ -18,6 +18,7 @@ Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const Bu
         Status st = ParseLayoutName(run.layout, &info.layout);
         if (!st.ok()) return st;
         info.absolute = run.absolute;
+        info.grid_origin_ms = run.grid_origin_ms;
         info.anchor = run.absolute ? "epoch" : "none";
         if (!quantum_given && run.quantum_ms > 0) options.quantum_ms = run.quantum_ms;
         if (run.quantum_ms > 0 && options.quantum_ms % run.quantum_ms != 0) {

@@ -284,6 +284,11 @@ Status BucketReader::Read(const BucketQuery& query,
                              ? std::llround(src["quantum_s"].GetDouble() * 1000)
                              : 0;
         run.absolute = src.HasMember("@timestamp") && src["@timestamp"].IsString();
+        // Stored quanta start on the run's grid: the first one's phase is its origin.
+        if (run.quantum_ms > 0) {
+          const int64_t phase = hit["sort"][0].GetInt64() % run.quantum_ms;
+          run.grid_origin_ms = phase < 0 ? phase + run.quantum_ms : phase;
+        }
         decoder = std::make_unique<BucketDecoder>(layout);
         s = begin(run);
         if (!s.ok()) return s;

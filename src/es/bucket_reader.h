@@ -28,6 +28,9 @@ struct BucketQuery {
 struct BucketRunFacts {
   std::string layout;  ///< e.g. fio3-g29-c0
   int64_t quantum_ms = 0;
+  /// The phase of the stored quanta (their start modulo quantum_ms): a coarser read-back
+  /// quantum aligns its windows to it, as the push's coarser resolutions did.
+  int64_t grid_origin_ms = 0;
   bool absolute = true;  ///< @timestamp is ISO text (else epoch-0 relative milliseconds)
   std::string scope;     ///< the finest scope stored, whose documents are read
   /// Job scope: every (host, job) of the run that the query's host and job filters keep,

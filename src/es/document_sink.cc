@@ -56,7 +56,7 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     return s;
   }
   BulkAction b;
-  if (buckets_.form == BucketForm::kCompact && r.records) {
+  if (buckets_.form != BucketForm::kHistogram && r.records) {
     // The record form: the log's own integer counts, exact. A quantum where none of the
     // job's records starts still gets its document (no records; its share comes from
     // earlier ones): one per quantum, job and direction, with the quantum's `samples`.
@@ -64,7 +64,11 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     for (const PlacedRecord& rec : *r.records) {
       if (rec.direction == r.direction) mine_.push_back(&rec);
     }
-    builder_->AppendRecords(r, mine_, &b.source);
+    // Files (push --out) also carry the scaled counts a histogram-form push would have
+    // written, rounded in the same order, for `load` into a server with that type.
+    const bool file = buckets_.form == BucketForm::kFile;
+    if (file) carry_.Round(r, &ints_);
+    builder_->AppendRecords(r, mine_, &b.source, file ? &ints_ : nullptr);
   } else {
     carry_.Round(r, &ints_);
     builder_->AppendBuckets(r, ints_, &b.source);

@@ -568,6 +568,33 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
   return Status();
 }
 
+Status EsAdmin::BucketsTemplateHasHistogram(bool* histogram) {
+  const std::string name = IndexBaseName(prefix_, DocKind::kBuckets);
+  HttpResult r = client_->Request("GET", "/_index_template/" + name);
+  *histogram = false;
+  if (r.status == 404) return Status();  // no template: the compact form fits any mapping
+  if (!r.ok()) {
+    return Status::Error("reading index template " + name + " failed: " + DescribeHttpFailure(r));
+  }
+  rapidjson::Document d;
+  d.Parse(r.body.c_str());
+  const char* path[] = {"index_template", "template", "mappings", "properties", "latency", "type"};
+  const rapidjson::Value* v = nullptr;
+  if (!d.HasParseError() && d.IsObject() && d.HasMember("index_templates") &&
+      d["index_templates"].IsArray() && !d["index_templates"].Empty()) {
+    v = &d["index_templates"][0];
+    for (const char* key : path) {
+      if (!v->IsObject() || !v->HasMember(key)) {
+        v = nullptr;
+        break;
+      }
+      v = &(*v)[key];
+    }
+  }
+  *histogram = v != nullptr && v->IsString() && std::string(v->GetString()) == "histogram";
+  return Status();
+}
+
 Status EsAdmin::CountRunDocuments(const std::string& run, uint64_t* count) {
   HttpResult r = client_->Request(
       "POST", "/" + AllIndexPatterns(prefix_) + "/_count?" + kMultiIndexOptions, RunTermQuery(run));

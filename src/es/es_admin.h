@@ -80,6 +80,12 @@ class EsAdmin {
   Status InstallTemplates(const std::string& mappings_dir, const IndexSettings& settings,
                           TemplateReport* report);
 
+  /// Whether the installed buckets template maps `latency` as a `histogram` (false: the
+  /// fallback of a server without the type, as InstallTemplates chose; also false when
+  /// there is no template: the compact form fits any mapping). For `load --no-setup`, which
+  /// installs nothing and must send the form the template expects.
+  Status BucketsTemplateHasHistogram(bool* histogram);
+
   /// Creates the three indices of the month of `run_start_ms` that do not exist yet.
   Status CreateRunIndices(int64_t run_start_ms, TemplateReport* report);
 

@@ -6,7 +6,8 @@
 //   {"index":{"_index":"fiohist-pctiles","_id":"<id>"}}\n<document JSON on one line>\n
 //   {"delete":{"_index":"fiohist-runs","_id":"<id>"}}\n
 // so `curl -H 'Content-Type: application/x-ndjson' --data-binary @bulk-000001.ndjson
-// URL/_bulk` works too. A file holds at most `max_file_bytes` (default 5 MiB, a good `_bulk`
+// URL/_bulk` works too (push's files then keep both forms of the bucket counts, which
+// `fiohist load` reduces to what its server takes: BucketFormChooser). A file holds at most `max_file_bytes` (default 5 MiB, a good `_bulk`
 // size) unless one document alone is larger; a document never spans two files.
 #pragma once
 

@@ -3,8 +3,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
+#include "log/grid_phase.h"
 
 namespace fiohist {
 
@@ -20,6 +22,9 @@ struct LogProbe {
   /// log_hist_msec: fio keeps its lines on the log_hist_msec grid, so a late line (514 ms
   /// after the last) is followed by an early one (486 ms); the median is the interval.
   int64_t typical_gap_ms = 0;
+  /// Each probed record's stamp (as in the log, before any anchor) and I/Os: where the
+  /// quantum grid's phase is chosen from (grid_phase.h).
+  std::vector<RecordEnd> stamps;
   /// True when the file holds no record at all.
   bool empty = true;
 };

@@ -117,6 +117,7 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   report_.has_direction[d] = true;
   const double w = grid.Weight(span, q);
   if (w > 0) (*out)[d].AddWeighted(record.counts, w);
+  if (w > 0 && w < 1) straddled_[d] += std::min(w, 1 - w) * static_cast<double>(record.total);
   (*touched)[d] = true;
   if (placed_) placed_->push_back(PlacedRecord{record.direction, span, record.counts});
   covered_[d] += std::max<int64_t>(0, std::min(span.end_ms, qe) - std::max(span.start_ms, qs));
@@ -126,6 +127,7 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
     p.span = span;
     p.direction = record.direction;
     p.counts.assign(record.counts.begin(), record.counts.end());
+    p.total = static_cast<double>(record.total);
   }
 }
 
@@ -210,6 +212,8 @@ void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* o
     if (w > 0) {
       (*out)[d].AddWeighted(p.counts, w);
       (*touched)[d] = true;
+      // It began in an earlier quantum: w < 1.
+      straddled_[static_cast<size_t>(d)] += std::min(w, 1 - w) * p.total;
       covered_[static_cast<size_t>(d)] +=
           std::min(p.span.end_ms, qe) - std::max(p.span.start_ms, qs);
     }
@@ -322,6 +326,7 @@ Status LogStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
     if (!s.ok()) return s;
   }
   covered_ = {};
+  straddled_ = {};
   covered_q_ = q;
   FeedPending(grid, q, out, touched);
   Status s = FeedLines(grid, q, out, touched);

@@ -68,7 +68,9 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
   if (s.max_lower_bound) l += first ? "max" : ";max";
   l += ',';
   AppendShortest(&l, r.coverage);
-  l += r.partial ? ",true\n" : ",false\n";
+  l += r.partial ? ",true," : ",false,";
+  if (r.straddled >= 0) AppendShortest(&l, r.straddled);
+  l += '\n';
 }
 
 Status CsvSink::Write(std::string_view row) {

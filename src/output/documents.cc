@@ -419,20 +419,24 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   }
   clamped_key_ = ResultKey("clamped");
   // A dashboard draws the resolution whose (zoom_gt_ms, zoom_le_ms] holds its interval:
-  // the finest not finer than the interval (the coarsest has no upper end: 2^53).
+  // the finest not finer than the interval (the coarsest has no upper end: 2^53, nor has
+  // the widest one a run writes: ScopeResult::widest).
+  constexpr int64_t kNoEnd = int64_t{1} << 53;
   for (size_t i = 0; i < info.resolutions.size(); ++i) {
     const int64_t gt = i == 0 ? 0 : info.resolutions[i - 1] * info.quantum_ms;
     const int64_t le =
-        i + 1 == info.resolutions.size() ? int64_t{1} << 53 : info.resolutions[i] * info.quantum_ms;
-    resolution_json_.emplace_back(info.resolutions[i],
-                                  ResultKey("resolution") + std::to_string(info.resolutions[i]) +
-                                      ResultKey("zoom_gt_ms") + std::to_string(gt) +
-                                      ResultKey("zoom_le_ms") + std::to_string(le));
-    percentile_room_ = std::max(percentile_room_, resolution_json_.back().second.size());
+        i + 1 == info.resolutions.size() ? kNoEnd : info.resolutions[i] * info.quantum_ms;
+    const std::string head = ResultKey("resolution") + std::to_string(info.resolutions[i]) +
+                             ResultKey("zoom_gt_ms") + std::to_string(gt) +
+                             ResultKey("zoom_le_ms");
+    resolution_json_.push_back(
+        {info.resolutions[i], head + std::to_string(le), head + std::to_string(kNoEnd)});
+    percentile_room_ = std::max(percentile_room_, resolution_json_.back().widest.size());
   }
   lower_bound_key_ = ResultKey("lower_bound");
   coverage_key_ = ResultKey("coverage");
   partial_key_ = ResultKey("partial");
+  straddled_key_ = ResultKey("straddled");
   sla_ = SlaChecker(info.sla, info.percentiles);
   if (sla_.active()) {
     sla_breach_key_ = ResultKey("sla_breach");
@@ -450,7 +454,8 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   // and "max", with commas), "}".
   percentile_room_ += clamped_key_.size() + MaxValueBytes(FieldType::kBoolean) +
                       lower_bound_key_.size() + 2 + 6 + 1 + coverage_key_.size() + kMaxDouble +
-                      partial_key_.size() + MaxValueBytes(FieldType::kBoolean);
+                      partial_key_.size() + MaxValueBytes(FieldType::kBoolean) +
+                      straddled_key_.size() + kMaxDouble;
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
   }
@@ -585,8 +590,8 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = Put(p, stat_keys_[static_cast<size_t>(which)]);
     p = PutNum(p, StatValue(which, r, ns_per_unit_));
   };
-  for (const auto& [multiple, json] : resolution_json_) {
-    if (multiple == r.resolution) p = Put(p, json);
+  for (const ResolutionJson& j : resolution_json_) {
+    if (j.multiple == r.resolution) p = Put(p, r.widest ? j.widest : j.json);
   }
   stat(Stat::kIops);
   if (s.samples > 0) {
@@ -619,6 +624,10 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   p = PutNum(p, r.coverage);
   p = Put(p, partial_key_);
   p = r.partial ? Lit(p, "true") : Lit(p, "false");
+  if (r.straddled >= 0) {
+    p = Put(p, straddled_key_);
+    p = PutNum(p, r.straddled);
+  }
   if (sla_.active() && r.kind == ScopeKind::kCluster) {
     thread_local std::vector<size_t> breached;
     breached.clear();
@@ -692,10 +701,19 @@ void DocumentBuilder::AppendBuckets(const ScopeResult& r, const IntegerBuckets& 
 
 void DocumentBuilder::AppendRecords(const ScopeResult& r,
                                     const std::vector<const PlacedRecord*>& records,
-                                    std::string* doc) const {
+                                    std::string* doc, const IntegerBuckets* scaled) const {
   const int columns = static_cast<int>(mid_text_.size());
   size_t room = buckets_head_.size() + records_end_key_.size() + records_key_.size() +
                 coverage_key_.size() + MaxValueBytes(FieldType::kDate) + kMaxDouble + 8;
+  size_t n_scaled = 0;  // columns of `scaled` within the layout, as AppendBuckets counts them
+  if (scaled != nullptr) {
+    while (n_scaled < scaled->columns.size() && n_scaled < scaled->counts.size() &&
+           scaled->columns[n_scaled] >= 0 && scaled->columns[n_scaled] < columns) {
+      ++n_scaled;
+    }
+    room += bucket_runs_key_.size() + bucket_ios_key_.size() + latency_scale_key_.size() + 32 +
+            n_scaled * (kRunRoom + kIntRoom);
+  }
   int64_t end_ms = r.start_ms;
   for (const PlacedRecord* rec : records) {
     // ,{"span":[<int64>,<int64>],"runs":[],"ios":[]} and the lists' elements.
@@ -729,6 +747,18 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
   if (records.empty()) ++p;
   *open = '[';
   *p++ = ']';
+  if (scaled != nullptr) {
+    // The compact form's scaled counts, after the records: `load` keeps either part
+    // (BucketFormChooser), and each part is then what a direct push writes.
+    p = Put(p, bucket_runs_key_);
+    p = PutRuns(p, n_scaled, [&](size_t i) { return static_cast<int64_t>(scaled->columns[i]); });
+    p = Put(p, bucket_ios_key_);
+    p = PutInts(p, n_scaled, [&](size_t i) { return scaled->counts[i]; });
+    if (scaled->scale != 1) {
+      p = Put(p, latency_scale_key_);
+      p = std::to_chars(p, p + 20, scaled->scale).ptr;
+    }
+  }
   if (r.coverage != 1) {
     p = Put(p, coverage_key_);
     p = PutNum(p, r.coverage);
@@ -769,11 +799,14 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
   for (const std::string& v : info_.fio_versions) w.String(v.c_str());
   w.EndArray();
   Str(w, RunKey("anchor"), info_.anchor);
+  Str(w, RunKey("grid"), info_.grid);
+  Key(w, RunKey("grid_origin_ms"));
+  w.Int64(info_.grid_origin_ms);
   Key(w, RunKey("log_hist_msec"));
   w.Int64(info_.log_hist_msec);
   Key(w, RunKey("resolutions"));
   w.StartArray();
-  for (int m : info_.resolutions) w.Int(m);
+  for (int m : summary.resolutions.empty() ? info_.resolutions : summary.resolutions) w.Int(m);
   w.EndArray();
   if (!summary.io_shares.empty()) {
     double lowest = summary.io_shares.front().share();

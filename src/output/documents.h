@@ -23,8 +23,10 @@ struct RunMeta {
 
 /// How a bucket document carries its integer counts (docs/documents.md): as a `latency`
 /// histogram (bucket midpoints in us, counts) where the cluster has that field type, else
-/// compactly as delta-coded bucket indices and counts that only fiohist reads back.
-enum class BucketForm { kHistogram, kCompact };
+/// compactly as delta-coded bucket indices and counts that only fiohist reads back. kFile
+/// is what `push --out` writes: the compact form, whose record-form documents also carry
+/// their scaled counts, so that `fiohist load` can send either form (BucketFormChooser).
+enum class BucketForm { kHistogram, kCompact, kFile };
 
 /// Builds document sources (JSON text) as docs/documents.md describes. Latencies are in
 /// microseconds unless another `ns_per_unit` is given (the NDJSON table output).
@@ -53,9 +55,10 @@ class DocumentBuilder {
   /// Appends the record form of `r`'s bucket document to `out`: `records`, the fio records
   /// of r's job and direction whose spans start in r's quantum, with their integer counts
   /// and spans (exact: read-back places them on its grid as the logs were), and
-  /// `records_end`, the end of the last span.
+  /// `records_end`, the end of the last span. With `scaled` (BucketForm::kFile), also
+  /// the scaled counts of r's histogram as the compact form writes them, after `records`.
   void AppendRecords(const ScopeResult& r, const std::vector<const PlacedRecord*>& records,
-                     std::string* out) const;
+                     std::string* out, const IntegerBuckets* scaled = nullptr) const;
 
   /// Deterministic id of `r`'s document of `kind`: a re-push overwrites, never duplicates.
   std::string Id(DocKind kind, const ScopeResult& r) const;
@@ -105,15 +108,19 @@ class DocumentBuilder {
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
   std::string latency_scale_key_, records_key_, records_end_key_;
-  std::string coverage_key_, partial_key_;
+  std::string coverage_key_, partial_key_, straddled_key_;
   // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
   // and each threshold's text as a JSON string.
   SlaChecker sla_;
   std::string sla_breach_key_, sla_breached_key_;
   std::vector<std::string> sla_texts_;
   // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
-  // resolution and zoom fields.
-  std::vector<std::pair<int, std::string>> resolution_json_;
+  // resolution and zoom fields, as it is and as the widest one the run writes.
+  struct ResolutionJson {
+    int multiple;
+    std::string json, widest;
+  };
+  std::vector<ResolutionJson> resolution_json_;
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"

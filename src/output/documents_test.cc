@@ -97,6 +97,26 @@ TEST(Documents, CompactFormDeltaCodesTheIndices) {
   EXPECT_FALSE(d.HasMember("latency"));
 }
 
+// The widest resolution a run writes is drawn at every larger interval, like the coarsest.
+TEST(Documents, WidestResolutionHasNoUpperZoom) {
+  Fixture f;
+  f.info.resolutions = {1, 10, 60};
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}});
+  f.r.resolution = 10;
+  const std::string plain = b.Percentiles(f.r);
+  EXPECT_NE(plain.find("\"zoom_gt_ms\":1000,\"zoom_le_ms\":10000,"), std::string::npos) << plain;
+  f.r.widest = true;
+  const std::string widest = b.Percentiles(f.r);
+  EXPECT_NE(widest.find("\"zoom_gt_ms\":1000,\"zoom_le_ms\":9007199254740992,"),
+            std::string::npos)
+      << widest;
+  // The run document lists the resolutions written, where the summary names them.
+  RunSummary summary;
+  summary.resolutions = {1, 10};
+  EXPECT_NE(b.Run(summary, {}).find("\"resolutions\":[1,10]"), std::string::npos);
+  EXPECT_NE(b.Run(RunSummary(), {}).find("\"resolutions\":[1,10,60]"), std::string::npos);
+}
+
 TEST(Documents, IdsAreDeterministicAndDistinct) {
   Fixture f;
   DocumentBuilder a(f.info, RunMeta{"r1", {}, {}});

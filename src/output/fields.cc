@@ -61,6 +61,9 @@ const std::vector<Field>& ResultFields() {
       // Bucket documents carry it only where it is below 1, for read-back.
       {"coverage", FieldType::kDouble, kInPctiles | kInBuckets | kInCsv},
       {"partial", FieldType::kBoolean, kInPctiles | kInCsv},
+      // The share of the span's I/Os that spreading records uniformly may have put on the
+      // wrong side of its edges (scope_result.h); absent (empty) where unknown.
+      {"straddled", FieldType::kDouble, kInPctiles | kInCsv},
       // Cluster documents of a run with SLA thresholds only (absent otherwise): whether
       // the span breaches any of them, and the normalized texts of those it breaches.
       {"sla_breach", FieldType::kBoolean, kInPctiles},
@@ -103,6 +106,10 @@ const std::vector<Field>& RunFields() {
       {"layout", FieldType::kKeyword, kInRuns},
       {"fio_versions", FieldType::kKeyword, kInRuns},
       {"anchor", FieldType::kKeyword, kInRuns},
+      // How quanta were placed ("logs", "epoch", "origin") and their origin: quanta and
+      // coarser windows start at grid_origin_ms + k x their length (read-back uses it).
+      {"grid", FieldType::kKeyword, kInRuns},
+      {"grid_origin_ms", FieldType::kLong, kInRuns},
       {"log_hist_msec", FieldType::kInteger, kInRuns},
       {"resolutions", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.

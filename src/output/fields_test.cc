@@ -120,7 +120,7 @@ TEST(Fields, TableMatchesTheIndexTemplates) {
 TEST(Fields, CsvHeaderComesFromTheTable) {
   EXPECT_EQ(CsvHeader({"p50", "p99.9"}),
             "start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,"
-            "max,p50,p99.9,top_bucket,lower_bound,coverage,partial\n");
+            "max,p50,p99.9,top_bucket,lower_bound,coverage,partial,straddled\n");
 }
 
 // Every field and column of the table is named in the documentation users read.

@@ -85,6 +85,9 @@ Status SummarySink::End(const RunSummary& summary) {
                  "fiohist: times are ms since the jobs started (no --start-time, no --fio-json "
                  "and no fio JSON output found next to the logs)\n");
   }
+  std::fprintf(out_, "fiohist: quanta start %lld ms after each multiple of %g s (grid %s)\n",
+               static_cast<long long>(info_.grid_origin_ms),
+               static_cast<double>(info_.quantum_ms) / 1000.0, info_.grid.c_str());
   // One line per host, up to a screenful.
   constexpr size_t kNotes = 32;
   for (size_t i = 0; i < info_.fio_json_notes.size() && i < kNotes; ++i) {

@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "log/quantum_grid.h"
 #include "stats/scope_result.h"
 
 namespace fiohist {
 namespace {
 
-// The window of length q holding t (aligned to multiples of q from time 0).
-int64_t WindowOf(int64_t t, int64_t q) {
-  const int64_t w = t / q * q;
-  return (t < 0 && w != t) ? w - q : w;
+// The window of length q holding t (aligned to multiples of q from `origin`).
+int64_t WindowOf(int64_t t, int64_t q, int64_t origin) {
+  return QuantumGrid(origin, q).Start(QuantumGrid(origin, q).IndexOf(t));
 }
 
 }  // namespace
@@ -57,7 +57,7 @@ void HistogramReplay::AddTo(Sums* s, const StoredQuantum& q, int64_t covered_ms)
 }
 
 Status HistogramReplay::Add(const StoredQuantum& q) {
-  const int64_t w = WindowOf(q.start_ms, o_.quantum_ms);
+  const int64_t w = WindowOf(q.start_ms, o_.quantum_ms, info_.grid_origin_ms);
   if (!begun_) {
     begun_ = true;
     info_.first_quantum_ms = w;

@@ -33,7 +33,7 @@ struct StoredQuantum {
 
 /// Sums stored histograms into the scopes, directions and quanta that `options` asks for
 /// (options.quantum_ms: a multiple of the stored quantum, windows aligned to multiples of
-/// it from time 0 as the pipeline's) and hands the results to a sink in the pipeline's
+/// it from info.grid_origin_ms as the pipeline's) and hands the results to a sink in the pipeline's
 /// order, with statistics from the same code: Begin, Quantum* by time then scope, host,
 /// job, direction, WholeRun*, End. Stored quanta must come in time order, the directions of
 /// a series' quantum one after another.

@@ -7,7 +7,17 @@ namespace fiohist {
 
 LiveAggregator::LiveAggregator(const LiveOptions& options, std::vector<LiveStream> streams,
                                ResultSink* sink)
-    : o_(options), streams_(std::move(streams)), sink_(sink), grid_(0, options.quantum_ms) {
+    : o_(options),
+      streams_(std::move(streams)),
+      sink_(sink),
+      grid_(options.grid.mode == GridChoice::Mode::kOrigin
+                ? (options.grid.origin_ms % options.quantum_ms + options.quantum_ms) %
+                      options.quantum_ms
+                : 0,
+            options.quantum_ms),
+      grid_set_(options.grid.mode != GridChoice::Mode::kLogs) {
+  info_.grid_origin_ms = grid_.origin_ms();
+  info_.grid = GridModeName(o_.grid.mode);
   info_.layout = o_.layout;
   info_.percentiles = o_.percentiles;
   info_.quantum_ms = o_.quantum_ms;
@@ -83,8 +93,35 @@ void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapsh
     js.covered_ms += inc.span.length();
     first_start_ms_ = std::min(first_start_ms_, inc.span.start_ms);
     last_end_ = std::max(last_end_, o_.quanta ? last_end_ : inc.span.end_ms);
-    if (o_.quanta) Place(slot, inc);
+    if (!o_.quanta) continue;
+    if (!grid_set_ && stream == 0) SetGrid(inc.span.end_ms);
+    if (grid_set_) {
+      Place(slot, inc);
+    } else {
+      unplaced_.emplace_back(slot, inc);
+    }
   }
+}
+
+void LiveAggregator::SetGrid(int64_t end_ms) {
+  // The phase of the first report of the first stream: fio reports every job of a process
+  // at once, and the first stream's is the same whichever stream is read first, so a
+  // second follow of the same files writes the same quanta (same ids).
+  grid_set_ = true;
+  const int64_t phase = end_ms % o_.quantum_ms;
+  grid_ = QuantumGrid(phase < 0 ? phase + o_.quantum_ms : phase, o_.quantum_ms);
+  info_.grid_origin_ms = grid_.origin_ms();
+  for (const auto& [slot, inc] : unplaced_) Place(slot, inc);
+  unplaced_.clear();
+  unplaced_.shrink_to_fit();
+}
+
+void LiveAggregator::SettleGrid() {
+  // The first stream has no report yet (or none with I/O): the earliest held one decides.
+  if (grid_set_ || unplaced_.empty()) return;
+  int64_t first = unplaced_.front().second.span.end_ms;
+  for (const auto& held : unplaced_) first = std::min(first, held.second.span.end_ms);
+  SetGrid(first);
 }
 
 void LiveAggregator::Place(int slot, const JobIncrement& inc) {
@@ -109,6 +146,12 @@ void LiveAggregator::Place(int slot, const JobIncrement& inc) {
       if (counts.empty()) continue;
       h.direction[static_cast<size_t>(d)].AddWeighted(counts, w);
       h.touched[static_cast<size_t>(d)] = true;
+      if (w < 1) {  // a report spanning the quantum's edge: spread by time
+        for (const auto& c : counts) {
+          h.straddled[static_cast<size_t>(d)] +=
+              std::min(w, 1 - w) * static_cast<double>(c.second);
+        }
+      }
       touched = true;
     }
     if (!touched) continue;
@@ -122,6 +165,7 @@ void LiveAggregator::Place(int slot, const JobIncrement& inc) {
 
 Status LiveAggregator::Begin() {
   if (begun_) return Status();
+  SettleGrid();
   if (first_start_ms_ == INT64_MAX) return Status::Error("no stream has a report with I/O");
   info_.start_ms = first_start_ms_;
   int64_t first_q = grid_.IndexOf(first_start_ms_);
@@ -134,6 +178,7 @@ Status LiveAggregator::Begin() {
 
 Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
   *written = 0;
+  SettleGrid();
   for (auto& [q, cell] : cells_) {
     if (grid_.End(q) > until_ms) break;
     if (cell.written && !cell.dirty) continue;
@@ -172,6 +217,8 @@ Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base
   auto emit = [&](Direction d, const Histogram& histogram) {
     r.direction = d;
     r.histogram = &histogram;
+    // Whole runs come from fio's cumulative counts, which no spreading touched.
+    r.straddled = whole_run ? -1 : h.StraddledShare(static_cast<size_t>(d));
     ComputeStats(histogram, info_.layout, o_.percentiles.values, &r.stats, o_.confidence);
     if (!whole_run && sla_.active() && sla_.Applies(r)) {
       breached_[{r.start_ms, static_cast<int>(d)}] = sla_.Breaches(r, nullptr);

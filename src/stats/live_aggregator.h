@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
+#include "log/grid_phase.h"
 #include "log/quantum_grid.h"
 #include "log/status_stream.h"
 #include "stats/merge.h"
@@ -22,6 +23,10 @@ namespace fiohist {
 /// What a live run reports, and how long written quanta are kept for late data.
 struct LiveOptions {
   int64_t quantum_ms = 1000;
+  /// Where quanta start; kLogs: at the phase of the first stream's first report (its span
+  /// end), kept for the whole run (one fio process reports every job at once); the other
+  /// streams' reports wait until it comes (or until quanta are written).
+  GridChoice grid;
   PercentileList percentiles = DefaultPercentiles();
   /// The confidence level of each percentile's interval (--confidence).
   double confidence = kDefaultConfidence;
@@ -111,6 +116,10 @@ class LiveAggregator {
   };
 
   int SlotOf(int stream, const FioJobSnapshot& job);
+  // Fixes a kLogs grid at the phase of `end_ms` and places the increments held so far.
+  void SetGrid(int64_t end_ms);
+  // Before anything is written: fixes a grid still open from the increments held.
+  void SettleGrid();
   void Place(int slot, const JobIncrement& inc);
   Status Begin();
   Status WriteQuantum(int64_t q, const Cell& cell, ResultSink* to);
@@ -129,6 +138,9 @@ class LiveAggregator {
   ResultSink* sink_;
   ResultSink* late_sink_ = nullptr;
   QuantumGrid grid_;
+  bool grid_set_ = false;  // false until stream 0's first report sets a kLogs grid
+  // Increments (with their slots) that came before the grid was set.
+  std::vector<std::pair<int, JobIncrement>> unplaced_;
   RunInfo info_;
   bool begun_ = false;
   std::vector<int> stream_host_;            // host index per stream

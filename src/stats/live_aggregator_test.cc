@@ -35,9 +35,48 @@ double ClusterReads(const CollectingSink& sink, int64_t start_ms) {
   return n;
 }
 
+TEST(LiveAggregator, GridTakesThePhaseOfTheFirstReport) {
+  CollectingSink sink;
+  LiveOptions o;  // grid from the reports
+  LiveAggregator agg(o, {{"a.json", "a"}}, &sink);
+  SnapshotDiffer da;
+  // Reports at .500 of a second: (9500, 10500] with 100 reads, (10500, 11500] with 200.
+  Add(&agg, &da, 0, Snap(10500, 1000, 100));
+  Add(&agg, &da, 0, Snap(11500, 2000, 300));
+  int written = 0;
+  ASSERT_TRUE(agg.EmitUntil(11500, &written).ok());
+  EXPECT_EQ(written, 2);
+  EXPECT_EQ(agg.info().grid, "logs");
+  EXPECT_EQ(agg.info().grid_origin_ms, 500);
+  // Each report fills one quantum: nothing spread over an edge.
+  EXPECT_DOUBLE_EQ(ClusterReads(sink, 9500), 100);
+  EXPECT_DOUBLE_EQ(ClusterReads(sink, 10500), 200);
+  for (const ScopeResult& r : sink.quanta) EXPECT_DOUBLE_EQ(r.straddled, 0);
+}
+
+TEST(LiveAggregator, GridIsTheFirstStreamsWhicheverStreamIsReadFirst) {
+  // Stream b (.200) is read before stream a (.500): the grid still follows a, the first
+  // stream, so a second follow of the same files writes the same quanta.
+  for (bool b_first : {true, false}) {
+    CollectingSink sink;
+    LiveOptions o;
+    LiveAggregator agg(o, {{"a.json", "a"}, {"b.json", "b"}}, &sink);
+    SnapshotDiffer da, db;
+    if (b_first) Add(&agg, &db, 1, Snap(10200, 1000, 40));
+    Add(&agg, &da, 0, Snap(10500, 1000, 100));
+    if (!b_first) Add(&agg, &db, 1, Snap(10200, 1000, 40));
+    int written = 0;
+    ASSERT_TRUE(agg.EmitUntil(10500, &written).ok());
+    EXPECT_EQ(agg.info().grid_origin_ms, 500) << b_first;
+    // [9500, 10500): a's 100 and 70 % of b's (9200, 10200].
+    EXPECT_DOUBLE_EQ(ClusterReads(sink, 9500), 100 + 0.7 * 40) << b_first;
+  }
+}
+
 TEST(LiveAggregator, SpreadsReportsOverQuantaByOverlapAndWaits) {
   CollectingSink sink;
   LiveOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;  // quanta on whole seconds
   LiveAggregator agg(o, {{"a.json", "a"}, {"b.json", "b"}}, &sink);
   SnapshotDiffer da, db;
   // Job a: (9500, 10500] with 100 reads, then (10500, 11500] with 200.
@@ -76,6 +115,7 @@ TEST(LiveAggregator, SpreadsReportsOverQuantaByOverlapAndWaits) {
 TEST(LiveAggregator, SlaBreachesCountAsLastWritten) {
   CollectingSink sink;
   LiveOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;  // quanta on whole seconds
   SlaThreshold t;
   ASSERT_TRUE(ParseSlaThreshold("read.p50=20us", "--sla", &t).ok());
   o.sla = {t};

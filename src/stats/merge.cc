@@ -1,5 +1,7 @@
 #include "stats/merge.h"
 
+#include <algorithm>
+
 namespace fiohist {
 
 void ScopeHistograms::Clear() {
@@ -7,15 +9,27 @@ void ScopeHistograms::Clear() {
   touched = {};
   logs = 0;
   covered_ms = 0;
+  straddled = {};
 }
 
 void ScopeHistograms::Merge(const ScopeHistograms& other) {
   for (size_t d = 0; d < direction.size(); ++d) {
     direction[d].Merge(other.direction[d]);
     touched[d] = touched[d] || other.touched[d];
+    straddled[d] += other.straddled[d];
   }
   logs += other.logs;
   covered_ms += other.covered_ms;
+}
+
+double ScopeHistograms::StraddledShare(size_t d) const {
+  double part = 0, total = 0;
+  for (size_t i = 0; i < direction.size(); ++i) {
+    if (d != i && d != direction.size()) continue;
+    part += straddled[i];
+    total += direction[i].total();
+  }
+  return total > 0 ? std::min(1.0, part / total) : -1.0;
 }
 
 void ScopeHistograms::SumInto(Histogram* all) const {

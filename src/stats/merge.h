@@ -19,6 +19,9 @@ struct ScopeHistograms {
   /// Log time covered by spans, summed over the logs (and quanta) added: each log counts
   /// the time any of its directions' spans covers (coverage, scope_result.h).
   int64_t covered_ms = 0;
+  /// Per direction: I/Os the uniform-spread assumption may have placed on the wrong side
+  /// of the quantum's edges (LogStream::straddled_ios), summed like the histograms.
+  std::array<double, kLogDirections> straddled{};
 
   /// Forgets all counts, keeping storage.
   void Clear();
@@ -26,6 +29,9 @@ struct ScopeHistograms {
   void Merge(const ScopeHistograms& other);
   /// True when any direction was touched.
   bool any() const { return touched[0] || touched[1] || touched[2]; }
+  /// `straddled` as a share of direction `d`'s I/Os (d == kLogDirections: of all
+  /// directions); -1 without I/Os.
+  double StraddledShare(size_t d) const;
   /// Sum of all directions into `*all`.
   void SumInto(Histogram* all) const;
 };

@@ -71,6 +71,7 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     r.logs = base.logs;
     r.coverage = base.coverage;
     r.partial = base.partial;
+    r.straddled = h.StraddledShare(static_cast<size_t>(d));  // kAll is kLogDirections
     r.histogram = histogram;
     r.records = nullptr;
     r.prepared.clear();
@@ -167,6 +168,9 @@ class Pipeline {
   void SetAnchor();
   // One stream setup per log: its layout, first interval and place on the time line.
   Status MakeSetups(const std::vector<LogProbe>& probes);
+  // The quantum grid's origin (PlanGrid, from the probed records' ends) and the hosts far
+  // from its edges.
+  void ChooseGrid(const std::vector<LogProbe>& probes);
   // Where the relative stamps of log `i` start on the run's time line.
   int64_t OffsetOf(size_t i) const;
   // The share of fio's I/Os each log (or host, for grouped JSON) holds, with a warning
@@ -267,7 +271,9 @@ Status Pipeline::Layout(const std::vector<std::string>& paths) {
   s = ReadFioJsons();
   if (!s.ok()) return s;
   SetAnchor();
-  return MakeSetups(probes);
+  s = MakeSetups(probes);
+  if (s.ok()) ChooseGrid(probes);
+  return s;
 }
 
 Status Pipeline::ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes) {
@@ -444,6 +450,19 @@ Status Pipeline::MakeSetups(const std::vector<LogProbe>& probes) {
   return Status();
 }
 
+void Pipeline::ChooseGrid(const std::vector<LogProbe>& probes) {
+  std::vector<LogRecordEnds> logs(info_.logs.size());
+  for (size_t i = 0; i < logs.size(); ++i) {
+    logs[i].host = info_.logs[i].host;
+    logs[i].ends = probes[i].stamps;
+    for (RecordEnd& e : logs[i].ends) e.end_ms += setups_[i].offset_ms;
+  }
+  GridPlan plan = PlanGrid(o_.grid, o_.quantum_ms, info_.log_hist_msec, logs);
+  info_.grid_origin_ms = plan.origin_ms;
+  info_.grid = GridModeName(o_.grid.mode);
+  for (std::string& note : plan.notes) summary_->warnings.push_back(std::move(note));
+}
+
 int64_t Pipeline::OffsetOf(size_t i) const {
   if (o_.has_start_time) return o_.start_time_ms;
   const FioJsonMatch& m = matches_[i];
@@ -557,7 +576,7 @@ Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
 }
 
 Status Pipeline::Stream() {
-  const QuantumGrid grid(0, o_.quantum_ms);
+  const QuantumGrid grid(info_.grid_origin_ms, o_.quantum_ms);
   WorkerPool pool(o_.threads);
   pool_ = &pool;
   OpenStreams();
@@ -664,6 +683,7 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
   if (slot->stream->next_start_ms() < grid.End(q)) {
     slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched, placed);
     mine.covered_ms = slot->stream->covered_ms(q);
+    mine.straddled = slot->stream->straddled_ios(q);
   }
   if (!slot->status.ok() || !mine.any() || !job_scope) {
     if (job_scope) slot->results[rb].clear();

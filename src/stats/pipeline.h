@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
+#include "log/grid_phase.h"
 #include "log/log_source.h"
 #include "stats/percentiles.h"
 #include "stats/result_sink.h"
@@ -20,6 +21,8 @@ namespace fiohist {
 struct PipelineOptions {
   /// Quantum length in milliseconds.
   int64_t quantum_ms = 1000;
+  /// --grid: where quanta start (default: aligned with the records' ends).
+  GridChoice grid;
   /// Percentiles to compute for every result.
   PercentileList percentiles = DefaultPercentiles();
   /// The confidence level of each percentile's interval (--confidence).

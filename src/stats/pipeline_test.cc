@@ -136,9 +136,11 @@ TEST(Pipeline, ClusterIsTheSumOfHostsAndJobs) {
     EXPECT_NEAR(hosts[key], v, 1e-6 * v + 1e-9);
     EXPECT_NEAR(jobs[key], v, 1e-6 * v + 1e-9);
   }
-  // Epoch logs: quanta sit on whole seconds of absolute time; host Y started 2 s later, so
-  // the first quanta have fewer contributing logs (ramp-up is shown, not cut away).
-  EXPECT_EQ(sink.quanta.front().start_ms % 1000, 0);
+  // Quanta sit on the grid chosen from the records (origin + k s); host Y started 2 s
+  // later, so the first quanta have fewer contributing logs (ramp-up is shown, not cut
+  // away).
+  EXPECT_EQ(sink.info.grid, "logs");
+  EXPECT_EQ((sink.quanta.front().start_ms - sink.info.grid_origin_ms) % 1000, 0);
   EXPECT_EQ(sink.quanta.front().logs, 2);
   EXPECT_TRUE(sink.info.absolute);
   EXPECT_EQ(sink.info.anchor, "epoch");
@@ -299,6 +301,7 @@ TEST(Pipeline, ADirectionThatStallsIsPlacedExactly) {
   gzclose(f);
   for (const std::string& path : {plain, gz}) {
     PipelineOptions o;
+    o.grid.mode = GridChoice::Mode::kEpoch;  // quanta on whole seconds, records across them
     CollectingSink sink;
     RunSummary summary;
     ASSERT_TRUE(RunPipeline(o, {path}, &sink, &summary).ok()) << path;
@@ -326,6 +329,7 @@ std::vector<std::string> CoverageLogs() {
 
 TEST(Pipeline, QuantaReportTheirCoverageAndPartialOnes) {
   PipelineOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;  // quanta on whole seconds
   o.scopes = {true, false, true};
   o.log_hist_msec = 1000;
   o.directions = {true, false, false, false};
@@ -357,6 +361,74 @@ TEST(Pipeline, QuantaReportTheirCoverageAndPartialOnes) {
   EXPECT_EQ(sink.whole[0].kind, ScopeKind::kCluster);
   EXPECT_DOUBLE_EQ(sink.whole[0].coverage, (5000 + 2006) / 12000.0);
   EXPECT_TRUE(sink.whole[0].partial);
+}
+
+// Records ending at .200 of every second (fio started at a phase, as with its JSON or
+// epoch stamps): 100 I/Os in the first second, 300 in the next, 100 in the third.
+std::string PhasedLog() {
+  return Line(1200, 0, 100) + Line(2200, 0, 300) + Line(3200, 0, 100) + Line(4200, 0, 100);
+}
+
+TEST(Pipeline, GridFollowsTheRecordsEnds) {
+  PipelineOptions o;
+  o.log_hist_msec = 1000;
+  o.find_fio_json = false;
+  o.directions = {true, false, false, false};
+  CollectingSink sink;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased.log", PhasedLog())}, &sink, &summary).ok());
+  EXPECT_EQ(sink.info.grid, "logs");
+  EXPECT_EQ(sink.info.grid_origin_ms, 200);
+  std::map<int64_t, const ScopeResult*> q;
+  for (const ScopeResult& r : sink.quanta) q[r.start_ms] = &r;
+  // Each record fills one quantum exactly: nothing is spread over an edge.
+  ASSERT_EQ(q.size(), 4u);
+  ASSERT_TRUE(q.count(1200));
+  EXPECT_DOUBLE_EQ(q[1200]->stats.samples, 300);
+  EXPECT_DOUBLE_EQ(q[1200]->straddled, 0);
+  EXPECT_TRUE(summary.warnings.empty());
+  // Whole-run straddled share: none either.
+  ASSERT_FALSE(sink.whole.empty());
+  EXPECT_DOUBLE_EQ(sink.whole[0].straddled, 0);
+}
+
+TEST(Pipeline, EpochGridSplitsRecordsAndSaysHowMuch) {
+  PipelineOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;
+  o.log_hist_msec = 1000;
+  o.find_fio_json = false;
+  o.directions = {true, false, false, false};
+  CollectingSink sink;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased.log", PhasedLog())}, &sink, &summary).ok());
+  EXPECT_EQ(sink.info.grid, "epoch");
+  EXPECT_EQ(sink.info.grid_origin_ms, 0);
+  std::map<int64_t, const ScopeResult*> q;
+  for (const ScopeResult& r : sink.quanta) q[r.start_ms] = &r;
+  // (1200, 2200] puts 80 % of its 300 I/Os in [1000, 2000), 20 % in [2000, 3000).
+  ASSERT_TRUE(q.count(1000) && q.count(2000));
+  EXPECT_DOUBLE_EQ(q[1000]->stats.samples, 0.2 * 100 + 0.8 * 300);
+  EXPECT_DOUBLE_EQ(q[2000]->stats.samples, 0.2 * 300 + 0.8 * 100);
+  // Every record crossing an edge adds the smaller side of its split: 20 % of its I/Os.
+  EXPECT_DOUBLE_EQ(q[1000]->straddled, 0.2 * (100 + 300) / 260);
+  EXPECT_DOUBLE_EQ(q[2000]->straddled, 0.2 * (300 + 100) / 140);
+  // The summary names the host whose records end far from the grid's edges.
+  ASSERT_EQ(summary.warnings.size(), 1u);
+  EXPECT_NE(summary.warnings[0].find("200 ms after the grid's quantum edges"), std::string::npos)
+      << summary.warnings[0];
+}
+
+TEST(Pipeline, AnOriginGivenSetsThePhase) {
+  PipelineOptions o;
+  ASSERT_TRUE(ParseGridChoice("0.7", &o.grid).ok());  // 700 ms of the logs' time line
+  o.log_hist_msec = 1000;
+  o.find_fio_json = false;
+  CollectingSink sink;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased.log", PhasedLog())}, &sink, &summary).ok());
+  EXPECT_EQ(sink.info.grid, "origin");
+  EXPECT_EQ(sink.info.grid_origin_ms, 700);
+  for (const ScopeResult& r : sink.quanta) EXPECT_EQ((r.start_ms % 1000 + 1000) % 1000, 700);
 }
 
 }  // namespace

@@ -73,6 +73,7 @@ Status ResolutionSink::Begin(const RunInfo& info) {
   info_ = info;
   info_.resolutions = {1};
   info_.resolutions.insert(info_.resolutions.end(), multiples_.begin(), multiples_.end());
+  spans_.assign(multiples_.size(), Span());
   return inner_->Begin(info_);
 }
 
@@ -103,8 +104,9 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
 Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs,
                            const Part& part) {
   Series::Window& w = s.windows[level];
-  const QuantumGrid grid(0, info_.quantum_ms * multiples_[level]);
+  const QuantumGrid grid(info_.grid_origin_ms, info_.quantum_ms * multiples_[level]);
   const int64_t window_start = grid.Start(grid.IndexOf(start_ms));
+  spans_[level].See(window_start);
   if (w.open && w.start_ms != window_start) {
     Status st = Close(s, level);
     if (!st.ok()) return st;
@@ -126,7 +128,7 @@ Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Hist
   return Status();
 }
 
-Status ResolutionSink::Close(Series& s, size_t level) {
+Status ResolutionSink::Close(Series& s, size_t level, bool widest) {
   Series::Window& w = s.windows[level];
   w.open = false;
   const int64_t length = info_.quantum_ms * multiples_[level];
@@ -138,12 +140,14 @@ Status ResolutionSink::Close(Series& s, size_t level) {
   r.resolution = multiples_[level];
   r.coverage = std::min(1.0, w.covered_ms / static_cast<double>(length));
   r.partial = w.partial || w.quanta < multiples_[level];
+  r.straddled = -1;  // its quanta's shares count inner edges too: not the window's
   r.histogram = &w.histogram;
+  r.widest = widest;
   ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats, info_.confidence);
   Status st = inner_->Quantum(r);
   if (!st.ok()) return st;
   ++coarse_results_;
-  if (level + 1 < multiples_.size()) {
+  if (level + 1 < multiples_.size() && !widest) {
     return Add(s, level + 1, w.start_ms, &w.histogram, w.logs,
                Part{w.covered_ms, w.quanta, r.partial});
   }
@@ -151,15 +155,25 @@ Status ResolutionSink::Close(Series& s, size_t level) {
 }
 
 Status ResolutionSink::End(const RunSummary& summary) {
-  // Finest level first, so that each window reaches the next level before that one closes.
+  RunSummary out = summary;
+  out.resolutions = {1};
+  // Finest level first, so that each window reaches the next level before that one closes,
+  // and the level below is complete when a level's fate is decided.
   for (size_t level = 0; level < multiples_.size(); ++level) {
+    const bool kept = level == 0 || spans_[level - 1].several;
+    const bool widest = kept && level + 1 < multiples_.size() && !spans_[level].several;
+    if (kept) out.resolutions.push_back(multiples_[level]);
     for (Series* s : order_) {
       if (!s->windows[level].open) continue;
-      Status st = Close(*s, level);
+      if (!kept) {  // one window holding what the widest written one holds
+        s->windows[level].open = false;
+        continue;
+      }
+      Status st = Close(*s, level, widest);
       if (!st.ok()) return st;
     }
   }
-  return inner_->End(summary);
+  return inner_->End(out);
 }
 
 }  // namespace fiohist

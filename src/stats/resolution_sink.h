@@ -4,7 +4,7 @@
 // Percentiles of parts do not combine: the p99 of a minute is not the max (nor the mean) of
 // its seconds' p99s. So next to every quantum's result this sink adds, for each coarser
 // resolution (a multiple of the quantum, windows aligned like the quanta: to multiples of
-// their length from time 0), the statistics of the summed histograms of the window, as
+// their length from the grid origin), the statistics of the summed histograms of the window, as
 // `fiohist pctiles --quantum <window>` would compute them from the logs.
 #pragma once
 
@@ -32,7 +32,12 @@ Status ParseResolutions(const std::string& text, std::vector<int>* multiples);
 /// A ResultSink that forwards everything to `inner` and adds, for every scope and
 /// direction, one result per window of each coarser resolution (ScopeResult::resolution
 /// says which), when the window closes or at the end of the run. Levels are summed from
-/// the level below, so each quantum's histogram is added once.
+/// the level below, so each quantum's histogram is added once. A resolution whose level
+/// below holds the whole run in one window (all series alike) would repeat that window's
+/// numbers: it is left out, and that window is the run's widest (ScopeResult::widest;
+/// RunSummary::resolutions lists the rest). The first coarser resolution is always written
+/// (the quanta went out before the run's length was known). Only windows still open at
+/// End() can be of a level left out, so a live run decides it at its end, like a push.
 class ResolutionSink : public ResultSink {
  public:
   /// `inner` must outlive this sink; `multiples` passed CheckResolutions().
@@ -63,14 +68,28 @@ class ResolutionSink : public ResultSink {
   // open window of `level` that contains `start_ms`, closing the one before if it differs.
   Status Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs,
              const Part& part);
-  // Emits the open window of `level` and adds it to the next level.
-  Status Close(Series& s, size_t level);
+  // Emits the open window of `level` and adds it to the next level, unless it is the
+  // widest written (`widest`: the next level is left out).
+  Status Close(Series& s, size_t level, bool widest = false);
+
+  // Which windows the run has at a level (all series): one, or several.
+  struct Span {
+    bool any = false;
+    int64_t start_ms = 0;
+    bool several = false;
+    void See(int64_t window_start_ms) {
+      several = several || (any && window_start_ms != start_ms);
+      start_ms = window_start_ms;
+      any = true;
+    }
+  };
 
   ResultSink* inner_;
   std::vector<int> multiples_;
   RunInfo info_;
   std::unordered_map<std::string, std::unique_ptr<Series>> series_;
   std::vector<Series*> order_;  // in order of first appearance, for a stable end
+  std::vector<Span> spans_;     // by level
   uint64_t coarse_results_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -96,6 +97,7 @@ TEST(ResolutionSink, WindowsWithPartialQuantaArePartial) {
   for (int k = 1; k <= 5; ++k) a += Line(k * 1000 + 1, 10);
   b = Line(3001, 10) + Line(4001, 10) + Line(4007, 10);
   PipelineOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;  // windows on even seconds
   o.log_hist_msec = 1000;
   o.directions = {true, false, false, false};
   CollectingSink collected;
@@ -109,6 +111,7 @@ TEST(ResolutionSink, WindowsWithPartialQuantaArePartial) {
     if (r.resolution == 2) windows[r.start_ms] = &r;
   }
   ASSERT_EQ(windows.size(), 3u);
+  ASSERT_TRUE(windows.count(0) && windows.count(2000) && windows.count(4000));
   // Quanta cover 999, 1000 | 1999, 2000 | 1007, 1 ms of 2000 (two logs).
   EXPECT_TRUE(windows[0]->partial);
   EXPECT_DOUBLE_EQ(windows[0]->coverage, (999 + 1000) / 4000.0);
@@ -116,6 +119,58 @@ TEST(ResolutionSink, WindowsWithPartialQuantaArePartial) {
   EXPECT_DOUBLE_EQ(windows[2000]->coverage, (1999 + 2000) / 4000.0);
   EXPECT_TRUE(windows[4000]->partial);
   EXPECT_DOUBLE_EQ(windows[4000]->coverage, (1007 + 1) / 4000.0);
+}
+
+// Keeps the summary End() receives.
+class SummarySink : public CollectingSink {
+ public:
+  Status End(const RunSummary& s) override {
+    summary = s;
+    return Status();
+  }
+  RunSummary summary;
+};
+
+// A resolution whose level below holds the whole run in one window would repeat it: left
+// out, and that window is the widest the run writes (dashboards draw it at any larger
+// interval). The first coarser resolution is always written.
+TEST(ResolutionSink, LevelsRepeatingTheWholeRunAreLeftOut) {
+  std::string a, b;
+  for (int k = 1; k <= 5; ++k) a += Line(k * 1000 + 1, 10);  // quanta 0..4 s
+  b = Line(3001, 10) + Line(4001, 10);
+  PipelineOptions o;
+  o.log_hist_msec = 1000;
+  o.directions = {true, false, false, false};
+  o.scopes = {true, false, true};
+  const std::vector<std::string> logs = {WriteTempFile("rs_wa.log", a),
+                                         WriteTempFile("rs_wb.log", b)};
+  struct Case {
+    std::vector<int> multiples, written;
+    int widest;  // the resolution whose windows are marked widest (0: none)
+  };
+  for (const Case& c : {Case{{2, 10, 100, 1000}, {1, 2, 10}, 10},  // 2: 3 windows; 10: one
+                        Case{{10, 100}, {1, 10}, 10},  // the first coarser one stays
+                        Case{{2, 4}, {1, 2, 4}, 0}}) {  // 4: two windows, the last asked for
+    SummarySink collected;
+    ResolutionSink sink(&collected, c.multiples);
+    RunSummary summary;
+    ASSERT_TRUE(RunPipeline(o, logs, &sink, &summary).ok());
+    EXPECT_EQ(collected.summary.resolutions, c.written);
+    std::map<int, int> windows, widest;  // per resolution: results, results marked widest
+    for (const ScopeResult& r : collected.quanta) {
+      ++windows[r.resolution];
+      if (r.widest) ++widest[r.resolution];
+    }
+    for (int m : c.multiples) {
+      const bool written = std::count(c.written.begin(), c.written.end(), m) > 0;
+      EXPECT_EQ(windows[m] > 0, written) << "resolution " << m;
+      // Each of the 3 series (cluster, two jobs) has one widest window, nothing else is.
+      EXPECT_EQ(widest[m], m == c.widest ? 3 : 0) << "resolution " << m;
+      if (m == c.widest) {
+        EXPECT_EQ(windows[m], 3) << "resolution " << m;
+      }
+    }
+  }
 }
 
 }  // namespace

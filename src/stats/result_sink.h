@@ -34,6 +34,11 @@ struct RunInfo {
   /// Start of the first reported quantum; elapsed_s counts from here.
   int64_t first_quantum_ms = 0;
   int64_t quantum_ms = 1000;
+  /// Quanta (and the windows of coarser resolutions) start at grid_origin_ms plus
+  /// multiples of their length: chosen from the records' ends ("logs", grid_phase.h),
+  /// whole multiples from time 0 ("epoch") or given ("origin").
+  int64_t grid_origin_ms = 0;
+  std::string grid = "epoch";
   /// The resolutions results come at, as multiples of the quantum, ascending: {1}, or
   /// more where a ResolutionSink adds coarser ones.
   std::vector<int> resolutions = {1};
@@ -87,6 +92,9 @@ struct RunSummary {
   /// Cluster results of resolution 1 (one per quantum and direction) that breach some
   /// SLA threshold of RunInfo::sla (the run document's `sla_breaches`).
   long long sla_breaches = 0;
+  /// The resolutions results came at (RunInfo::resolutions without those a ResolutionSink
+  /// left out as repeating a finer one); empty: all of RunInfo::resolutions.
+  std::vector<int> resolutions;
   /// The run document's `state`: "finished" once all logs are read (push); a live run
   /// (follow) writes "running" while it goes on and "aborted" when it stops short.
   std::string state = "finished";

@@ -42,6 +42,10 @@ struct ScopeResult {
   /// The time span as a multiple of the run's quantum: 1 for a quantum, more for the
   /// coarser resolutions of ResolutionSink (their `logs` is the most of any quantum).
   int resolution = 1;
+  /// The widest resolution written for the run, though not the widest asked for: the ones
+  /// above it would repeat its single window (ResolutionSink), so dashboards draw it at
+  /// every larger interval too.
+  bool widest = false;
   /// The share of the span's time the scope's logs cover, averaged over them (0..1): below
   /// 1 where logs have not started or have ended, or where a log's last record covers only
   /// part of the quantum (fio does not log its last partial interval).
@@ -49,6 +53,12 @@ struct ScopeResult {
   /// Coverage is short of 1 by more than the stamps' rounding (1 ms per log), or the span
   /// holds a quantum that is: its counts are a sample of the time, not all of it.
   bool partial = false;
+  /// The share of the span's I/Os (0..1) that the uniform-spread assumption (a record's
+  /// I/Os spread evenly over its span) may have placed on the wrong side of the span's
+  /// edges: each record crossing an edge counts the smaller side of its split
+  /// (LogStream::straddled_ios). Whole runs: over all their quanta. Negative where not
+  /// known (coarser resolutions, read-back, a live run's whole run).
+  double straddled = -1;
   LatencyStats stats;
   /// The summed histogram behind `stats` (valid during the sink call only).
   const Histogram* histogram = nullptr;

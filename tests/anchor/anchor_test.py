@@ -81,8 +81,10 @@ def logs_in(d):
 
 
 def host_starts(args, cwd):
-    """{host: start_ms of its first quantum}, from `pctiles --scope host`."""
-    rc, out, err = run(["pctiles", "--scope", "host", "--direction", "all"] + args, cwd)
+    """{host: start_ms of its first quantum}, from `pctiles --scope host`, on whole seconds
+    (--grid epoch: the grid aligned with the logs would follow whichever hosts are given)."""
+    rc, out, err = run(["pctiles", "--scope", "host", "--direction", "all", "--grid", "epoch"]
+                       + args, cwd)
     if rc != 0:
         return None, err
     starts = {}

@@ -150,10 +150,11 @@ def parse_log(path):
     return records
 
 
-def model_samples(paths, quantum_ms=1000, log_hist_msec=None):
+def model_samples(paths, quantum_ms=1000, log_hist_msec=None, origin=0):
     """{(quantum start, direction): weighted I/Os}: each record covers (previous stamp of its
     direction, stamp], the first one log_hist_msec before its stamp (not before 0); counts
-    are spread over the quanta in proportion to overlap; repeated stamps are dropped."""
+    are spread over the quanta (origin + k x quantum_ms) in proportion to overlap; repeated
+    stamps are dropped."""
     logs = [parse_log(p) for p in paths]
     gaps = []
     for recs in logs:
@@ -174,7 +175,7 @@ def model_samples(paths, quantum_ms=1000, log_hist_msec=None):
             start = last.get(d, max(t - first, 0))
             last[d] = t
             total = sum(counts)
-            q = (start // quantum_ms) * quantum_ms
+            q = ((start - origin) // quantum_ms) * quantum_ms + origin
             while q < t:
                 overlap = min(t, q + quantum_ms) - max(start, q)
                 if overlap > 0:
@@ -191,7 +192,11 @@ def csv_rows(text):
 
 
 def check_samples(r, paths, **kw):
-    """The cluster read/write/all `samples` of every quantum equal the model's."""
+    """The cluster read/write/all `samples` of every quantum equal the model's, on the grid
+    fiohist chose (its origin: the phase of the rows' starts)."""
+    rows = csv_rows(r.out)
+    if rows and "origin" not in kw:
+        kw["origin"] = int(rows[0]["start_ms"]) % kw.get("quantum_ms", 1000)
     want = model_samples(paths, **kw)
     names = {"read": 0, "write": 1, "trim": 2}
     got = {}
@@ -451,9 +456,24 @@ def absurd_options():
     for args, pattern in ((["--log-hist-msec", "9000000000000000000"], r"--log-hist-msec: "),
                           (["--start-time", "99999999999999999999"], r"--start-time: "),
                           (["--quantum", "0"], r"--quantum: "),
-                          (["--quantum", "1e300"], r"--quantum: ")):
+                          (["--quantum", "1e300"], r"--quantum: "),
+                          (["--grid", "noon"],
+                           r"--grid: expected logs, epoch or an origin time .*got 'noon'"),
+                          (["--grid", "2026-13-01T00:00:00Z"], r"--grid: expected ")):
         r = run(*args, p)
         expect_error(r, 2, r"^fiohist pctiles: " + pattern)
+        check(r.out == "", "output before the usage error\n" + r.describe())
+
+
+@case
+def grid_with_compat():
+    # Compat mode keeps the reference's quanta (byte-identical output): a --grid contradicts
+    # it, in either spelling, and nothing is read or written.
+    p = corpus("base.log")
+    for args in (["--grid", "epoch"], ["--grid=logs"]):
+        r = run("--compat", "fio-histo-log-pctiles", *args, "--", p)
+        expect_error(r, 2, r"^fiohist pctiles: --grid cannot be combined with --compat")
+        check(r.out == "", "output before the usage error\n" + r.describe())
 
 
 @case
@@ -602,7 +622,8 @@ def one_record():
     expect_ok(r)
     check_samples(r, [p], log_hist_msec=1000)
     rows = csv_rows(r.out)
-    check(rows[0]["start_ms"] == "0" and rows[0]["direction"] == "read", r.out[:500])
+    # The record covers (1, 1001]: the grid aligned with it starts its quantum at 1 ms.
+    check(rows[0]["start_ms"] == "1" and rows[0]["direction"] == "read", r.out[:500])
     # Another log tells log_hist_msec.
     r = run(p, other)
     expect_ok(r)
@@ -757,7 +778,7 @@ def stall():
     # Both directions stall for 2 hours; the records closing the stall hold 10 I/Os each,
     # spread evenly: 10/7200 per one-second quantum.
     p = corpus("stall.log")
-    r = run(p)
+    r = run("--grid", "epoch", p)  # quanta on whole seconds, as the numbers below
     expect_ok(r)
     check_samples(r, [p])
     reads = {int(x["start_ms"]): float(x["samples"]) for x in csv_rows(r.out)
@@ -782,7 +803,7 @@ def stall_one_direction():
         lines.append(write1.replace(b"1001", str(1001 + 1000 * k).encode(), 1))
     lines.insert(2 + 7200, read1.replace(b"1001", b"7202001", 1))
     p = scratch("stall_one_direction.log", b"".join(l + b"\n" for l in lines))
-    r = run(p)
+    r = run("--grid", "epoch", p)  # quanta on whole seconds, as the numbers below
     expect_ok(r)
     reads = {int(x["start_ms"]): float(x["samples"]) for x in csv_rows(r.out)
              if x["scope"] == "cluster" and x["direction"] == "read"}

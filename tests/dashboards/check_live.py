@@ -581,7 +581,13 @@ def check_saved_searches(es, path, runs, coarse=True):
     """Runs every saved search of `path` (Kibana or OpenSearch Dashboards objects) on the node,
     limited to `runs`: accepted, and finding documents with its columns (the clamped-quanta
     search may find none). Without `coarse` (hand-made runs have one resolution) the searches
-    of coarser resolutions are skipped."""
+    of coarser resolutions are skipped, and so are those of a resolution that none of the
+    runs wrote (their run documents' `resolutions`: push leaves out the coarse ones that would
+    repeat a finer one's single window)."""
+    code, resp = es.call("POST", "/fiohist-runs*/_search",
+                         {"size": 100, "query": {"terms": {"run": runs}}})
+    written = {m for h in (resp.get("hits", {}).get("hits", []) if code == 200 else [])
+               for m in h["_source"].get("resolutions", [])}
     objs = [json.loads(ln) for ln in open(path, encoding="utf-8") if ln.strip()]
     views = {o["id"]: o["attributes"]["title"] for o in objs if o["type"] == "index-pattern"}
     for o in objs:
@@ -596,6 +602,11 @@ def check_saved_searches(es, path, runs, coarse=True):
         text = kuery_to_lucene(q["query"]) if q["language"] == "kuery" else q["query"]
         if not coarse and re.search(r"resolution:(?!1\b)\d+", text):
             skip(f"saved search {o['id']}: the hand-made runs have no coarser resolutions")
+            continue
+        asked = re.search(r"resolution:(\d+)", text)
+        if coarse and written and asked and int(asked.group(1)) not in written:
+            skip(f"saved search {o['id']}: the runs wrote no resolution {asked.group(1)} "
+                 f"(their resolutions: {sorted(written)})")
             continue
         must = [{"terms": {"run": runs}}]
         if text.strip():

@@ -4,14 +4,18 @@ time span of its point.
 
   check_zoom.py FIOHIST GEN_CORPUS [--variant elasticsearch|opensearch] [--mutate]
 
-Generates a run longer than 1000 quanta (bench/'s corpus generator: 2 hosts x 1 job x
-2400 s of 1 s records), pushes it to the node at FIOHIST_ES_URL with `fiohist push`, then,
-for the last 1 h, 6 h and 24 h, sends every pctiles query of the overview (latency
-percentiles and max, IOPS, p99 per host) as Grafana would with the interval Grafana picks
-for that range (grafana_es.py), and the comparison's elapsed-time queries with steps 10 and
-60 s. Each point must equal, within 1e-9 relative, the row of `fiohist pctiles --quantum R`
-(R: the resolution the point's document comes from, the finest not finer than the interval)
-for the same window.
+Generates a long run (more than 1000 quanta) and a short one (bench/'s corpus generator: 2
+hosts x 1 job x 2400 s, and x 30 s, of 1 s records), pushes each to the node at
+FIOHIST_ES_URL with `fiohist push`, then, for the last 1 h, 6 h and 24 h, sends every
+pctiles query of the overview (latency percentiles and max, IOPS, p99 per host) as Grafana
+would with the interval Grafana picks for that range (grafana_es.py), and the comparison's
+elapsed-time queries with steps 10 and 60 s. Each point must equal, within 1e-9 relative,
+the row of `fiohist pctiles --quantum R` (R: the resolution the point's document comes from,
+the finest written not finer than the interval, as the run document lists them) for the
+same window. And at every zoom, from 1 s to 1000 h intervals, the zoom filter selects
+exactly one document per point: the documents of one resolution, one per window of
+`pctiles --quantum R`. The short run fits one window of 600 quanta: push leaves out 3600
+and 36000 (they would repeat it), so 600 must serve every wider zoom.
 
 --mutate drops the resolution filter from the queries (the dashboards as they were: the max
 of per-quantum percentiles in each interval) and passes only if the percentile comparisons
@@ -100,7 +104,8 @@ class Zoom:
             live.ok(f"{label}: {len(keys)} points equal fiohist pctiles")
 
     def overview(self, ds_by_uid, dashboard, name, frm, to):
-        variables = g.Variables(dashboard, {"run": [RUN], "direction": "all", "scope": "cluster",
+        variables = g.Variables(dashboard, {"run": [self.run], "direction": "all",
+                                            "scope": "cluster",
                                             "host": "$__all", "job": "$__all"})
         for p in dashboard["panels"]:
             for t in p.get("targets", []):
@@ -123,7 +128,7 @@ class Zoom:
                                 if r["scope"] == ("host" if by_host else "cluster") and
                                 (host is None or r["host"] == host) and
                                 r[column(field)] is not None}
-                        labels = (("run", RUN),) + ((("host", host),) if by_host else ())
+                        labels = (("run", self.run),) + ((("host", host),) if by_host else ())
                         if any(b.get("field") == "direction" for b in t["bucketAggs"]):
                             labels += (("direction", "all"),)
                         got = dict(out["series"].get((labels, name_), []))
@@ -133,7 +138,7 @@ class Zoom:
                                      got, want, kind)
 
     def comparison(self, ds_by_uid, dashboard, step_s):
-        variables = g.Variables(dashboard, {"run": [RUN], "direction": "all",
+        variables = g.Variables(dashboard, {"run": [self.run], "direction": "all",
                                             "elapsed_step": str(step_s)})
         m = self.resolution_for(step_s * 1000)
         rows = [r for r in self.rows(m) if r["scope"] == "cluster"]
@@ -145,7 +150,8 @@ class Zoom:
                 out = self.query(ds, p, t, 0, 2 ** 42, 1000, variables)
                 metric = t["metrics"][0]
                 col = f"{metric['type']} {metric['field']}"
-                got = {r["elapsed_s"]: r[col] for r in out["rows"] if r.get("run") == RUN}
+                got = {r["elapsed_s"]: r[col] for r in out["rows"]
+                       if r.get("run") == self.run}
                 want = {}
                 for r in rows:
                     elapsed = (r["start_ms"] - self.first_ms) / 1000
@@ -154,6 +160,75 @@ class Zoom:
                 kind = "percentile" if metric["field"].startswith("p") else "other"
                 self.compare(f"[compare, step {step_s} s, resolution {m}] panel {p['id']} {col}",
                              got, want, kind)
+
+
+ZOOMS_MS = [1000 * 10 ** (k / 2) for k in range(13)]  # 1 s .. 1000 h, two per decade
+
+
+def one_per_point(zoom, es, run):
+    """At each zoom interval I, the documents of the zoom filter (cluster, all directions) are
+    those of one resolution, one per window of `pctiles --quantum R` of the logs."""
+    for iv in ZOOMS_MS:
+        iv = int(iv)
+        m = zoom.resolution_for(iv)
+        q = {"bool": {"filter": [
+            {"term": {"run": run}}, {"term": {"scope": "cluster"}},
+            {"term": {"direction": "all"}},
+            {"range": {"zoom_gt_ms": {"lt": iv}}}, {"range": {"zoom_le_ms": {"gte": iv}}}]}}
+        code, r = es.call("POST", "/fiohist-pctiles*/_search", {
+            "size": 10000, "query": q, "_source": ["@timestamp", "resolution"]})
+        hits = r.get("hits", {}).get("hits", []) if code == 200 else []
+        res = sorted({h["_source"]["resolution"] for h in hits})
+        stamps = [h["_source"]["@timestamp"] for h in hits]
+        windows = [row for row in zoom.rows(m) if row["scope"] == "cluster"]
+        if res == [m] and len(stamps) == len(set(stamps)) == len(windows):
+            live.ok(f"[zoom {iv} ms] one document per point: {len(stamps)} of resolution {m}")
+        else:
+            live.fail(f"[zoom {iv} ms] the zoom filter selects {len(stamps)} documents of "
+                      f"resolutions {res} ({len(set(stamps))} distinct times); want one per "
+                      f"window of resolution {m}: {len(windows)}")
+
+
+def check_run(es, fiohist, gen, tmp, run, seconds, mutate):
+    """Generates, pushes and checks one run; returns its Zoom (the counts compared)."""
+    logs_dir = os.path.join(tmp, run)
+    subprocess.run([gen, "--hosts", "2", "--jobs", "1", "--seconds", str(seconds), "--out",
+                    logs_dir], check=True, capture_output=True)
+    logs = sorted(p for p in glob.glob(os.path.join(logs_dir, "*clat_hist*")))
+    live.delete_runs(es, [run])
+    # The generator's logs have relative stamps: the run is placed 3 hours ago, at a
+    # moment that is no multiple of any resolution (windows are cut at multiples).
+    start = str((int(time.time()) - 3 * 3600) // 3600 * 3600 + 1234)
+    cmd = [fiohist, "push", "--es-url", es.url, "--run", run, "--scope", "cluster,host",
+           "--direction", "all", "--quiet", "--start-time", start] + logs
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        live.fail(f"fiohist push exit {r.returncode}: {r.stderr[-1500:]}")
+        return None
+    es.call("POST", "/fiohist-*/_refresh")
+    code, run_doc = es.call("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": run}}})
+    src = run_doc["hits"]["hits"][0]["_source"]
+    resolutions, quantum_ms = src["resolutions"], int(src["quantum_s"] * 1000)
+    zoom = Zoom(es, fiohist, logs, start, resolutions, quantum_ms, 0, mutate)
+    zoom.run = run
+    fine = zoom.rows(1)
+    zoom.first_ms = int(min(r["start_ms"] for r in fine))
+    end = int(max(r["end_ms"] for r in fine))
+    print(f"run {run}: {len(fine)} rows of 1 quantum ({len(fine) // 3} quanta), resolutions "
+          f"{resolutions}{' (MUTATED: resolution filter removed)' if mutate else ''}")
+    ds_by_uid = {d["uid"]: d for d in dl.parse_datasources_yaml()}
+    dashboards = dl.load_dashboards()
+    for fname, d in dashboards.items():
+        if d.get("uid", "").startswith("fiohist-overview"):
+            for name, span in RANGES_MS.items():
+                zoom.overview(ds_by_uid, d, f"{run}, last {name}", end + 1000 - span, end + 1000)
+        if d.get("uid", "").startswith("fiohist-compare"):
+            for step in (10, 60):
+                zoom.comparison(ds_by_uid, d, step)
+    if not mutate:
+        one_per_point(zoom, es, run)
+    live.delete_runs(es, [run])
+    return zoom
 
 
 def main():
@@ -175,44 +250,16 @@ def main():
     if code != 200:
         print(f"FAIL: no healthy node at {url}: {health}")
         return 1
+    live.install_templates(es)
+    compared = {"percentile": [0, 0], "other": [0, 0]}
     with tempfile.TemporaryDirectory() as tmp:
-        logs_dir = os.path.join(tmp, "logs")
-        subprocess.run([gen, "--hosts", "2", "--jobs", "1", "--seconds", "2400", "--out",
-                        logs_dir], check=True, capture_output=True)
-        logs = sorted(p for p in glob.glob(os.path.join(logs_dir, "*clat_hist*")))
-        live.install_templates(es)
-        live.delete_runs(es, [RUN])
-        # The generator's logs have relative stamps: the run is placed 3 hours ago, at a
-        # moment that is no multiple of any resolution (windows are cut at multiples).
-        start = str((int(time.time()) - 3 * 3600) // 3600 * 3600 + 1234)
-        cmd = [fiohist, "push", "--es-url", url, "--run", RUN, "--scope", "cluster,host",
-               "--direction", "all", "--quiet", "--start-time", start] + logs
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            print(f"FAIL: fiohist push exit {r.returncode}: {r.stderr[-1500:]}")
-            return 1
-        es.call("POST", "/fiohist-*/_refresh")
-        code, run_doc = es.call("POST", "/fiohist-runs*/_search",
-                                {"query": {"term": {"run": RUN}}})
-        src = run_doc["hits"]["hits"][0]["_source"]
-        resolutions, quantum_ms = src["resolutions"], int(src["quantum_s"] * 1000)
-        zoom = Zoom(es, fiohist, logs, start, resolutions, quantum_ms, 0, mutate)
-        fine = zoom.rows(1)
-        zoom.first_ms = int(min(r["start_ms"] for r in fine))
-        end = int(max(r["end_ms"] for r in fine))
-        print(f"run {RUN}: {len(fine)} rows of 1 quantum ({len(fine) // 3} quanta), resolutions "
-              f"{resolutions}{' (MUTATED: resolution filter removed)' if mutate else ''}")
-        ds_by_uid = {d["uid"]: d for d in dl.parse_datasources_yaml()}
-        dashboards = dl.load_dashboards()
-        for fname, d in dashboards.items():
-            if d.get("uid", "").startswith("fiohist-overview"):
-                for name, span in RANGES_MS.items():
-                    zoom.overview(ds_by_uid, d, f"last {name}", end + 1000 - span, end + 1000)
-            if d.get("uid", "").startswith("fiohist-compare"):
-                for step in (10, 60):
-                    zoom.comparison(ds_by_uid, d, step)
-        live.delete_runs(es, [RUN])
-    pct, other = zoom.compared["percentile"], zoom.compared["other"]
+        for run, seconds in ((RUN, 2400), (RUN + "-short", 30)):
+            zoom = check_run(es, fiohist, gen, tmp, run, seconds, mutate)
+            if zoom is None:
+                return 1
+            for kind in compared:
+                compared[kind] = [a + b for a, b in zip(compared[kind], zoom.compared[kind])]
+    pct, other = compared["percentile"], compared["other"]
     print(f"=== percentile points {pct[0]} ({pct[1]} differ), other points {other[0]} "
           f"({other[1]} differ); {len(live.failures)} failed checks")
     if mutate:

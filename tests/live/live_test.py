@@ -17,6 +17,7 @@ es:  two fio processes ("hosts") write status streams AND histogram logs for ~20
      follow on the same files changes no document count.
 """
 import csv
+import datetime
 import io
 import json
 import os
@@ -284,13 +285,24 @@ def status_from_log(log, out):
             o.write(json.dumps(x, indent=1) + "\n")
 
 
+def iso_ms(text):
+    """Unix-epoch ms of an ISO 8601 UTC time as fiohist writes it (2026-11-22T10:00:00.250Z)."""
+    t = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.timezone.utc)
+    return int(round(t.timestamp() * 1000))
+
+
 def compare_with_logs(docs, logs, what, quantum_s=1, min_coverage=1.0):
     """Live per-quantum cluster and job p50/p99 (percentile documents `docs` of quanta of
     `quantum_s`) against `pctiles` on the histogram logs `logs`, where both quanta hold
     >= 1000 I/Os and are full (the logs' covering at least `min_coverage` of theirs): (places
     compared, sorted relative differences, rows beyond one bucket)."""
+    # The logs on the live run's grid (the phase of its status reports), quanta compared by
+    # their start.
+    origin = min(iso_ms(d["@timestamp"]) for d in docs) % 1000 if docs else 0
     rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster,job", "--percentiles", "50,99",
-                        "--direction", "read,write", "--quantum", str(quantum_s)] + logs)
+                        "--direction", "read,write", "--quantum", str(quantum_s),
+                        "--grid", "%.3f" % (origin / 1000.0)] + logs)
     check(rc == 0, "pctiles on the histogram logs %s (%s)" % (what, err.strip()[-300:]))
     ref = {}
     for r in csv.DictReader(io.StringIO(out)):
@@ -338,7 +350,11 @@ def same_intervals(tmp, logs):
     rc, live_csv, err = run(["follow", "--run", "s", "--quiet"] + opts +
                             ["%s=%s" % (os.path.basename(s)[6:-5], s) for s in streams])
     check(rc == 0, "follow on status streams made from the logs (%s)" % err.strip()[-300:])
-    rc, log_csv, err = run(["pctiles", "--quiet", "--log-hist-msec", "1000"] + opts + logs)
+    # The logs on the live run's grid (the phase of the first stream's reports).
+    starts = [int(r["start_ms"]) for r in csv.DictReader(io.StringIO(live_csv))]
+    origin = min(starts) % 1000 if starts else 0
+    rc, log_csv, err = run(["pctiles", "--quiet", "--log-hist-msec", "1000",
+                            "--grid", "%.3f" % (origin / 1000.0)] + opts + logs)
     def rows(text):
         out = {}
         for r in csv.DictReader(io.StringIO(text)):

@@ -86,12 +86,18 @@ rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster,host,job"] + LOGS)
 check(rc == 0, "pctiles CSV of the same logs (rc %d: %s)" % (rc, err.strip()[-300:]))
 rows = list(csv.DictReader(io.StringIO(out)))
 # push also writes percentile documents of the coarser resolutions (10, 60, 600, 3600 and
-# 36000 quanta by default): one per row of `pctiles --quantum R`.
-coarse = 0
+# 36000 quanta by default): one per row of `pctiles --quantum R`, except the resolutions
+# above one whose windows hold the whole run in one (they would repeat it); the first
+# coarser one is always written.
+coarse, written, several = 0, [1], True
 for multiple in (10, 60, 600, 3600, 36000):
     rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster,host,job", "--quantum",
                         str(multiple)] + LOGS)
-    coarse += len(list(csv.DictReader(io.StringIO(out))))
+    level = list(csv.DictReader(io.StringIO(out)))
+    if several or multiple == 10:
+        coarse += len(level)
+        written.append(multiple)
+    several = len({r["start_ms"] for r in level}) > 1
 
 # Clean slate, then one push.
 run(["delete", "--es-url", URL, "--run", "push-test"] + [])
@@ -121,14 +127,25 @@ check(count("push-test", "buckets") == bucket_rows,
       "one bucket document per job row of a real direction (%d vs %d)"
       % (count("push-test", "buckets"), bucket_rows))
 check(count("push-test", "runs") == 1, "one run document")
+run_resolutions = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}}
+                     )["hits"]["hits"][0]["_source"]["resolutions"]
+check(run_resolutions == written and written[-1] < 36000,
+      "the run document lists the resolutions written (%s; want %s)" % (run_resolutions, written))
 
-# The server's own aggregation over the percentile documents equals the CSV.
+# The server's own aggregation over the percentile documents equals the CSV: its 1 s
+# buckets start at the grid origin the run document records (the quanta's phase).
+run_doc = es("POST", "/fiohist-runs*/_search",
+             {"query": {"term": {"run": "push-test"}}})["hits"]["hits"][0]["_source"]
+origin = run_doc.get("grid_origin_ms")
+check(run_doc.get("grid") == "logs" and isinstance(origin, int) and 0 <= origin < 1000,
+      "the run document records the grid and its origin (%r, %r)"
+      % (run_doc.get("grid"), origin))
 agg = es("POST", "/fiohist-pctiles*/_search", {
     "size": 0,
     "query": {"bool": {"filter": [{"term": {"run": "push-test"}}, {"term": {"scope": "cluster"}},
                                   {"term": {"direction": "all"}}, {"term": {"resolution": 1}}]}},
     "aggs": {"t": {"date_histogram": {"field": "@timestamp", "fixed_interval": "1s",
-                                      "min_doc_count": 1},
+                                      "offset": "+%dms" % (origin or 0), "min_doc_count": 1},
                    "aggs": {"p99": {"max": {"field": "p99"}}}}}})
 es_p99 = {b["key"]: b["p99"]["value"] for b in agg["aggregations"]["t"]["buckets"]}
 csv_p99 = {int(r["start_ms"]): float(r["p99"]) for r in rows
