@@ -46,11 +46,12 @@ TEST(ExitCode, SlaBreachedIsFourWithALinePerBreachingQuantum) {
   // 13 of the 19 read quanta of epoch2 have a p99.9 above 1 ms (fiohist's CSV says so).
   EXPECT_EQ(CountLines(err, "fiohist: SLA breach: "), 13) << err;
   EXPECT_NE(err.find("fiohist: SLA breach: 2026-11-22T00:08:41.000Z..2026-11-22T00:08:42.000Z "
-                     "read: p99.9 2.137 ms > 1 ms\n"),
+                     "read: p99.9 2.137 ms > 1 ms (95% interval 1.573 ms..3.178 ms: beyond sampling "
+                     "noise)\n"),
             std::string::npos)
       << err;
   EXPECT_NE(err.find("fiohist: SLA breached: 13 of 19 cluster quanta x directions breached "
-                     "(per threshold: read.p99_9<=1ms 13)\n"),
+                     "(per threshold: read.p99_9<=1ms 13); 9 of them beyond sampling noise"),
             std::string::npos)
       << err;
   std::ifstream csv(out);

@@ -85,16 +85,27 @@ int RunCompatIfAsked(int argc, char** argv) {
                    mode.c_str());
       return kExitUsage;
     }
-    // The reference's grid is part of its output: a --grid cannot apply (say so rather
-    // than leave it to the reference's option parser).
+    // Options the reference has no counterpart for: its output stays byte-identical, so
+    // asking for them is a mistake in the command, not something to ignore.
+    struct Refused {
+      const char* option;
+      const char* why;
+    };
+    static const Refused kRefused[] = {
+        {"--grid",
+         "compat mode keeps the reference's quanta (from the start of the window where all "
+         "logs have data) so that its output stays byte-identical"},
+        {"--confidence", "the reference's output has no confidence intervals"},
+    };
     for (int j = 0; j < argc && std::string(argv[j]) != "--"; ++j) {
-      const std::string g = argv[j];
-      if (g == "--grid" || g.rfind("--grid=", 0) == 0) {
-        std::fprintf(stderr,
-                     "fiohist pctiles: --grid cannot be combined with --compat: compat mode "
-                     "keeps the reference's quanta (from the start of the window where all "
-                     "logs have data) so that its output stays byte-identical\n");
-        return kExitUsage;
+      const std::string b = argv[j];
+      for (const Refused& r : kRefused) {
+        const std::string o = r.option;
+        if (b == o || b.rfind(o + "=", 0) == 0) {
+          std::fprintf(stderr, "fiohist pctiles: %s cannot be combined with --compat: %s\n",
+                       r.option, r.why);
+          return kExitUsage;
+        }
       }
     }
     std::vector<const char*> rest;

@@ -39,6 +39,10 @@ void AddPipelineOptions(po::options_description* desc,
        "epoch; quanta at origin + k x quantum)")
       ("percentiles,p", po::value<std::string>()->default_value("50,90,95,99,99.9,99.99"),
        "percentiles to report, comma separated")
+      ("confidence", po::value<std::string>()->default_value("0.95"),
+       "confidence level of every percentile's interval, strictly between 0 and 1 (0.9, "
+       "0.99, or 99%): distribution-free, from the quantum's I/O count (README, What the "
+       "numbers mean)")
       ("scope", po::value<std::string>(),
        "scopes to report: cluster,host,job (any combination)")
       ("direction", po::value<std::string>()->default_value("all,read,write,trim"),
@@ -84,6 +88,8 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::stri
   Status s = ParseGridChoice(vm["grid"].as<std::string>(), &o->grid);
   if (!s.ok()) return s;
   s = ParsePercentiles(vm["percentiles"].as<std::string>(), &o->percentiles);
+  if (!s.ok()) return s;
+  s = ParseConfidence(vm["confidence"].as<std::string>(), &o->confidence);
   if (!s.ok()) return s;
   o->scopes = {false, false, false};
   for (const std::string& sc :

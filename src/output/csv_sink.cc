@@ -70,6 +70,25 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
   AppendShortest(&l, r.coverage);
   l += r.partial ? ",true," : ",false,";
   if (r.straddled >= 0) AppendShortest(&l, r.straddled);
+  // Each percentile's confidence bounds; the upper one is empty where the percentile rests
+  // on too few I/Os (those are named in the last column).
+  for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
+    const bool bounded = i < s.few_ios.size();
+    l += ',';
+    if (have && bounded) AppendShortest(&l, s.percentile_low_ns[i] / unit_.ns_per_unit);
+    l += ',';
+    if (have && bounded && !s.few_ios[i]) {
+      AppendShortest(&l, s.percentile_high_ns[i] / unit_.ns_per_unit);
+    }
+  }
+  l += ',';
+  first = true;
+  for (size_t i = 0; i < s.few_ios.size(); ++i) {
+    if (!s.few_ios[i]) continue;
+    if (!first) l += ';';
+    l += info_.percentiles.names[i];
+    first = false;
+  }
   l += '\n';
 }
 

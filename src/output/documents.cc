@@ -160,9 +160,12 @@ std::string KeyText(const char* name) { return StringText(name, std::strlen(name
 // program at the first document, in every test.
 const Field& ResultField(const char* name) {
   const bool percentile = name[0] == 'p' && name[1] >= '0' && name[1] <= '9';
+  const bool bound = percentile && IsBoundName(name);
   for (const Field& f : ResultFields()) {
     if ((f.places & (kInPctiles | kInBuckets)) &&
-        (percentile ? f.percentiles : !std::strcmp(f.name, name))) {
+        (bound        ? f.bounds
+         : percentile ? f.percentiles
+                      : !std::strcmp(f.name, name))) {
       return f;
     }
   }
@@ -248,6 +251,14 @@ void LatencyFields(Writer& w, const std::string& prefix, const ScopeResult& r,
   }
   for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
     Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
+  }
+  // The confidence bounds; no upper one where the percentile rests on too few I/Os.
+  for (size_t i = 0; i < s.few_ios.size() && i < s.percentile_ns.size(); ++i) {
+    Num(w, (prefix + percentiles.field_names[i] + kLowSuffix).c_str(),
+        s.percentile_low_ns[i] / ns_per_unit);
+    if (s.few_ios[i]) continue;
+    Num(w, (prefix + percentiles.field_names[i] + kHighSuffix).c_str(),
+        s.percentile_high_ns[i] / ns_per_unit);
   }
 }
 
@@ -441,12 +452,16 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   if (sla_.active()) {
     sla_breach_key_ = ResultKey("sla_breach");
     sla_breached_key_ = ResultKey("sla_breached");
-    // Both keys, the longer boolean, "[", "]", and every text with its comma.
-    percentile_room_ += sla_breach_key_.size() + MaxValueBytes(FieldType::kBoolean) +
-                        sla_breached_key_.size() + 2;
+    sla_noise_key_ = ResultKey("sla_breach_beyond_noise");
+    sla_noise_list_key_ = ResultKey("sla_breached_beyond_noise");
+    // The keys, the longer boolean twice, "[", "]" twice, and every text with its comma
+    // twice.
+    percentile_room_ += sla_breach_key_.size() + sla_noise_key_.size() +
+                        2 * MaxValueBytes(FieldType::kBoolean) + sla_breached_key_.size() +
+                        sla_noise_list_key_.size() + 4;
     for (const SlaThreshold& t : info.sla) {
       sla_texts_.push_back(StringText(t.text.data(), t.text.size()));
-      percentile_room_ += sla_texts_.back().size() + 1;
+      percentile_room_ += 2 * (sla_texts_.back().size() + 1);
     }
   }
 
@@ -459,11 +474,17 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     percentile_room_ += stat_keys_[static_cast<size_t>(stat)].size() + kMaxDouble;
   }
+  few_ios_key_ = ResultKey("few_ios");
+  percentile_room_ += few_ios_key_.size() + 2;
   for (const std::string& name : info.percentiles.field_names) {
     percentile_keys_.push_back(ResultKey(name.c_str()));
     lower_bound_names_.push_back(StringText(name.c_str(), std::strlen(name.c_str())));
-    percentile_room_ +=
-        percentile_keys_.back().size() + kMaxDouble + lower_bound_names_.back().size() + 1;
+    low_keys_.push_back(ResultKey((name + kLowSuffix).c_str()));
+    high_keys_.push_back(ResultKey((name + kHighSuffix).c_str()));
+    // The value and its bounds, and the name in lower_bound and in few_ios.
+    percentile_room_ += percentile_keys_.back().size() + low_keys_.back().size() +
+                        high_keys_.back().size() + 3 * kMaxDouble +
+                        2 * (lower_bound_names_.back().size() + 1);
   }
 
   const std::vector<double>& edges = EdgesNs(info.layout);
@@ -604,6 +625,15 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
       p = Put(p, percentile_keys_[i]);
       p = PutNum(p, s.percentile_ns[i] / ns_per_unit_);
     }
+    // The confidence bounds; no upper one where the percentile rests on too few I/Os.
+    const size_t b = std::min(n, s.few_ios.size());
+    for (size_t i = 0; i < b; ++i) {
+      p = Put(p, low_keys_[i]);
+      p = PutNum(p, s.percentile_low_ns[i] / ns_per_unit_);
+      if (s.few_ios[i]) continue;
+      p = Put(p, high_keys_[i]);
+      p = PutNum(p, s.percentile_high_ns[i] / ns_per_unit_);
+    }
   }
   stat(Stat::kTopBucket);
   p = Put(p, clamped_key_);
@@ -620,6 +650,17 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   }
   if (s.max_lower_bound) p = first ? Lit(p, "\"max\"") : Lit(p, ",\"max\"");
   *p++ = ']';
+  p = Put(p, few_ios_key_);
+  *p++ = '[';
+  first = true;
+  const size_t few = std::min(s.few_ios.size(), lower_bound_names_.size());
+  for (size_t i = 0; i < few; ++i) {
+    if (!s.few_ios[i]) continue;
+    if (!first) *p++ = ',';
+    first = false;
+    p = Put(p, lower_bound_names_[i]);
+  }
+  *p++ = ']';
   p = Put(p, coverage_key_);
   p = PutNum(p, r.coverage);
   p = Put(p, partial_key_);
@@ -629,9 +670,10 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = PutNum(p, r.straddled);
   }
   if (sla_.active() && r.kind == ScopeKind::kCluster) {
-    thread_local std::vector<size_t> breached;
+    thread_local std::vector<size_t> breached, beyond;
     breached.clear();
-    const bool any = sla_.Breaches(r, &breached);
+    beyond.clear();
+    const bool any = sla_.Breaches(r, &breached, &beyond);
     p = Put(p, sla_breach_key_);
     p = any ? Lit(p, "true") : Lit(p, "false");
     p = Put(p, sla_breached_key_);
@@ -639,6 +681,15 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     for (size_t i = 0; i < breached.size(); ++i) {
       if (i > 0) *p++ = ',';
       p = Put(p, sla_texts_[breached[i]]);
+    }
+    *p++ = ']';
+    p = Put(p, sla_noise_key_);
+    p = beyond.empty() ? Lit(p, "false") : Lit(p, "true");
+    p = Put(p, sla_noise_list_key_);
+    *p++ = '[';
+    for (size_t i = 0; i < beyond.size(); ++i) {
+      if (i > 0) *p++ = ',';
+      p = Put(p, sla_texts_[beyond[i]]);
     }
     *p++ = ']';
   }
@@ -821,6 +872,8 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
     w.EndArray();
     Key(w, RunKey("sla_breaches"));
     w.Int64(summary.sla_breaches);
+    Key(w, RunKey("sla_breaches_beyond_noise"));
+    w.Int64(summary.sla_breaches_beyond_noise);
   }
   for (const ScopeResult& r : whole_run) {
     if (r.kind != ScopeKind::kCluster) continue;
@@ -829,7 +882,15 @@ std::string DocumentBuilder::Run(const RunSummary& summary,
     Num(w, (prefix + StatName(Stat::kSamples)).c_str(), StatValue(Stat::kSamples, r, ns_per_unit_));
     Num(w, (prefix + StatName(Stat::kIops)).c_str(), StatValue(Stat::kIops, r, ns_per_unit_));
     LatencyFields(w, prefix, r, info_.percentiles, ns_per_unit_);
+    if (r.direction != Direction::kAll) continue;
+    Key(w, RunKey("few_ios"));
+    w.StartArray();
+    for (size_t i = 0; i < r.stats.few_ios.size(); ++i) {
+      if (r.stats.few_ios[i]) w.String(info_.percentiles.field_names[i].c_str());
+    }
+    w.EndArray();
   }
+  Num(w, RunKey("confidence"), info_.confidence);
   Key(w, RunKey("summary"));
   w.StartArray();
   for (const ScopeResult& r : whole_run) {

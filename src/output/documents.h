@@ -112,7 +112,7 @@ class DocumentBuilder {
   // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
   // and each threshold's text as a JSON string.
   SlaChecker sla_;
-  std::string sla_breach_key_, sla_breached_key_;
+  std::string sla_breach_key_, sla_breached_key_, sla_noise_key_, sla_noise_list_key_;
   std::vector<std::string> sla_texts_;
   // Per resolution of the run (RunInfo::resolutions): its multiple and the text of its
   // resolution and zoom fields, as it is and as the widest one the run writes.
@@ -123,6 +123,8 @@ class DocumentBuilder {
   std::vector<ResolutionJson> resolution_json_;
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
+  std::vector<std::string> low_keys_, high_keys_;  // ,"p99_9_low":  ,"p99_9_high":
+  std::string few_ios_key_;
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"
   // Per column: ",<midpoint in us>", the length in the last byte. Bucket documents copy
   // these whole (a fixed-size copy) and advance by the length.

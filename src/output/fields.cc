@@ -1,5 +1,7 @@
 #include "output/fields.h"
 
+#include <cstring>
+
 namespace fiohist {
 
 const char* FieldTypeName(FieldType type) {
@@ -64,10 +66,20 @@ const std::vector<Field>& ResultFields() {
       // The share of the span's I/Os that spreading records uniformly may have put on the
       // wrong side of its edges (scope_result.h); absent (empty) where unknown.
       {"straddled", FieldType::kDouble, kInPctiles | kInCsv},
+      // Each percentile's confidence interval at the run's --confidence (lower and upper
+      // bucket edge; no `_high` where the percentile is in `few_ios`), and the percentiles
+      // resting on too few I/Os for an upper bound (after `partial` in the CSV, so the
+      // columns before keep their positions).
+      {"p*_low,p*_high", FieldType::kDouble, kInPctiles | kInCsv, false, true},
+      {"few_ios", FieldType::kKeyword, kInPctiles | kInCsv},
       // Cluster documents of a run with SLA thresholds only (absent otherwise): whether
       // the span breaches any of them, and the normalized texts of those it breaches.
       {"sla_breach", FieldType::kBoolean, kInPctiles},
       {"sla_breached", FieldType::kKeyword, kInPctiles},
+      // Of those, whether some breach is beyond sampling noise (the percentile's confidence
+      // interval lies above the limit), and their texts: what the alert rules fire on.
+      {"sla_breach_beyond_noise", FieldType::kBoolean, kInPctiles},
+      {"sla_breached_beyond_noise", FieldType::kKeyword, kInPctiles},
       {"layout", FieldType::kKeyword, kInBuckets},
       // Integer counts (BucketCarry), in one of two forms (BucketForm): a `latency`
       // histogram where the cluster has the type (else an object kept in _source only),
@@ -120,6 +132,7 @@ const std::vector<Field>& RunFields() {
       // (resolution 1, each direction apart) breached them.
       {"sla", FieldType::kKeyword, kInRuns},
       {"sla_breaches", FieldType::kInteger, kInRuns},
+      {"sla_breaches_beyond_noise", FieldType::kInteger, kInRuns},
       // The whole-run cluster statistics of all directions stand here.
       {"samples", FieldType::kDouble, kInRuns},
       {"iops", FieldType::kDouble, kInRuns},
@@ -127,6 +140,10 @@ const std::vector<Field>& RunFields() {
       {"mean", FieldType::kDouble, kInRuns},
       {"max", FieldType::kDouble, kInRuns},
       {"p*", FieldType::kDouble, kInRuns, true},
+      {"p*_low,p*_high", FieldType::kDouble, kInRuns, false, true},
+      {"few_ios", FieldType::kKeyword, kInRuns},
+      // The confidence level of every `_low` / `_high` bound of the run.
+      {"confidence", FieldType::kDouble, kInRuns},
       // Every scope x direction, kept in _source only (`enabled: false`).
       {"summary", FieldType::kObject, kInRuns},
   };
@@ -172,12 +189,24 @@ double StatValue(Stat stat, const ScopeResult& r, double ns_per_unit) {
   return 0;
 }
 
+bool IsBoundName(const std::string& name) {
+  auto ends = [&](const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return name.size() > n && name.compare(name.size() - n, n, suffix) == 0;
+  };
+  return ends(kLowSuffix) || ends(kHighSuffix);
+}
+
 std::string CsvHeader(const std::vector<std::string>& percentiles) {
   std::string header;
   for (const Field& f : ResultFields()) {
     if (!(f.places & kInCsv)) continue;
     if (f.percentiles) {
       for (const std::string& name : percentiles) header += name + ",";
+    } else if (f.bounds) {
+      for (const std::string& name : percentiles) {
+        header += name + kLowSuffix + "," + name + kHighSuffix + ",";
+      }
     } else {
       header += std::string(f.name) + ",";
     }

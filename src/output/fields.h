@@ -45,6 +45,9 @@ struct Field {
   /// The percentile fields (p50 ... as the run asks for) stand at this row: one row of
   /// the table expands to one field per percentile.
   bool percentiles = false;
+  /// The percentiles' confidence bounds stand at this row: one field `<p>_low` and one
+  /// `<p>_high` per percentile (percentile_interval.h).
+  bool bounds = false;
 };
 
 /// The fields of percentile and bucket documents and of the CSV, in the order they are
@@ -61,6 +64,13 @@ const char* StatName(Stat stat);
 
 /// The value of `stat` for `r` in latency unit `ns_per_unit` (counts are not scaled).
 double StatValue(Stat stat, const ScopeResult& r, double ns_per_unit);
+
+/// The suffixes of a percentile's confidence bounds: `p99_low`, `p99_high`.
+constexpr const char* kLowSuffix = "_low";
+constexpr const char* kHighSuffix = "_high";
+
+/// True for a percentile bound's name ("p99_9_low", "p50_high", "read_p99_low").
+bool IsBoundName(const std::string& name);
 
 /// The CSV header line (with its newline) for the percentile column names `percentiles`.
 std::string CsvHeader(const std::vector<std::string>& percentiles);

@@ -53,6 +53,18 @@ bool IsPercentileName(const std::string& name) {
   return digits() && i == name.size();
 }
 
+// A percentile's confidence bound: <percentile>_low or <percentile>_high.
+bool IsBoundOfPercentile(const std::string& name) {
+  for (const char* suffix : {kLowSuffix, kHighSuffix}) {
+    const size_t n = std::strlen(suffix);
+    if (name.size() > n && name.compare(name.size() - n, n, suffix) == 0 &&
+        IsPercentileName(name.substr(0, name.size() - n))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // <read|write|trim>_<samples|iops|min|mean|max|percentile>: the run document's per-direction
 // statistics.
 bool IsDirectionStat(const std::string& key) {
@@ -63,7 +75,7 @@ bool IsDirectionStat(const std::string& key) {
     for (const char* s : {"samples", "iops", "min", "mean", "max"}) {
       if (stat == s) return true;
     }
-    return IsPercentileName(stat);
+    return IsPercentileName(stat) || IsBoundOfPercentile(stat);
   }
   return false;
 }
@@ -74,6 +86,13 @@ std::map<std::string, std::string> TableFields(const std::vector<Field>& table, 
   std::map<std::string, std::string> out;
   for (const Field& f : table) {
     if (!(f.places & place)) continue;
+    if (f.bounds) {
+      for (const std::string& name : DefaultPercentiles().field_names) {
+        out[name + kLowSuffix] = FieldTypeName(f.type);
+        out[name + kHighSuffix] = FieldTypeName(f.type);
+      }
+      continue;
+    }
     if (!f.percentiles) {
       out[f.name] = FieldTypeName(f.type);
       continue;
@@ -120,7 +139,8 @@ TEST(Fields, TableMatchesTheIndexTemplates) {
 TEST(Fields, CsvHeaderComesFromTheTable) {
   EXPECT_EQ(CsvHeader({"p50", "p99.9"}),
             "start,start_ms,end_ms,elapsed_s,scope,host,job,direction,logs,samples,iops,min,mean,"
-            "max,p50,p99.9,top_bucket,lower_bound,coverage,partial,straddled\n");
+            "max,p50,p99.9,top_bucket,lower_bound,coverage,partial,straddled,p50_low,p50_high,"
+            "p99.9_low,p99.9_high,few_ios\n");
 }
 
 // Every field and column of the table is named in the documentation users read.
@@ -128,7 +148,7 @@ TEST(Fields, DocumentedInReadmeAndDocs) {
   const std::string readme = ReadText(std::string(FIOHIST_SOURCE_DIR) + "/README.md");
   const std::string docs = ReadText(std::string(FIOHIST_SOURCE_DIR) + "/docs/documents.md");
   for (const Field& f : ResultFields()) {
-    if (f.percentiles) continue;
+    if (f.percentiles || f.bounds) continue;
     const std::string quoted = std::string("`") + f.name + "`";
     if (f.places & kInCsv) {
       EXPECT_NE(readme.find(quoted), std::string::npos) << f.name << ": README";
@@ -138,7 +158,7 @@ TEST(Fields, DocumentedInReadmeAndDocs) {
     }
   }
   for (const Field& f : RunFields()) {
-    if (f.percentiles) continue;
+    if (f.percentiles || f.bounds) continue;
     EXPECT_NE(docs.find(std::string("`") + f.name + "`"), std::string::npos)
         << f.name << ": docs/documents.md (run documents)";
   }
@@ -200,7 +220,7 @@ void ExpectKeysAreFields(const std::set<std::string>& keys, const std::vector<Fi
                          unsigned place, bool direction_stats, const char* what) {
   const auto fields = TableFields(table, place);
   for (const std::string& key : keys) {
-    const bool known = fields.count(key) || IsPercentileName(key) ||
+    const bool known = fields.count(key) || IsPercentileName(key) || IsBoundOfPercentile(key) ||
                        (direction_stats && IsDirectionStat(key));
     EXPECT_TRUE(known) << what << " document key '" << key << "' is not in fields.cc";
   }
@@ -248,6 +268,9 @@ TEST(Fields, BudgetsHoldForExtremeValues) {
   r.stats.lower_bound.assign(info.percentiles.values.size(), true);
   r.stats.max_lower_bound = true;
   r.stats.top_bucket = -1.7976931348623157e+308;
+  r.stats.percentile_low_ns.assign(info.percentiles.values.size(), -1.2345678901234567e-300);
+  r.stats.percentile_high_ns.assign(info.percentiles.values.size(), -1.2345678901234567e-300);
+  r.stats.few_ios.assign(info.percentiles.values.size(), true);
   DocumentBuilder b(info, RunMeta{std::string(100, '\\'), {"t"}, {{"k", "v"}}}, 1e-300);
   // Done() stops the process when a budget was too small; the parse proves the text whole.
   rapidjson::Document d;
@@ -286,6 +309,8 @@ TEST(Fields, BudgetsHoldForExtremeValues) {
   r.kind = ScopeKind::kCluster;
   r.stats.samples = 1;
   r.stats.percentile_ns.assign(info.percentiles.values.size(), 1e300);
+  // Both bounds of every percentile at their longest (few_ios would drop the upper ones).
+  r.stats.few_ios.assign(info.percentiles.values.size(), false);
   DocumentBuilder with_sla(info, RunMeta{std::string(100, '\\'), {"t"}, {{"k", "v"}}}, 1e-300);
   d.Parse(with_sla.Percentiles(r).c_str());
   ASSERT_TRUE(d.IsObject());

@@ -1,5 +1,7 @@
 #include "output/sla_report.h"
 
+#include <algorithm>
+
 #include "log/time_anchor.h"
 
 namespace fiohist {
@@ -14,6 +16,7 @@ std::string TimeText(int64_t ms, bool absolute) {
 
 Status SlaReportSink::Begin(const RunInfo& info) {
   absolute_ = info.absolute;
+  confidence_ = info.confidence;
   checker_ = SlaChecker(info.sla, info.percentiles);
   per_threshold_.assign(info.sla.size(), 0);
   return Status();
@@ -21,8 +24,8 @@ Status SlaReportSink::Begin(const RunInfo& info) {
 
 std::string SlaReportSink::BreachLine(const std::string& run, bool absolute,
                                       const SlaChecker& checker, const ScopeResult& r) {
-  std::vector<size_t> breached;
-  if (!checker.Breaches(r, &breached)) return "";
+  std::vector<size_t> breached, beyond;
+  if (!checker.Breaches(r, &breached, &beyond)) return "";
   std::string line = "fiohist: SLA breach: " + (run.empty() ? "" : "run '" + run + "' ") +
                      TimeText(r.start_ms, absolute) + ".." + TimeText(r.end_ms, absolute) + " " +
                      DirectionName(r.direction) + ":";
@@ -37,6 +40,15 @@ std::string SlaReportSink::BreachLine(const std::string& run, bool absolute,
       value = FormatSlaLatency(checker.Value(r, breached[k]), digits, true);
     }
     line += (k ? "; " : " ") + name + " " + value + " > " + limit;
+    // Whether sampling noise explains it: the percentile's interval against the limit.
+    const double high = checker.High(r, breached[k]);
+    char level[32];
+    std::snprintf(level, sizeof level, "%g%%", 100 * r.stats.confidence);
+    const bool sure = std::find(beyond.begin(), beyond.end(), breached[k]) != beyond.end();
+    line += std::string(" (") + level + " interval " +
+            FormatSlaLatency(checker.Low(r, breached[k]), 4, true) + ".." +
+            (high < 0 ? "none: too few I/Os" : FormatSlaLatency(high, 4, true)) + ": " +
+            (sure ? "beyond" : "within") + " sampling noise)";
   }
   return line;
 }
@@ -44,9 +56,10 @@ std::string SlaReportSink::BreachLine(const std::string& run, bool absolute,
 Status SlaReportSink::Quantum(const ScopeResult& r) {
   if (!checker_.active() || r.resolution != 1 || !checker_.Applies(r)) return Status();
   ++checked_;
-  std::vector<size_t> breached;
-  if (!checker_.Breaches(r, &breached)) return Status();
+  std::vector<size_t> breached, beyond;
+  if (!checker_.Breaches(r, &breached, &beyond)) return Status();
   ++breaches_;
+  if (!beyond.empty()) ++beyond_noise_;
   for (size_t i : breached) ++per_threshold_[i];
   std::fprintf(out_, "%s\n", BreachLine(run_, absolute_, checker_, r).c_str());
   std::fflush(out_);
@@ -70,8 +83,10 @@ Status SlaReportSink::End(const RunSummary&) {
   } else {
     std::fprintf(out_,
                  "fiohist: SLA breached: %s%lld of %lld cluster quanta x directions "
-                 "breached (per threshold: %s)\n",
-                 run.c_str(), breaches_, checked_, per.c_str());
+                 "breached (per threshold: %s); %lld of them beyond sampling noise (the "
+                 "percentile's %g%% interval above the limit)\n",
+                 run.c_str(), breaches_, checked_, per.c_str(), beyond_noise_,
+                 100 * confidence_);
   }
   return Status();
 }

@@ -14,7 +14,7 @@ namespace fiohist {
 /// Prints, for every cluster result of resolution 1 that breaches a threshold of
 /// RunInfo::sla, one line (written at once, so a CI log shows breaches while the run goes
 /// on):
-///   fiohist: SLA breach: run 'R' 2026-11-23T14:00:05.000Z..2026-11-23T14:00:06.000Z read: p99 2.312 ms > 2 ms
+///   fiohist: SLA breach: run 'R' 2026-11-23T14:00:05.000Z..2026-11-23T14:00:06.000Z read: p99 2.312 ms > 2 ms (95% interval 2.228 ms..2.359 ms: beyond sampling noise)
 /// (several thresholds of one direction share its line, separated by "; "), and at the end
 /// one line saying whether the SLA held, with the count per threshold. Without thresholds
 /// it prints nothing. Breach lines are not silenced by --quiet: they are the result.
@@ -29,6 +29,8 @@ class SlaReportSink : public ResultSink {
 
   /// Breaching results so far (RunSummary::sla_breaches once the run ended).
   long long breaches() const { return breaches_; }
+  /// Of them, those beyond sampling noise (SlaChecker::Breaches).
+  long long beyond_noise() const { return beyond_noise_; }
 
   /// The breach line of `r` (without newline), "" when it breaches nothing.
   static std::string BreachLine(const std::string& run, bool absolute, const SlaChecker& checker,
@@ -41,6 +43,8 @@ class SlaReportSink : public ResultSink {
   SlaChecker checker_;
   std::vector<long long> per_threshold_;
   long long breaches_ = 0;
+  long long beyond_noise_ = 0;  // breaches beyond sampling noise
+  double confidence_ = 0.95;
   long long checked_ = 0;
 };
 

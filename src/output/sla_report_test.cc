@@ -31,7 +31,9 @@ std::string Report(const std::vector<std::string>& sla, const std::vector<ScopeR
   return s;
 }
 
-ScopeResult Quantum(int64_t start_ms, Direction d, double p50_ns, double p99_ns) {
+// Intervals of +-5 %; p99 without an upper bound when `few`.
+ScopeResult Quantum(int64_t start_ms, Direction d, double p50_ns, double p99_ns,
+                    bool few = false) {
   ScopeResult r;
   r.start_ms = start_ms;
   r.end_ms = start_ms + 1000;
@@ -39,6 +41,9 @@ ScopeResult Quantum(int64_t start_ms, Direction d, double p50_ns, double p99_ns)
   r.stats.samples = 10;
   r.stats.percentile_ns = {p50_ns, p99_ns};
   r.stats.lower_bound = {false, false};
+  r.stats.percentile_low_ns = {0.95 * p50_ns, 0.95 * p99_ns};
+  r.stats.percentile_high_ns = {1.05 * p50_ns, 1.05 * p99_ns};
+  r.stats.few_ios = {false, few};
   return r;
 }
 
@@ -53,14 +58,20 @@ TEST(SlaReport, OneLinePerBreachingQuantumAndASummary) {
       {"read.p99=2ms", "read.p50=1ms", "p99=5ms"},
       {Quantum(t, Direction::kRead, 5e5, 2312345.6), Quantum(t, Direction::kAll, 5e5, 4e6),
        Quantum(t, Direction::kWrite, 9e9, 9e9), host, coarse,
-       Quantum(t + 1000, Direction::kRead, 1.5e6, 2000000.4)});
+       Quantum(t + 1000, Direction::kRead, 1.5e6, 2000000.4, true),
+       Quantum(t + 2000, Direction::kRead, 5e5, 2.05e6)});
   EXPECT_EQ(report,
             "fiohist: SLA breach: run 'nightly' 2026-11-23T14:00:05.000Z..2026-11-23T14:00:06.000Z "
-            "read: p99 2.312 ms > 2 ms\n"
+            "read: p99 2.312 ms > 2 ms (95% interval 2.197 ms..2.428 ms: beyond sampling noise)\n"
             "fiohist: SLA breach: run 'nightly' 2026-11-23T14:00:06.000Z..2026-11-23T14:00:07.000Z "
-            "read: p99 2.0000004 ms > 2 ms; p50 1.5 ms > 1 ms\n"
-            "fiohist: SLA breached: run 'nightly': 2 of 3 cluster quanta x directions breached "
-            "(per threshold: read.p99<=2ms 2, read.p50<=1ms 1, p99<=5ms 0)\n");
+            "read: p99 2.0000004 ms > 2 ms (95% interval 1.9 ms..none: too few I/Os: within "
+            "sampling noise); p50 1.5 ms > 1 ms (95% interval 1.425 ms..1.575 ms: beyond "
+            "sampling noise)\n"
+            "fiohist: SLA breach: run 'nightly' 2026-11-23T14:00:07.000Z..2026-11-23T14:00:08.000Z "
+            "read: p99 2.05 ms > 2 ms (95% interval 1.948 ms..2.152 ms: within sampling noise)\n"
+            "fiohist: SLA breached: run 'nightly': 3 of 4 cluster quanta x directions breached "
+            "(per threshold: read.p99<=2ms 3, read.p50<=1ms 1, p99<=5ms 0); 2 of them beyond "
+            "sampling noise (the percentile's 95% interval above the limit)\n");
 }
 
 TEST(SlaReport, SaysWhenTheSlaHeldAndIsSilentWithoutOne) {

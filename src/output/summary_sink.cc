@@ -124,6 +124,7 @@ Status SummarySink::End(const RunSummary& summary) {
     std::snprintf(text, sizeof text, v >= 1e4 ? "%.0f" : "%.4g", v);
     return std::string(text);
   };
+  bool few_ios = false;
   for (const ScopeResult& r : cluster_) {
     const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
     std::fprintf(out_, "%-6s %12.0f %10.0f %10s %10s", DirectionName(r.direction),
@@ -135,6 +136,31 @@ Status SummarySink::End(const RunSummary& summary) {
     }
     std::fprintf(out_, " %9s%s\n", latency(r.stats.max_ns).c_str(),
                  r.stats.max_lower_bound ? "+" : " ");
+    // The percentiles' confidence bounds under them; '!' where there is no upper one.
+    const size_t n = std::min(r.stats.few_ios.size(), r.stats.percentile_ns.size());
+    if (n == 0 || !(r.stats.samples > 0)) continue;
+    char label[32];
+    std::snprintf(label, sizeof label, "%g%% low", 100 * r.stats.confidence);
+    std::fprintf(out_, "  %-50s", label);
+    for (size_t i = 0; i < n; ++i) {
+      std::fprintf(out_, " %9s ", latency(r.stats.percentile_low_ns[i]).c_str());
+    }
+    std::snprintf(label, sizeof label, "%g%% high", 100 * r.stats.confidence);
+    std::fprintf(out_, "\n  %-50s", label);
+    for (size_t i = 0; i < n; ++i) {
+      if (r.stats.few_ios[i]) {
+        few_ios = true;
+        std::fprintf(out_, " %9s ", "!");
+      } else {
+        std::fprintf(out_, " %9s ", latency(r.stats.percentile_high_ns[i]).c_str());
+      }
+    }
+    std::fprintf(out_, "\n");
+  }
+  if (few_ios) {
+    std::fprintf(out_,
+                 "fiohist: '!': too few I/Os for an upper confidence bound of that "
+                 "percentile (`few_ios` in the output)\n");
   }
   bool clamped = false;
   for (const ScopeResult& r : cluster_) clamped = clamped || r.stats.top_bucket > 0;

@@ -37,7 +37,7 @@ void MetricValues(const Histogram& h, const BucketLayout& layout, double seconds
     if (!m.iops) ps.push_back(m.percentile);
   }
   LatencyStats s;
-  ComputeStats(h, layout, ps, &s);
+  ComputeStats(h, layout, ps, &s, kNoIntervals);  // resamples need point estimates only
   values->assign(metrics.size(), 0.0);
   if (lower_bound) lower_bound->assign(metrics.size(), false);
   size_t k = 0;

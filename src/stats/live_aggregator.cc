@@ -203,7 +203,8 @@ Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
     cells_.erase(cells_.begin());
     // Its breaches cannot change any more.
     while (!breached_.empty() && breached_.begin()->first.first < grid_.Start(kept_from_)) {
-      settled_breaches_ += breached_.begin()->second ? 1 : 0;
+      settled_breaches_ += (breached_.begin()->second & kBreach) ? 1 : 0;
+      settled_beyond_noise_ += (breached_.begin()->second & kBeyondNoise) ? 1 : 0;
       breached_.erase(breached_.begin());
     }
   }
@@ -221,7 +222,9 @@ Status LiveAggregator::Results(const ScopeHistograms& h, const ScopeResult& base
     r.straddled = whole_run ? -1 : h.StraddledShare(static_cast<size_t>(d));
     ComputeStats(histogram, info_.layout, o_.percentiles.values, &r.stats, o_.confidence);
     if (!whole_run && sla_.active() && sla_.Applies(r)) {
-      breached_[{r.start_ms, static_cast<int>(d)}] = sla_.Breaches(r, nullptr);
+      breached_[{r.start_ms, static_cast<int>(d)}] = static_cast<uint8_t>(
+          (sla_.Breaches(r, nullptr) ? kBreach : 0) |
+          (sla_.BreachesBeyondNoise(r) ? kBeyondNoise : 0));
     }
     if (collect_ != nullptr) {
       collect_->push_back(r);
@@ -336,7 +339,13 @@ std::vector<ScopeResult> LiveAggregator::WholeRunSoFar() {
 
 long long LiveAggregator::sla_breaches() const {
   long long n = settled_breaches_;
-  for (const auto& b : breached_) n += b.second ? 1 : 0;
+  for (const auto& b : breached_) n += (b.second & kBreach) ? 1 : 0;
+  return n;
+}
+
+long long LiveAggregator::sla_breaches_beyond_noise() const {
+  long long n = settled_beyond_noise_;
+  for (const auto& b : breached_) n += (b.second & kBeyondNoise) ? 1 : 0;
   return n;
 }
 
@@ -348,6 +357,7 @@ Status LiveAggregator::Finish(RunSummary* summary) {
   summary->end_ms = last_end_;
   summary->quanta = static_cast<long long>(quanta_written_ - quanta_rewritten_);
   summary->sla_breaches = sla_breaches();
+  summary->sla_breaches_beyond_noise = sla_breaches_beyond_noise();
   // Whole-run results carry no histogram beyond the call, so the collected ones are sent.
   for (const ScopeResult& r : WholeRunSoFar()) {
     s = sink_->WholeRun(r);

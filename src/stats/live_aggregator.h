@@ -95,6 +95,8 @@ class LiveAggregator {
   /// Cluster results (quantum x direction) that breach an SLA threshold as last written: a
   /// quantum rewritten after late data counts as its new version says.
   long long sla_breaches() const;
+  /// Of them, those beyond sampling noise (SlaChecker::Breaches).
+  long long sla_breaches_beyond_noise() const;
   /// I/Os that arrived for quanta no longer kept (only in the whole-run results).
   double late_ios() const { return late_ios_; }
 
@@ -156,8 +158,11 @@ class LiveAggregator {
   double late_ios_ = 0;
   Histogram all_scratch_;
   SlaChecker sla_;
-  std::map<std::pair<int64_t, int>, bool> breached_;  // (quantum start, direction) -> breach
+  // (quantum start, direction) -> kBreach | kBeyondNoise
+  static constexpr uint8_t kBreach = 1, kBeyondNoise = 2;
+  std::map<std::pair<int64_t, int>, uint8_t> breached_;
   long long settled_breaches_ = 0;  // breaches of quanta dropped from breached_ (final)
+  long long settled_beyond_noise_ = 0;  // of them, beyond sampling noise
   std::vector<ScopeResult>* collect_ = nullptr;  // WholeRunSoFar: results go here
 };
 

@@ -181,6 +181,30 @@ RankInterval QuantileRanks(int64_t n, double p, double confidence) {
   return r;
 }
 
+RankBracket QuantileRankBracket(int64_t n, double p, double confidence) {
+  RankBracket b;
+  int64_t step = 1;
+  if (n >= 256) {
+    int octave = 63 - __builtin_clzll(static_cast<unsigned long long>(n));
+    step = int64_t{1} << (octave - 7);
+  }
+  const int64_t n0 = n - n % step;
+  if (n0 == n) {
+    const RankInterval r = QuantileRanks(n, p, confidence);
+    b.lower_min = b.lower_max = r.lower;
+    b.upper_min = b.upper_max = r.upper;
+    return b;
+  }
+  const int64_t n1 = n0 + step;
+  const RankInterval r0 = QuantileRanks(n0, p, confidence);
+  const RankInterval r1 = QuantileRanks(n1, p, confidence);
+  b.lower_min = std::max(r0.lower, r1.lower - (n1 - n));
+  b.lower_max = std::min(r1.lower, r0.lower + (n - n0));
+  b.upper_min = std::max(r0.upper, r1.upper - (n1 - n));
+  b.upper_max = std::min(r1.upper, r0.upper + (n - n0));
+  return b;
+}
+
 double RanksCoverage(int64_t n, double p, RankInterval r) {
   if (n <= 0) return 0;
   const double pc = std::clamp(p, 0.0, 1.0);

@@ -17,6 +17,9 @@ namespace fiohist {
 
 /// The confidence level used unless --confidence says otherwise.
 constexpr double kDefaultConfidence = 0.95;
+/// Passed as the confidence to ComputeStats: no intervals (where only point estimates are
+/// wanted, e.g. bootstrap resamples).
+constexpr double kNoIntervals = 0;
 
 /// Checks a confidence level: it must lie strictly between 0 and 1.
 Status CheckConfidence(double confidence);
@@ -44,6 +47,18 @@ int64_t WholeIos(double weighted);
 /// by the caller). Exact: searches the binomial cdf, starting from a Cornish-Fisher guess.
 /// Results are cached per thread (quanta of a steady load repeat n).
 RankInterval QuantileRanks(int64_t n, double p, double confidence);
+
+/// Where QuantileRanks(n, p, confidence) must lie, from the exact ranks at the grid points
+/// n0 <= n < n1 around n (every n below 256, else 128 points per power of two): from n to
+/// n + 1 each rank stays or grows by one (B(n+1) is B(n) plus one Bernoulli draw, so its cdf
+/// is at most B(n)'s at k and at least B(n)'s at k - 1). Where the whole bracket falls in
+/// one bucket, the bound is known without searching the cdf; the grid's ranks are cached, so
+/// a run pays for a few hundred searches, not one per quantum.
+struct RankBracket {
+  int64_t lower_min = 0, lower_max = 0;
+  int64_t upper_min = 0, upper_max = 0;
+};
+RankBracket QuantileRankBracket(int64_t n, double p, double confidence);
 
 /// The confidence actually reached by `r` for `n` and `p`: P(lower <= B < upper).
 double RanksCoverage(int64_t n, double p, RankInterval r);

@@ -2,10 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
 #include <vector>
 
 #include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/lognormal.hpp>
 
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
@@ -78,6 +83,12 @@ TEST(PercentileInterval, TooFewIosHaveNoUpperBound) {
   // The smallest n with an upper bound for p99 at 95 %: 0.99^n <= 0.025, n >= 368.
   EXPECT_EQ(QuantileRanks(367, 0.99, 0.95).upper, 368);
   EXPECT_EQ(QuantileRanks(368, 0.99, 0.95).upper, 368);
+  // The same for p99.9 and p99.99 (the README's figures): 0.999^n <= 0.025 from 3,688 on,
+  // 0.9999^n from 36,887 on.
+  EXPECT_EQ(QuantileRanks(3687, 0.999, 0.95).upper, 3688);
+  EXPECT_EQ(QuantileRanks(3688, 0.999, 0.95).upper, 3688);
+  EXPECT_EQ(QuantileRanks(36886, 0.9999, 0.95).upper, 36887);
+  EXPECT_EQ(QuantileRanks(36887, 0.9999, 0.95).upper, 36887);
   // p99.9 of 1000 I/Os, p99.99 of 10000: still the slowest I/O at best.
   EXPECT_EQ(QuantileRanks(1000, 0.999, 0.95).upper, 1001);
   EXPECT_EQ(QuantileRanks(10000, 0.9999, 0.95).upper, 10001);
@@ -176,6 +187,17 @@ TEST(PercentileInterval, FractionalCountsScaleRanks) {
   EXPECT_FALSE(s.few_ios[0]);
 }
 
+TEST(PercentileInterval, NoIntervalsLeavesThemOut) {
+  const BucketLayout layout;
+  Histogram h;
+  h.Add(300, 1000);
+  const LatencyStats s = ComputeStats(h, layout, {50, 99}, kNoIntervals);
+  EXPECT_EQ(s.percentile_ns.size(), 2u);
+  EXPECT_TRUE(s.few_ios.empty());
+  EXPECT_TRUE(s.percentile_low_ns.empty());
+  EXPECT_TRUE(s.percentile_high_ns.empty());
+}
+
 TEST(PercentileInterval, EmptyHistogramIsFlagged) {
   const BucketLayout layout;
   Histogram h;
@@ -185,6 +207,136 @@ TEST(PercentileInterval, EmptyHistogramIsFlagged) {
   EXPECT_TRUE(s.few_ios[1]);
   EXPECT_EQ(s.percentile_low_ns[1], 0);
   EXPECT_EQ(s.percentile_high_ns[1], 0);
+}
+
+// Coverage by simulation, against a known distribution: latencies log-normal (median
+// 100 us, sigma 0.6), so the true p-quantile is exp(mu + sigma z_p). A quantum's bucket
+// counts are drawn as Multinomial(n, bucket probabilities): exactly what n i.i.d. draws
+// placed in fio's buckets give, at a cost per bucket instead of per draw. For each n and
+// p: the share of quanta whose interval holds the true quantile (>= 93 % wanted at 95 %),
+// the share flagged few_ios (then only the lower bound can miss), the median relative
+// width, and the binomial coverage of the ranks alone: what the bucket edges add on top is
+// how conservative the interval is.
+TEST(PercentileInterval, CoversTheTrueQuantileOfIidDraws) {
+  const BucketLayout layout;
+  const std::vector<double>& edges = EdgesNs(layout);
+  const double mu = std::log(100e3), sigma = 0.6;
+  const boost::math::lognormal_distribution<double> truth(mu, sigma);
+  std::vector<double> prob(edges.size() - 1);
+  for (size_t c = 0; c + 1 < edges.size(); ++c) {
+    prob[c] = boost::math::cdf(truth, std::max(edges[c + 1], 1e-9)) -
+              boost::math::cdf(truth, std::max(edges[c], 1e-9));
+  }
+  std::mt19937_64 rng(20261125);
+  const std::vector<double> ps = {50, 99, 99.9};
+  const int quanta = 2000;
+  std::printf("%8s %6s %9s %9s %12s %12s\n", "n", "p", "covered", "few_ios", "median width",
+              "rank cover");
+  for (int n : {100, 1000, 10000, 100000}) {
+    std::vector<int> covered(ps.size(), 0), few(ps.size(), 0);
+    std::vector<std::vector<double>> widths(ps.size());
+    for (int q = 0; q < quanta; ++q) {
+      Histogram h;
+      int64_t left = n;
+      double mass = 1;
+      for (size_t c = 0; c < prob.size() && left > 0; ++c) {
+        if (prob[c] <= 0) continue;
+        const double share = std::clamp(prob[c] / mass, 0.0, 1.0);
+        const int64_t k = std::binomial_distribution<int64_t>(left, share)(rng);
+        if (k > 0) h.Add(static_cast<int>(c), static_cast<double>(k));
+        left -= k;
+        mass -= prob[c];
+      }
+      const LatencyStats s = ComputeStats(h, layout, ps, 0.95);
+      for (size_t i = 0; i < ps.size(); ++i) {
+        const double x = boost::math::quantile(truth, ps[i] / 100);
+        const bool above = s.few_ios[i] || x <= s.percentile_high_ns[i];
+        if (s.percentile_low_ns[i] <= x && above) ++covered[i];
+        if (s.few_ios[i]) {
+          ++few[i];
+        } else {
+          widths[i].push_back((s.percentile_high_ns[i] - s.percentile_low_ns[i]) / x);
+        }
+      }
+    }
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const double share = static_cast<double>(covered[i]) / quanta;
+      std::string width = "-";
+      if (!widths[i].empty()) {
+        std::nth_element(widths[i].begin(), widths[i].begin() + widths[i].size() / 2,
+                         widths[i].end());
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f%%", 100 * widths[i][widths[i].size() / 2]);
+        width = text;
+      }
+      const double rank_cover = RanksCoverage(n, ps[i] / 100, QuantileRanks(n, ps[i] / 100, 0.95));
+      std::printf("%8d %6g %8.2f%% %8.2f%% %12s %11.2f%%\n", n, ps[i], 100 * share,
+                  100.0 * few[i] / quanta, width.c_str(), 100 * rank_cover);
+      EXPECT_GE(share, 0.93) << "n " << n << " p" << ps[i];
+    }
+  }
+}
+
+// The bracket from the grid always holds the exact ranks (the property ComputeStats relies
+// on to skip the search), and ComputeStats' bounds equal those of the exact ranks mapped on
+// the buckets, on random histograms of many sizes.
+TEST(PercentileInterval, BracketHoldsTheExactRanks) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> size(1, 2000000);
+  for (int i = 0; i < 400; ++i) {
+    const int64_t n = i < 300 ? 1 + i * 37 : size(rng);
+    for (double p : {0.5, 0.9, 0.99, 0.999, 0.9999}) {
+      const RankInterval r = QuantileRanks(n, p, 0.95);
+      const RankBracket b = QuantileRankBracket(n, p, 0.95);
+      EXPECT_LE(b.lower_min, r.lower) << n << " " << p;
+      EXPECT_GE(b.lower_max, r.lower) << n << " " << p;
+      EXPECT_LE(b.upper_min, r.upper) << n << " " << p;
+      EXPECT_GE(b.upper_max, r.upper) << n << " " << p;
+    }
+  }
+}
+
+TEST(PercentileInterval, StatsEqualExactRanksOnRandomHistograms) {
+  const BucketLayout layout;
+  const std::vector<double>& edges = EdgesNs(layout);
+  std::mt19937_64 rng(11);
+  const std::vector<double> ps = {50, 90, 99, 99.9, 99.99};
+  for (int i = 0; i < 300; ++i) {
+    Histogram h;
+    const int buckets = 1 + static_cast<int>(rng() % 200);
+    const int first = 100 + static_cast<int>(rng() % 400);
+    const double weight = (rng() % 2) ? 1.0 : 0.37;  // whole and fractional counts
+    for (int c = 0; c < buckets; ++c) {
+      h.Add(first + c, weight * static_cast<double>(rng() % (1 + (rng() % 20000))));
+    }
+    const LatencyStats s = ComputeStats(h, layout, ps, 0.95);
+    // The exact mapping: rank r in the first bucket whose running count reaches
+    // r * total / n.
+    const int64_t n = WholeIos(h.total());
+    for (size_t k = 0; k < ps.size() && n > 0; ++k) {
+      const RankInterval r = QuantileRanks(n, ps[k] / 100, 0.95);
+      auto column_of = [&](int64_t rank) {
+        const double want = static_cast<double>(rank) * h.total() / static_cast<double>(n) *
+                            (1 - 1e-12);
+        double run = 0;
+        int last = -1;
+        for (int c = 0; c < layout.columns(); ++c) {
+          if (h.at(c) <= 0) continue;
+          run += h.at(c);
+          last = c;
+          if (run >= want) return c;
+        }
+        return last;
+      };
+      const double low = r.lower <= 0 ? 0.0 : edges[static_cast<size_t>(column_of(r.lower))];
+      EXPECT_EQ(s.percentile_low_ns[k], low) << i << " p" << ps[k];
+      EXPECT_EQ(s.few_ios[k], r.upper > n) << i << " p" << ps[k];
+      if (r.upper <= n) {
+        EXPECT_EQ(s.percentile_high_ns[k], edges[static_cast<size_t>(column_of(r.upper)) + 1])
+            << i << " p" << ps[k];
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -42,18 +42,35 @@ void SetIntervals(double total, const std::vector<double>& percentiles, double c
     return;
   }
   const double scale = total / static_cast<double>(ios);
+  auto column = [&](int64_t rank) {
+    return ColumnAt(running, static_cast<double>(rank) * scale);
+  };
   for (size_t i = 0; i < percentiles.size(); ++i) {
-    const RankInterval r = QuantileRanks(ios, percentiles[i] / 100, confidence);
-    s->percentile_low_ns[i] =
-        r.lower <= 0
-            ? 0.0
-            : edges[static_cast<size_t>(ColumnAt(running, static_cast<double>(r.lower) * scale))];
-    s->few_ios[i] = r.upper > ios;
+    const double p = percentiles[i] / 100;
+    // The bracket settles most bounds (both ends in one bucket); the rest search the cdf.
+    const RankBracket b = QuantileRankBracket(ios, p, confidence);
+    int low_column = -1;  // -1: the bound is 0 (rank 0)
+    if (b.lower_max <= 0) {
+      low_column = -1;
+    } else if (b.lower_min >= 1 && column(b.lower_min) == column(b.lower_max)) {
+      low_column = column(b.lower_min);
+    } else {
+      const int64_t l = QuantileRanks(ios, p, confidence).lower;
+      low_column = l <= 0 ? -1 : column(l);
+    }
+    s->percentile_low_ns[i] = low_column < 0 ? 0.0 : edges[static_cast<size_t>(low_column)];
+    int high_column = -1;  // -1: no upper bound (too few I/Os)
+    if (b.upper_min > ios) {
+      high_column = -1;
+    } else if (b.upper_max <= ios && column(b.upper_min) == column(b.upper_max)) {
+      high_column = column(b.upper_min);
+    } else {
+      const int64_t u = QuantileRanks(ios, p, confidence).upper;
+      high_column = u > ios ? -1 : column(u);
+    }
+    s->few_ios[i] = high_column < 0;
     s->percentile_high_ns[i] =
-        s->few_ios[i] ? s->max_ns
-                      : edges[static_cast<size_t>(
-                                  ColumnAt(running, static_cast<double>(r.upper) * scale)) +
-                              1];
+        high_column < 0 ? s->max_ns : edges[static_cast<size_t>(high_column) + 1];
   }
 }
 
@@ -124,9 +141,11 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
   s.confidence = confidence;
   s.percentile_ns.assign(percentiles.size(), 0.0);
   s.lower_bound.assign(percentiles.size(), false);
-  s.percentile_low_ns.assign(percentiles.size(), 0.0);
-  s.percentile_high_ns.assign(percentiles.size(), 0.0);
-  s.few_ios.assign(percentiles.size(), true);
+  // confidence 0 (kNoIntervals): point estimates only, the interval vectors stay empty.
+  const size_t bounded = confidence > 0 ? percentiles.size() : 0;
+  s.percentile_low_ns.assign(bounded, 0.0);
+  s.percentile_high_ns.assign(bounded, 0.0);
+  s.few_ios.assign(bounded, true);
   const std::vector<double>& edges = EdgesNs(layout);
   const int top = layout.top_column();
   // Wanted percentiles in increasing order, so one walk over the buckets finds them all.
@@ -199,7 +218,7 @@ void ComputeStats(const Histogram& h, const BucketLayout& layout,
     s.percentile_ns[order[next]] = s.max_ns;
     s.lower_bound[order[next]] = last == top;
   }
-  SetIntervals(total, percentiles, confidence, edges, running, &s);
+  if (confidence > 0) SetIntervals(total, percentiles, confidence, edges, running, &s);
 }
 
 }  // namespace fiohist

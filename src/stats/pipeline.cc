@@ -557,6 +557,7 @@ Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
   if (sla_.active()) {
     for (const ScopeResult& r : state.cluster_results) {
       if (sla_.Breaches(r, nullptr)) ++summary_->sla_breaches;
+      if (sla_.BreachesBeyondNoise(r)) ++summary_->sla_breaches_beyond_noise;
     }
   }
   Status s = Emit(state.cluster_results, false);

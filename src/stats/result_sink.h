@@ -95,6 +95,9 @@ struct RunSummary {
   /// The resolutions results came at (RunInfo::resolutions without those a ResolutionSink
   /// left out as repeating a finer one); empty: all of RunInfo::resolutions.
   std::vector<int> resolutions;
+  /// Those of them that breach some threshold beyond sampling noise: the percentile's
+  /// confidence interval lies above the limit (`sla_breaches_beyond_noise`).
+  long long sla_breaches_beyond_noise = 0;
   /// The run document's `state`: "finished" once all logs are read (push); a live run
   /// (follow) writes "running" while it goes on and "aborted" when it stops short.
   std::string state = "finished";

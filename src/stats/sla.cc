@@ -199,7 +199,30 @@ double SlaChecker::Value(const ScopeResult& r, size_t i) const {
   return k < r.stats.percentile_ns.size() ? r.stats.percentile_ns[k] : 0.0;
 }
 
-bool SlaChecker::Breaches(const ScopeResult& r, std::vector<size_t>* breached) const {
+double SlaChecker::Low(const ScopeResult& r, size_t i) const {
+  const size_t k = index_[i];
+  return k < r.stats.percentile_low_ns.size() ? r.stats.percentile_low_ns[k] : 0.0;
+}
+
+double SlaChecker::High(const ScopeResult& r, size_t i) const {
+  const size_t k = index_[i];
+  if (k >= r.stats.percentile_high_ns.size() || k >= r.stats.few_ios.size() ||
+      r.stats.few_ios[k]) {
+    return -1;
+  }
+  return r.stats.percentile_high_ns[k];
+}
+
+bool SlaChecker::BreachesBeyondNoise(const ScopeResult& r) const {
+  thread_local std::vector<size_t> breached, beyond;
+  breached.clear();
+  beyond.clear();
+  Breaches(r, &breached, &beyond);
+  return !beyond.empty();
+}
+
+bool SlaChecker::Breaches(const ScopeResult& r, std::vector<size_t>* breached,
+                          std::vector<size_t>* beyond_noise) const {
   if (r.kind != ScopeKind::kCluster || !(r.stats.samples > 0)) return false;
   bool any = false;
   for (size_t i = 0; i < thresholds_.size(); ++i) {
@@ -210,6 +233,9 @@ bool SlaChecker::Breaches(const ScopeResult& r, std::vector<size_t>* breached) c
     if (Value(r, i) > t.limit_ns) {
       if (breached) breached->push_back(i);
       any = true;
+      // The interval's lower edge is a bucket edge at or below the value: above the limit,
+      // the whole interval is (at the run's confidence level).
+      if (beyond_noise && Low(r, i) > t.limit_ns) beyond_noise->push_back(i);
     }
   }
   return any;

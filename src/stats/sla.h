@@ -64,10 +64,22 @@ class SlaChecker {
   /// limit (then the true value does too); one at or below the limit is not reported,
   /// since the logs cannot tell. Returns whether any was breached. Results of other
   /// scopes breach nothing.
-  bool Breaches(const ScopeResult& r, std::vector<size_t>* breached) const;
+  /// With `beyond_noise`, the breached thresholds whose percentile's confidence interval
+  /// lies above the limit too (its lower bound, LatencyStats::percentile_low_ns, is above
+  /// it) are appended there as well: breaches that sampling noise does not explain. The
+  /// others are within the noise: another sample of I/Os could have met the limit.
+  bool Breaches(const ScopeResult& r, std::vector<size_t>* breached,
+                std::vector<size_t>* beyond_noise = nullptr) const;
+  /// True when `r` breaches some threshold beyond sampling noise (see Breaches).
+  bool BreachesBeyondNoise(const ScopeResult& r) const;
 
   /// The value of threshold `i`'s percentile in `r`, in ns (`r` must have samples).
   double Value(const ScopeResult& r, size_t i) const;
+  /// The lower confidence bound of threshold `i`'s percentile in `r`, in ns.
+  double Low(const ScopeResult& r, size_t i) const;
+  /// The upper confidence bound of threshold `i`'s percentile in `r`, in ns, or -1 where
+  /// the percentile rests on too few I/Os to have one.
+  double High(const ScopeResult& r, size_t i) const;
 
  private:
   std::vector<SlaThreshold> thresholds_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace fiohist {
 namespace {
 
@@ -127,6 +129,43 @@ TEST(Sla, ClampedPercentileBreachesWhenItsLowerBoundExceedsTheLimit) {
   r.stats.lower_bound = {true};  // in fio's last bucket: at least 17.2 s
   EXPECT_TRUE(small.Breaches(r, nullptr));
   EXPECT_FALSE(huge.Breaches(r, nullptr));  // could be above 20 s, or not: unknown
+}
+
+// A breach is beyond sampling noise when the percentile's interval lies above the limit:
+// with 400 I/Os, 4 of them slow, p99 sits in the slow bucket but its lower bound among the
+// fast ones; with 40,000 I/Os, 1,000 slow, the whole interval is in the slow bucket.
+TEST(Sla, TellsBreachesBeyondSamplingNoiseFromThoseWithin) {
+  PercentileList list;
+  ASSERT_TRUE(MakePercentiles({99}, &list).ok());
+  const SlaChecker checker({Parse("p99=2ms")}, list);
+  const BucketLayout layout;
+  const std::vector<double>& edges = EdgesNs(layout);
+  auto column_of = [&](double ns) {
+    return static_cast<int>(std::upper_bound(edges.begin(), edges.end(), ns) - edges.begin()) - 1;
+  };
+  const int fast = column_of(1e6), slow = column_of(3e6);
+  auto result = [&](double fast_ios, double slow_ios) {
+    Histogram h;
+    h.Add(fast, fast_ios);
+    h.Add(slow, slow_ios);
+    ScopeResult r = Result(Direction::kAll, {});
+    ComputeStats(h, layout, list.values, &r.stats, 0.95);
+    return r;
+  };
+  std::vector<size_t> breached, beyond;
+  const ScopeResult few = result(396, 4);
+  EXPECT_TRUE(checker.Breaches(few, &breached, &beyond));
+  EXPECT_EQ(breached, (std::vector<size_t>{0}));
+  EXPECT_TRUE(beyond.empty());
+  EXPECT_LT(checker.Low(few, 0), 2e6);
+  EXPECT_FALSE(checker.BreachesBeyondNoise(few));
+  breached.clear();
+  const ScopeResult many = result(39000, 1000);
+  EXPECT_TRUE(checker.Breaches(many, &breached, &beyond));
+  EXPECT_EQ(beyond, (std::vector<size_t>{0}));
+  EXPECT_GT(checker.Low(many, 0), 2e6);
+  EXPECT_GT(checker.High(many, 0), checker.Low(many, 0));
+  EXPECT_TRUE(checker.BreachesBeyondNoise(many));
 }
 
 TEST(Sla, FormatsLatencies) {

@@ -459,10 +459,20 @@ def absurd_options():
                           (["--quantum", "1e300"], r"--quantum: "),
                           (["--grid", "noon"],
                            r"--grid: expected logs, epoch or an origin time .*got 'noon'"),
-                          (["--grid", "2026-13-01T00:00:00Z"], r"--grid: expected ")):
+                          (["--grid", "2026-13-01T00:00:00Z"], r"--grid: expected "),
+                          (["--confidence", "1"], r"--confidence: expected a level strictly "
+                                                  r"between 0 and 1"),
+                          (["--confidence", "0"], r"--confidence: "),
+                          (["--confidence", "-0.5"], r"--confidence: "),
+                          (["--confidence", "95"], r"--confidence: "),
+                          (["--confidence", "abc"], r"--confidence: "),
+                          (["--confidence", "nan"], r"--confidence: ")):
         r = run(*args, p)
         expect_error(r, 2, r"^fiohist pctiles: " + pattern)
         check(r.out == "", "output before the usage error\n" + r.describe())
+    # The reference has no intervals: asking compat mode for them is a usage error.
+    r = run("--compat", "fio-histo-log-pctiles", "--confidence", "0.9", "--", p)
+    expect_error(r, 2, r"^fiohist pctiles: --confidence cannot be combined with --compat")
 
 
 @case

@@ -152,6 +152,20 @@ def check_field(where, mapping, field, accepted, what, want_search=False):
     return fld
 
 
+def expand_variables(text, variables):
+    """`text` with each custom variable it names replaced by each of its options' values
+    (a metric field such as ${band}_low stands for p50_low, p90_low, ...)."""
+    texts = [text]
+    for name in set(dl.variable_refs(text)):
+        v = variables.get(name)
+        if not v or v.get("type") != "custom":
+            continue
+        values = [o["value"] for o in v.get("options", [])]
+        texts = [t.replace("${" + name + "}", x).replace("$" + name, x)
+                 for t in texts for x in values]
+    return texts
+
+
 def check_query(where, mapping, query, variables):
     for f in dl.lucene_fields(query):
         check_field(where, mapping, f, None, f"query {query!r}", want_search=True)
@@ -186,7 +200,8 @@ def check_target(where, t, ds_map, tmpl, variables):
         if typ not in METRIC_TYPES:
             problem(where, f"metric type {typ!r} is not checked by this script")
             continue
-        check_field(where, mapping, m.get("field", ""), METRIC_TYPES[typ], f"metric {typ}")
+        for field in expand_variables(m.get("field", ""), variables):
+            check_field(where, mapping, field, METRIC_TYPES[typ], f"metric {typ}")
     aggs = t.get("bucketAggs", [])
     for i, b in enumerate(aggs):
         typ = b.get("type")
@@ -391,8 +406,10 @@ EXEC_ERR_STATES = {"OK", "Error", "Alerting", "KeepLast"}
 # What the SLA rules must filter on: the cluster quanta fiohist marked, at resolution 1, and
 # the run documents of running runs with breaches.
 ALERT_QUERY_PARTS = {
-    "fiohist-sla-breach": ("scope:cluster", "resolution:1", "sla_breach:true"),
-    "fiohist-sla-breached-running": ("state:running", "sla_breaches:>0"),
+    # The rules fire on breaches beyond sampling noise (the percentile's confidence interval
+    # above the limit), not on every breach.
+    "fiohist-sla-breach": ("scope:cluster", "resolution:1", "sla_breach_beyond_noise:true"),
+    "fiohist-sla-breached-running": ("state:running", "sla_breaches_beyond_noise:>0"),
 }
 
 
