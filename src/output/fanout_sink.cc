@@ -32,6 +32,13 @@ bool FanoutSink::prepares() const {
   return n == 1;
 }
 
+bool FanoutSink::reads_job_histograms() const {
+  for (const ResultSink* s : sinks_) {
+    if (s->reads_job_histograms()) return true;
+  }
+  return false;
+}
+
 void FanoutSink::Prepare(const ScopeResult& r, std::string* prepared) const {
   for (const ResultSink* s : sinks_) {
     if (s->prepares()) s->Prepare(r, prepared);

@@ -20,6 +20,8 @@ class FanoutSink : public ResultSink {
   /// bytes they would not understand: they ignore `prepared`).
   bool prepares() const override;
   void Prepare(const ScopeResult& r, std::string* prepared) const override;
+  /// True when any of the sinks reads them.
+  bool reads_job_histograms() const override;
 
  private:
   std::vector<ResultSink*> sinks_;

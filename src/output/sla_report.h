@@ -25,6 +25,7 @@ class SlaReportSink : public ResultSink {
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult&) override { return Status(); }
   Status End(const RunSummary& summary) override;
+  bool reads_job_histograms() const override { return false; }
 
   /// Breaching results so far (RunSummary::sla_breaches once the run ended).
   long long breaches() const { return breaches_; }

@@ -22,6 +22,7 @@ class SummarySink : public ResultSink {
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
+  bool reads_job_histograms() const override { return false; }
 
  private:
   // One line per job whose log a fio JSON output counts: the share of its I/Os logged.

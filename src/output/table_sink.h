@@ -34,6 +34,8 @@ class TableSink : public ResultSink {
     prepared->clear();
     Format(r, prepared);
   }
+  /// Rows are made of statistics only.
+  bool reads_job_histograms() const final { return false; }
 
  protected:
   /// Appends the row of `r`, newline included; may run on several threads at once.

@@ -20,8 +20,9 @@ namespace {
 constexpr int kProbeLines = 64;
 
 // One log's state across the run: its stream, its share of the quanta being computed and
-// emitted (two buffers: quantum q is computed while q - 1 is written out) and its
-// whole-run histograms.
+// emitted (two buffers: quantum q is computed while q - 1 is written out; the histograms
+// need the second one only when the sink reads job histograms) and its whole-run
+// histograms.
 struct LogSlot {
   std::unique_ptr<LogStream> stream;
   std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
@@ -189,9 +190,11 @@ class Pipeline {
   // then summed per host and cluster; it is written out during the next one.
   Status StreamQuantum(const QuantumGrid& grid, int64_t q, const std::vector<size_t>& host_begin,
                        StreamState* st);
-  // One log's task in quantum q: feeds its stream into buffer `lb` and, for the job
-  // scope, adds that to its whole-run sum and makes its results.
-  void FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double elapsed, LogSlot* slot);
+  // One log's task in quantum q on `worker`: feeds its stream into histogram buffer `lb`
+  // and, for the job scope, adds that to its whole-run sum and makes its results (in
+  // buffer `rb`).
+  void FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb, double elapsed,
+               int worker, LogSlot* slot);
   // Each host's sum of its logs' shares (one task per host, with the host statistics when
   // wanted), then the cluster's.
   void SumScopes(const std::vector<size_t>& host_begin, size_t lb, QuantumState* state);
@@ -237,6 +240,11 @@ class Pipeline {
   WorkerPool* pool_ = nullptr;
   std::vector<int> host_log_count_;
   bool prepares_ = false;
+  // The sink reads job results' histograms (ResultSink::reads_job_histograms): each log
+  // keeps two histogram buffers and its own "all" scratch; else one, and one scratch per
+  // worker.
+  bool job_histograms_ = true;
+  std::vector<Histogram> worker_all_;
   SlaChecker sla_;  // counts the quanta that breach o_.sla
 };
 
@@ -584,6 +592,8 @@ Status Pipeline::Stream() {
   Status s = sink_->Begin(info_);
   if (!s.ok()) return s;
   prepares_ = sink_->prepares();
+  job_histograms_ = sink_->reads_job_histograms();
+  if (!job_histograms_) worker_all_.resize(static_cast<size_t>(pool.size()));
 
   StreamState st(static_cast<int>(info_.hosts.size()));
   st.last_end = info_.first_quantum_ms;
@@ -629,15 +639,17 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
   const int64_t qs = grid.Start(q), qe = grid.End(q);
   const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
   const size_t b = static_cast<size_t>(st->cur);
-  // Logs' own histograms outlive their quantum only for job results (written out during
-  // the next one): without the job scope one buffer does, at half the memory per log.
-  const size_t lb = o_.scopes[2] ? b : 0;
+  // Job results are written out during the next quantum (two buffers); logs' own
+  // histograms outlive their quantum only when the sink reads them there: else one buffer
+  // does, as without the job scope.
+  const size_t rb = o_.scopes[2] ? b : 0;
+  const size_t lb = job_histograms_ ? rb : 0;
   // Task 0 writes out the previous quantum while the other workers read this one.
-  pool_->ParallelFor(slots_.size() + 1, [&](int, size_t task) {
+  pool_->ParallelFor(slots_.size() + 1, [&](int worker, size_t task) {
     if (task == 0) {
       EmitPending(1 - st->cur, st);
     } else {
-      FeedLog(grid, q, lb, elapsed, &slots_[task - 1]);
+      FeedLog(grid, q, lb, rb, elapsed, worker, &slots_[task - 1]);
     }
   });
   if (!st->emitted.ok()) return st->emitted;
@@ -659,14 +671,14 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
   return Status();
 }
 
-void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double elapsed,
-                       LogSlot* slot) {
+void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
+                       double elapsed, int worker, LogSlot* slot) {
   const bool job_scope = o_.scopes[2];
   ScopeHistograms& mine = slot->quantum[lb];
   mine.Clear();
   std::vector<PlacedRecord>* placed = nullptr;
   if (job_scope && o_.keep_records) {
-    placed = &slot->placed[lb];
+    placed = &slot->placed[rb];
     placed->clear();
   }
   if (slot->stream->next_start_ms() < grid.End(q)) {
@@ -675,7 +687,7 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double ela
     mine.straddled = slot->stream->straddled_ios(q);
   }
   if (!slot->status.ok() || !mine.any() || !job_scope) {
-    if (job_scope) slot->results[lb].clear();
+    if (job_scope) slot->results[rb].clear();
     if (mine.any()) mine.logs = 1;
     return;
   }
@@ -686,11 +698,17 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, double ela
   slot->base.end_ms = grid.End(q);
   slot->base.elapsed_s = elapsed;
   SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), &slot->base);
-  SetResults(mine, o_, info_.layout, slot->base, &slot->all[lb], &slot->results[lb]);
+  std::vector<ScopeResult>& results = slot->results[rb];
+  Histogram* all =
+      job_histograms_ ? &slot->all[lb] : &worker_all_[static_cast<size_t>(worker)];
+  SetResults(mine, o_, info_.layout, slot->base, all, &results);
   if (placed) {
-    for (ScopeResult& r : slot->results[lb]) r.records = placed;
+    for (ScopeResult& r : results) r.records = placed;
   }
-  Prepare(&slot->results[lb]);
+  Prepare(&results);
+  if (!job_histograms_) {
+    for (ScopeResult& r : results) r.histogram = nullptr;  // reused before written out
+  }
 }
 
 void Pipeline::SumScopes(const std::vector<size_t>& host_begin, size_t lb, QuantumState* state) {

@@ -227,6 +227,50 @@ TEST(Pipeline, ResultsAreBitIdenticalWhateverTheThreadCount) {
   EXPECT_EQ(runs[0], runs[2]);
 }
 
+// A sink that does not read job histograms: the pipeline reuses each log's histograms
+// before the quantum is written out, so job results come without them.
+class StatsOnlySink : public CollectingSink {
+ public:
+  Status Quantum(const ScopeResult& r) override {
+    if (r.kind == ScopeKind::kJob && r.histogram != nullptr) ++job_histograms_seen;
+    return CollectingSink::Quantum(r);
+  }
+  bool reads_job_histograms() const override { return false; }
+  int job_histograms_seen = 0;
+};
+
+TEST(Pipeline, SinksWithoutJobHistogramsGetTheSameStatistics) {
+  const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+  const std::vector<std::string> logs = {
+      d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
+      d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"};
+  auto values = [](const std::vector<ScopeResult>& rs) {
+    std::vector<double> v;
+    for (const ScopeResult& r : rs) {
+      v.push_back(static_cast<double>(r.kind));
+      v.push_back(static_cast<double>(r.direction));
+      v.push_back(r.stats.samples);
+      v.insert(v.end(), r.stats.percentile_ns.begin(), r.stats.percentile_ns.end());
+    }
+    return v;
+  };
+  PipelineOptions o;
+  o.scopes = {true, true, true};
+  CollectingSink full;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, logs, &full, &summary).ok());
+  for (int threads : {1, 3}) {
+    o.threads = threads;
+    StatsOnlySink lean;
+    RunSummary lean_summary;
+    ASSERT_TRUE(RunPipeline(o, logs, &lean, &lean_summary).ok());
+    EXPECT_EQ(lean.job_histograms_seen, 0);
+    ASSERT_GT(lean.quanta.size(), 10u);
+    EXPECT_EQ(values(full.quanta), values(lean.quanta));
+    EXPECT_EQ(values(full.whole), values(lean.whole));
+  }
+}
+
 }  // namespace
 }  // namespace fiohist
 

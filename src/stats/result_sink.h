@@ -120,6 +120,11 @@ class ResultSink {
   /// Turns `result` into bytes for Quantum() to find in result.prepared. Called after
   /// Begin(), on any thread, several at once: it may only read the sink's state.
   virtual void Prepare(const ScopeResult& /*result*/, std::string* /*prepared*/) const {}
+  /// True when Quantum() reads result.histogram of job results. When false, the pipeline
+  /// keeps each log's share of a quantum only until its statistics (and Prepare()) are
+  /// done, not until it is written out: a buffer less per log, and Quantum() sees
+  /// `histogram == nullptr` in job results.
+  virtual bool reads_job_histograms() const { return true; }
 };
 
 }  // namespace fiohist
