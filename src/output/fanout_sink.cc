@@ -39,6 +39,13 @@ bool FanoutSink::reads_job_histograms() const {
   return false;
 }
 
+bool FanoutSink::reads_whole_run() const {
+  for (const ResultSink* s : sinks_) {
+    if (s->reads_whole_run()) return true;
+  }
+  return false;
+}
+
 void FanoutSink::Prepare(const ScopeResult& r, std::string* prepared) const {
   for (const ResultSink* s : sinks_) {
     if (s->prepares()) s->Prepare(r, prepared);

@@ -22,6 +22,8 @@ class FanoutSink : public ResultSink {
   void Prepare(const ScopeResult& r, std::string* prepared) const override;
   /// True when any of the sinks reads them.
   bool reads_job_histograms() const override;
+  /// True when any of the sinks reads them.
+  bool reads_whole_run() const override;
 
  private:
   std::vector<ResultSink*> sinks_;

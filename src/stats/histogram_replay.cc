@@ -17,7 +17,7 @@ int64_t WindowOf(int64_t t, int64_t q, int64_t origin) {
 }  // namespace
 
 HistogramReplay::HistogramReplay(const PipelineOptions& options, RunInfo info, ResultSink* sink)
-    : o_(options), info_(std::move(info)), sink_(sink) {
+    : o_(options), info_(std::move(info)), sink_(sink), whole_run_(sink->reads_whole_run()) {
   info_.quantum_ms = o_.quantum_ms;
   info_.percentiles = o_.percentiles;
   info_.confidence = o_.confidence;
@@ -90,7 +90,7 @@ Status HistogramReplay::Add(const StoredQuantum& q) {
     if (k == 2 && q.job.empty()) return Status::Error("read-back: job scope needs job documents");
     if (k == 1 && q.host.empty()) return Status::Error("read-back: host scope needs host documents");
     AddTo(&window_sums_[k][keys[k]], q, covered);
-    AddTo(&run_sums_[k][keys[k]], q, covered);
+    if (whole_run_) AddTo(&run_sums_[k][keys[k]], q, covered);
   }
   return Status();
 }
@@ -142,7 +142,7 @@ Status HistogramReplay::Flush(bool whole_run) {
 Status HistogramReplay::Finish() {
   if (!begun_) return Status::Error("read-back: no bucket documents matched");
   Status s = open_ ? Flush(false) : Status();
-  if (s.ok()) s = Flush(true);
+  if (s.ok() && whole_run_) s = Flush(true);
   if (!s.ok()) return s;
   RunSummary summary;
   summary.end_ms = last_end_;

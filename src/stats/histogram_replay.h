@@ -36,7 +36,8 @@ struct StoredQuantum {
 /// it from info.grid_origin_ms as the pipeline's) and hands the results to a sink in the pipeline's
 /// order, with statistics from the same code: Begin, Quantum* by time then scope, host,
 /// job, direction, WholeRun*, End. Stored quanta must come in time order, the directions of
-/// a series' quantum one after another.
+/// a series' quantum one after another. Holds the current window's sums, and the whole
+/// run's only where the sink reads them (ResultSink::reads_whole_run).
 class HistogramReplay {
  public:
   /// `info` gives the layout, percentiles and whether times are absolute.
@@ -73,6 +74,7 @@ class HistogramReplay {
   PipelineOptions o_;
   RunInfo info_;
   ResultSink* sink_;
+  bool whole_run_ = true;  // the sink reads whole-run results: keep run_sums_
   bool begun_ = false;
   bool open_ = false;     // a window holds data
   int64_t window_ = 0;    // start of the current window

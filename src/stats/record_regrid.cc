@@ -29,12 +29,16 @@ void RecordRegrid::Add(const std::string& host, const std::string& job,
   }
 }
 
-Status RecordRegrid::FlushBefore(int64_t t_ms,
+Status RecordRegrid::FlushBefore(int64_t t_ms, const std::string& host, const std::string& job,
                                  const std::function<Status(const StoredQuantum&)>& each) {
   auto it = cells_.begin();
   for (; it != cells_.end(); ++it) {
     const int64_t qs = std::get<0>(it->first);
-    if (t_ms != INT64_MAX && grid_.End(grid_.IndexOf(qs)) > t_ms) break;
+    if (t_ms != INT64_MAX && grid_.End(grid_.IndexOf(qs)) > t_ms &&
+        !(qs == t_ms && std::tie(std::get<1>(it->first), std::get<2>(it->first)) <
+                            std::tie(host, job))) {
+      break;
+    }
     Cell& c = it->second;  // erased below: its histograms are moved out
     // A log's coverage of a quantum is the most of any direction, as LogStream measures it.
     const int64_t covered = *std::max_element(c.covered_ms, c.covered_ms + kLogDirections);

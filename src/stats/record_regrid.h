@@ -30,7 +30,14 @@ class RecordRegrid {
   void Add(const std::string& host, const std::string& job, const PlacedRecord& record);
   /// Hands out every quantum that ends by `t_ms` (records still to come start at or after
   /// it) in time, host, job and direction order.
-  Status FlushBefore(int64_t t_ms, const std::function<Status(const StoredQuantum&)>& each);
+  Status FlushBefore(int64_t t_ms, const std::function<Status(const StoredQuantum&)>& each) {
+    return FlushBefore(t_ms, "", "", each);
+  }
+  /// The same, and also the quantum starting at `t_ms` of every series before (host, job):
+  /// reading documents sorted by time, host and job, those are complete as well, so only
+  /// the next quantum's share of each series stays held.
+  Status FlushBefore(int64_t t_ms, const std::string& host, const std::string& job,
+                     const std::function<Status(const StoredQuantum&)>& each);
   /// Hands out everything left.
   Status Finish(const std::function<Status(const StoredQuantum&)>& each) {
     return FlushBefore(INT64_MAX, each);

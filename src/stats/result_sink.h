@@ -125,6 +125,9 @@ class ResultSink {
   /// done, not until it is written out: a buffer less per log, and Quantum() sees
   /// `histogram == nullptr` in job results.
   virtual bool reads_job_histograms() const { return true; }
+  /// False when WholeRun() ignores every result: a producer may then skip keeping the
+  /// whole-run sums (read-back of quanta holds no histogram per series for the whole run).
+  virtual bool reads_whole_run() const { return true; }
 };
 
 }  // namespace fiohist
