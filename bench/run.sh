@@ -3,7 +3,7 @@
 # (cat, zcat), fiohist pctiles (default and compat mode, plain and gzip, long run),
 # the reference script on a subset (when FIO_HISTO_LOG_PCTILES is set), document building
 # (fiohist push --out; doc_bench on one core and on all) and, when FIOHIST_ES_URL is set,
-# indexing against curl + _bulk.
+# indexing against curl + _bulk and read-back (pctiles --run) against curl of its searches.
 # Missing fiohist subcommands show as "n/a (not available)" instead of failing the run.
 #
 # Usage: bench/run.sh [--quick] [--scale F] [--no-long] [--no-many] [--reps N] [--gen BIN]
@@ -416,6 +416,23 @@ if [ -n "$ES" ]; then
       "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" "${BATCH_OPTS[@]}" \
       "${ANCHOR_OPTS[@]}" --run bench \
       "${PLAIN[@]}" && ES_COUNT_PUSH=$(es_count)
+    # Read-back of that run, every scope, against curl sending the same searches: fiohist
+    # is bound by the server when the two take about as long.
+    if probe x "$FIOHIST" pctiles --es-url "$ES" --index-prefix "$PREFIX" --run bench \
+        --scope cluster -o /dev/null; then
+      BEFORE_EACH=""
+      NOTE="$DOCS docs pushed, the bucket documents read"
+      bench es_readback "fiohist pctiles --run (read-back)" "$TEXT_BYTES" "$RECORDS" /dev/null \
+        "$FIOHIST" pctiles --es-url "$ES" --index-prefix "$PREFIX" --run bench \
+        --scope "$SCOPES" -o /dev/null
+      NOTE="the same searches and pages, answers to /dev/null"
+      bench es_readback_curl "curl of read-back's searches" "$TEXT_BYTES" "$RECORDS" /dev/null \
+        bash "$HERE/readback_curl.sh" "$ES" "$PREFIX" bench
+      BEFORE_EACH=es_reset
+      NOTE=""
+    else
+      row es_readback "fiohist pctiles --run (read-back)" "$TEXT_BYTES" "$RECORDS" n/a 0 "$PROBE_ERR"
+    fi
   else
     row es_push "fiohist push --es-url" "$TEXT_BYTES" "$RECORDS" n/a 0 \
       "${PROBE_ERR:-no NDJSON from push --out}"
@@ -525,6 +542,7 @@ if [ -n "${WALL[es_push]:-}" ]; then
     printf '  %-44s %s\n' "push / curl, same requests in flight" "$(ratio "${WALL[es_curl_par]}" "${WALL[es_push]}")"
     printf '  %-44s %s\n' "load / curl, same requests in flight" "$(ratio "${WALL[es_curl_par]}" "${WALL[es_load]:-}")"
   fi
+  printf '  %-44s %s\n' "read-back / curl of its searches  [wall]" "$(ratio "${WALL[es_readback]:-}" "${WALL[es_readback_curl]:-}")"
   printf '  %-44s %s\n' "docs in ES after push / after curl" "${ES_COUNT_PUSH:-?} / ${ES_COUNT_CURL:-?}"
 fi
 [ -n "$REF_NOTE" ] && echo "  $REF_NOTE"
