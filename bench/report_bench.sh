@@ -5,7 +5,7 @@
 # navigation start: its script starts, i.e. the chart library is parsed; the charts of the
 # first screen have drawn; every chart has drawn, the rest drawn by the page's drawAll() right
 # after the first screen; ECharts 'finished' events), and Chromium's wall time and CPU seconds
-# (all its processes) from navigation to those points. Best and median, and the load average
+# (all its processes, and the page's renderer alone) from navigation to those points. Best and median, and the load average
 # before and after. Figures: bench/README.md.
 # Usage: bench/report_bench.sh [BUILD_DIR] [RUNS] [REPORT.html]   (default build, 5; an
 #        existing report skips making the corpus and the report)
@@ -41,8 +41,10 @@ rows = [
     ("page: every chart drawn (%d)" % len(runs[0]["charts"]), "ms", lambda s: s["all_drawn_ms"]),
     ("chromium: wall to first screen", "ms", lambda s: s["chromium"]["first_screen_wall_ms"]),
     ("chromium: CPU to first screen", "s", lambda s: s["chromium"]["first_screen_cpu_s"]),
+    ("  of which the page's renderer", "s", lambda s: s["chromium"]["first_screen_page_cpu_s"]),
     ("chromium: wall to every chart", "ms", lambda s: s["chromium"]["all_wall_ms"]),
     ("chromium: CPU to every chart", "s", lambda s: s["chromium"]["all_cpu_s"]),
+    ("  of which the page's renderer", "s", lambda s: s["chromium"]["all_page_cpu_s"]),
 ]
 print("%-40s %10s %10s   (%d runs)" % ("", "best", "median", len(runs)))
 for name, unit, f in rows:

@@ -232,6 +232,8 @@
     const run = MAIN;
     const names = run.percentiles;
     const slas = run.sla.filter((t) => t.dir === c.dir);
+    const fewPercentiles = names.map((n, k) => k).filter((k) => run.series.some(
+      (s) => s.host === '' && s.dir === c.dir && s.few && s.few.some(([, j]) => j === k)));
     const build = (res) => {
       const s = series(run, '', c.dir, res);
       const out = names.map((name, k) => ({
@@ -261,7 +263,9 @@
             data: s.t.map((t, i) => [xOf(run, t, res), lo[i] === null ? null
               : Math.max(0, (few[k].has(i) ? s.p[k][i] : s.hi[k][i]) - lo[i])]) }, style));
         });
-        names.forEach((name, k) => out.push({ id: 'few' + k, name, type: 'scatter', symbol: 'triangle',
+        // Marker series only for the percentiles flagged at some resolution (series ids must
+        // stay the same when zooming switches resolution).
+        fewPercentiles.forEach((k) => out.push({ id: 'few' + k, name: names[k], type: 'scatter', symbol: 'triangle',
           symbolSize: 6, silent: true, itemStyle: { color: '#fff', borderColor: COLORS[k % COLORS.length], borderWidth: 1.2 },
           data: Array.from(few[k]).sort((x, y) => x - y).map((i) => [xOf(run, s.t[i], res), s.p[k][i]]) }));
       }
@@ -368,7 +372,10 @@
         right: 6, top: 40, itemHeight: 200, text: ['100 %', '0.01 %'], precision: 1,
         inRange: { color: ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b', '#e6550d', '#a50f15'] } },
       dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 16, bottom: 4 }],
-      series: [{ id: 'heat', type: 'heatmap', data: first.series[0].data, progressive: 0 }],
+      // Zoomed in, a heatmap may hold tens of thousands of cells: drawn 5000 per frame, so
+      // the page stays responsive ('finished' still comes once all are drawn).
+      series: [{ id: 'heat', type: 'heatmap', data: first.series[0].data, progressive: 5000,
+        progressiveThreshold: 10000 }],
     });
     state.resolution[c.id] = res;
     chart.on('datazoom', (e) => {

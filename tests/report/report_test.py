@@ -70,10 +70,13 @@ def expected(data, chart, res):
         k = len(run["percentiles"])
         out = [n] * k
         if "lo" in s:
-            # Each percentile's confidence band (its low line and its height), then per
-            # percentile the markers of the windows without an upper bound (too few I/Os).
+            # Each percentile's confidence band (its low line and its height), then the
+            # markers of the windows without an upper bound (too few I/Os), one series per
+            # percentile flagged at some resolution.
             out += [n, n] * k
-            out += [len({i for i, j in s["few"] if j == p}) for p in range(k)]
+            flagged = sorted({j for r in run["series"] if r["host"] == "" and r["dir"] == chart["dir"]
+                              for _, j in r.get("few", [])})
+            out += [len({i for i, j in s["few"] if j == p}) for p in flagged]
         if chart["clamped"]:
             out.append(None)  # the clamped markers: as many as clamped values
         return out
