@@ -162,6 +162,7 @@
       if (!observer || (r.top < innerHeight && r.bottom > 0)) inView.push(div);
     }
     firstScreen = inView.length;
+    timing.firstScreenCharts = inView.map((div) => waiting.get(div).id);
     if (firstScreen === 0) firstScreenDrawn();
     for (const div of inView) drawChart(div);
     if (observer) for (const div of waiting.keys()) observer.observe(div);
