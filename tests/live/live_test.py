@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`fiohist follow` (live mode) with real fio.
 
-Usage: live_test.py bad|es FIOHIST FIO SHARED_DATA
+Usage: live_test.py bad|es|grid FIOHIST FIO SHARED_DATA
 
 bad: odd and bad status streams, each must give a clear message naming the stream and the byte
      offset, and nothing may be dropped silently: a cut final object, a stream that never
@@ -15,7 +15,15 @@ es:  two fio processes ("hosts") write status streams AND histogram logs for ~20
      equal `fiohist pctiles` on the histogram logs within one bucket (1.6 %) where a quantum
      has >= 1000 I/Os, whole-run I/O counts equal fio's final JSON exactly, and a second
      follow on the same files changes no document count.
+grid: two fio processes ("hosts") started 0.4 s apart write status streams and per-I/O
+     latency logs (write_lat_log, log_avg_msec=0) for 12 s. `follow` and a later `push` of
+     the same files (hosts given in the other order) must choose the same quantum grid (the
+     phase of one host's first report) and write the same document ids and counts. Then the
+     per-quantum cluster p50/p90/p99 of the status streams on the aligned grid and on whole
+     seconds (--grid epoch) against the exact percentiles of the I/Os the latency logs put
+     in each quantum: printed (the README's live-mode figures), not asserted. No node.
 """
+import collections
 import csv
 import datetime
 import io
@@ -311,6 +319,10 @@ def compare_with_logs(docs, logs, what, quantum_s=1, min_coverage=1.0):
             job = r["host"] + "/" + job.rsplit(".", 1)[1]
         ref[(r["start"], r["scope"], job, r["direction"])] = r
     rels, bad_rows = [], []
+    # (quantum, percentile) pairs of full quanta whose confidence intervals overlap: both
+    # paths' percentiles are estimates from samples of I/Os; a missing `_high` (few_ios) is
+    # unbounded above.
+    pairs, overlapping = 0, 0
     for d in docs:
         if d["scope"] not in ("cluster", "job") or d["direction"] not in ("read", "write"):
             continue
@@ -318,9 +330,18 @@ def compare_with_logs(docs, logs, what, quantum_s=1, min_coverage=1.0):
         if job:
             job = d["host"] + "/" + job.rsplit(".", 1)[1]
         r = ref.get((d["@timestamp"], d["scope"], job, d["direction"]))
-        if not r or d["samples"] < 1000 or float(r["samples"]) < 1000:
+        if not r or d.get("partial") or (r["partial"] == "true" and
+                                         float(r["coverage"]) < min_coverage):
             continue
-        if d.get("partial") or (r["partial"] == "true" and float(r["coverage"]) < min_coverage):
+        for p in ("p50", "p99"):
+            if d.get(p) is None or not r[p]:
+                continue
+            a_lo, b_lo = d.get(p + "_low", d[p]), float(r[p + "_low"] or r[p])
+            a_hi = d.get(p + "_high", float("inf"))
+            b_hi = float(r[p + "_high"]) if r[p + "_high"] else float("inf")
+            pairs += 1
+            overlapping += a_lo <= b_hi and b_lo <= a_hi
+        if d["samples"] < 1000 or float(r["samples"]) < 1000:
             continue
         for p in ("p50", "p99"):
             a, b = float(d[p]), float(r[p])
@@ -336,7 +357,9 @@ def compare_with_logs(docs, logs, what, quantum_s=1, min_coverage=1.0):
              100 * rels[-1] if rels else 0, len(bad_rows)))
     for b in bad_rows[:5]:
         print("  " + b)
-    return len(rels), rels, bad_rows
+    print("live vs logs %s, p50/p99 of full quanta: the two 95%% intervals overlap in %d of %d "
+          "(%.1f%%)" % (what, overlapping, pairs, 100.0 * overlapping / pairs if pairs else 0))
+    return len(rels), rels, bad_rows, (overlapping, pairs)
 
 
 def same_intervals(tmp, logs):
@@ -451,7 +474,7 @@ def live_es(tmp):
     logs = [os.path.join(tmp, h, f) for h in ("host1", "host2")
             for f in sorted(os.listdir(os.path.join(tmp, h)))]
     docs = search("pctiles", run_name, [{"term": {"resolution": 1}}])
-    compared, rels, bad_rows = compare_with_logs(docs, logs, "(1 s quanta)")
+    compared, rels, bad_rows, overlap = compare_with_logs(docs, logs, "(1 s quanta)")
     check(compared >= 40, "live and log percentiles compared in %d places" % compared)
     # Over the 10 s windows the live run also wrote, the two clocks' 200 ms matter less
     # (fio does not log a job's last partial second: the logs' last window may lack it).
@@ -553,11 +576,147 @@ def late_data(tmp, url, mappings, streams, clean_run):
           % (counts(late_run), counts(clean_run), rc, err.strip()[-300:]))
 
 
+def bulk_docs(out_dir):
+    """{(index, id): document} of the bulk NDJSON files in `out_dir` (the last write of an
+    id wins, as in the node)."""
+    docs = {}
+    for fn in sorted(os.listdir(out_dir)):
+        if not fn.endswith(".ndjson"):
+            continue
+        action = None
+        for line in open(os.path.join(out_dir, fn)):
+            o = json.loads(line)
+            if action is None:
+                action = next(iter(o.values()))
+                continue
+            docs[(action["_index"], action["_id"])] = o
+            action = None
+    return docs
+
+
+def exact_percentile(sorted_values, p):
+    """The p-th percentile by linear interpolation between order statistics (as
+    tests/golden/lat_log_truth.py)."""
+    rank = p / 100.0 * (len(sorted_values) - 1)
+    lo = int(rank)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (rank - lo)
+
+
+def truth_errors(streams, lat_logs, grid):
+    """`pctiles --grid GRID` on the status streams against the per-I/O latency logs:
+    per-quantum relative errors of cluster p50/p90/p99 (direction all) over full quanta,
+    the grid origin and the median straddled share."""
+    rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster", "--direction", "all",
+                        "--percentiles", "50,90,99", "--grid", grid] + streams)
+    check(rc == 0, "pctiles --grid %s on the status streams (%s)" % (grid, err.strip()[-300:]))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    if not rows:
+        return {}, 0, 0
+    origin = int(rows[0]["start_ms"]) % 1000
+    # Latencies (us) by quantum of their completion time (log_unix_epoch=1: epoch ms).
+    by_q = {}
+    for log in lat_logs:
+        for line in open(log):
+            cols = line.split(",")
+            by_q.setdefault((int(cols[0]) - origin) // 1000, []).append(int(cols[1]) / 1000.0)
+    errors, straddled = {"50": [], "90": [], "99": []}, []
+    # Full quanta only, and not the first or last (fio's set-up and end).
+    full = [r for r in rows if r["partial"] != "true"][1:-1]
+    for r in full:
+        t = sorted(by_q.get((int(r["start_ms"]) - origin) // 1000, []))
+        if len(t) < 1000:
+            continue
+        for p in errors:
+            exact = exact_percentile(t, float(p))
+            errors[p].append(abs(float(r["p" + p]) - exact) / exact)
+        straddled.append(float(r["straddled"] or 0))
+    return errors, origin, statistics.median(straddled) if straddled else 0
+
+
+def grid_test(tmp):
+    """follow, then push of the same status streams: same grid, same ids; and the error of
+    each grid against the per-I/O truth."""
+    data = tempfile.mkdtemp(prefix="fiohist-live-",
+                            dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    streams, lat_logs, procs = [], [], []
+    try:
+        for h in ("host1", "host2"):
+            os.makedirs(os.path.join(tmp, h))
+            streams.append(os.path.join(tmp, h + ".json"))
+            # Reads (page cache, a few us) and writes (tens of us) at unequal rates, as
+            # lat_log_truth.py: at equal ones the median of all I/Os falls in the gap.
+            procs.append(subprocess.Popen(
+                [FIO, "--name=" + h, "--filename=" + os.path.join(data, h + ".dat"),
+                 "--size=16m", "--rw=randrw", "--bs=4k", "--ioengine=psync", "--time_based",
+                 "--runtime=12", "--status-interval=1", "--output-format=json+",
+                 "--output=" + streams[-1], "--rate_iops=6000,3000",
+                 "--write_lat_log=" + os.path.join(tmp, h, "lat"), "--log_avg_msec=0",
+                 "--log_unix_epoch=1"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            if h == "host1":
+                time.sleep(0.4)  # the second host starts 0.4 s later: another phase
+        for p in procs:
+            check(p.wait(timeout=120) == 0, "fio exit 0")
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    lat_logs = [os.path.join(tmp, h, f) for h in ("host1", "host2")
+                for f in sorted(os.listdir(os.path.join(tmp, h))) if "_clat." in f]
+    phases = []
+    for s in streams:
+        firsts = [o["timestamp_ms"] for _, o in objects(s)
+                  if any(j.get("job_runtime", 0) > 0 for j in o["jobs"])]
+        phases.append(firsts[0] % 1000 if firsts else None)
+    print("first report phases (ms): %s" % phases)
+
+    # follow, then push of the same files, hosts in the other order.
+    fol_dir, push_dir = os.path.join(tmp, "follow-out"), os.path.join(tmp, "push-out")
+    rc, out, err = run(["follow", "--run", "g", "--out", fol_dir, "--quiet",
+                        "host1=" + streams[0], "host2=" + streams[1]])
+    check(rc == 0, "follow on the two streams: exit 0 (rc %d: %s)" % (rc, err.strip()[-300:]))
+    rc, out, err = run(["push", "--run", "g", "--out", push_dir, "--quiet",
+                        "--host", streams[1] + "=host2", "--host", streams[0] + "=host1",
+                        streams[1], streams[0]])
+    check(rc == 0, "push of the same files: exit 0 (rc %d: %s)" % (rc, err.strip()[-300:]))
+    a, b = bulk_docs(fol_dir), bulk_docs(push_dir)
+    runs = [d for (i, _), d in a.items() if "duration_s" in d]
+    origin = runs[0].get("grid_origin_ms") if runs else None
+    check(runs and runs[0].get("grid") == "logs" and origin in phases,
+          "follow's run document: grid logs, origin %s ms, the phase of a host's first report "
+          "%s" % (origin, phases))
+    check(phases[0] != phases[1], "the two hosts report at different phases %s" % phases)
+    pushed_runs = [d for (i, _), d in b.items() if "duration_s" in d]
+    check(pushed_runs and pushed_runs[0].get("grid_origin_ms") == origin,
+          "push chose the same origin (%s)" % (pushed_runs[0].get("grid_origin_ms")
+                                               if pushed_runs else None))
+    by_index = lambda docs: sorted(collections.Counter(i for i, _ in docs).items())
+    check(len(a) > 100 and set(a) == set(b),
+          "follow and push write the same document ids: %d and %d, %d only in follow, %d only "
+          "in push; per index %s" % (len(a), len(b), len(set(a) - set(b)), len(set(b) - set(a)),
+                                     by_index(a)))
+    differ = [k for k in a if k in b and "duration_s" not in a[k] and a[k] != b[k]]
+    check(not differ, "and the same quantum documents (%d differ%s)"
+          % (len(differ), (": " + str(differ[0])) if differ else ""))
+
+    # Each grid against the per-I/O truth.
+    for grid in ("epoch", "logs"):
+        errors, origin, straddled = truth_errors(streams, lat_logs, grid)
+        if not errors.get("50"):
+            check(False, "--grid %s: no full quantum compared" % grid)
+            continue
+        print("--grid %-5s (origin %3d ms) %d full quanta, median error p50/p90/p99 %s, worst "
+              "%s, median straddled %.1f%%" % (
+                  grid, origin, len(errors["50"]),
+                  " / ".join("%.2f%%" % (100 * statistics.median(errors[p])) for p in errors),
+                  " / ".join("%.2f%%" % (100 * max(errors[p])) for p in errors),
+                  100 * straddled))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="fiohist-live-")
     try:
         t0 = time.time()
-        bad(tmp) if MODE == "bad" else live_es(tmp)
+        {"bad": bad, "es": live_es, "grid": grid_test}[MODE](tmp)
         print("took %.1f s" % (time.time() - t0))
     finally:
         if os.environ.get("FIOHIST_KEEP_TMP"):
