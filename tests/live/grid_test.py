@@ -24,14 +24,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
+
 FIOHIST, FIO = sys.argv[1:3]
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
+CHECKS = testlib.Checks()
+check = CHECKS.check
 
 
 def run(args, timeout=120):
@@ -211,8 +209,8 @@ def main():
             print("kept " + tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print("%d check(s) failed" % len(failures))
+    if CHECKS.failures:
+        print("%d check(s) failed" % len(CHECKS.failures))
         sys.exit(1)
 
 
