@@ -64,6 +64,23 @@ def objects(path):
         i = j
 
 
+def complete_objects(path):
+    """How many whole JSON objects a status file holds so far (0 while it does not exist)."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return 0
+    dec, i, n = json.JSONDecoder(), 0, 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        try:
+            _, i = dec.raw_decode(text, i)
+        except ValueError:  # the end, or an object fio is still writing
+            return n
+        n += 1
+
+
 def fio_cmd(tmp, name, runtime, extra=()):
     return [FIO, "--name=" + name, "--filename=" + os.path.join(tmp, name + ".dat"),
             "--size=16m", "--rw=randrw", "--bs=4k", "--ioengine=psync", "--time_based",
@@ -133,10 +150,15 @@ def bad(tmp):
     killed = os.path.join(tmp, "killed.json")
     f = subprocess.Popen(fio_cmd(tmp, "killed", 30, ["--output=" + killed]),
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Follow once fio has written two reports: follow gives up after 2 s of silence, and on
+    # a loaded machine fio's set-up alone took longer (the stream then had no report at all).
+    deadline = time.time() + 60
+    while complete_objects(killed) < 2 and time.time() < deadline:
+        time.sleep(0.1)
     fol = subprocess.Popen([FIOHIST, "follow", "--run", "t", "--scope", "cluster", "--direction",
                             "read", "--max-lag", "1", "--give-up", "2", killed],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3.5)
+    # Killed at once: what fio wrote stays in the file for follow to read.
     # fio runs each job in a process of its own (its own process group): kill them all, as a
     # crash or `kill -9` of the whole fio would, so none outlives the test.
     def descendants(pid):
