@@ -492,7 +492,7 @@ def live_es(tmp):
     compared, rels, bad_rows, overlap = compare_with_logs(docs, logs, "(1 s quanta)")
     check(compared >= 40, "live and log percentiles compared in %d places" % compared)
     # Both paths estimate each percentile from a sample of I/Os (different ones: the two
-    # clocks, below); their 95 % intervals overlapped in 95-98 % of the pairs (README). The
+    # clocks, below); their 95 % intervals overlapped in 95.5-98.1 % of the pairs (README). The
     # floor is far below that: it catches intervals that stopped covering their estimates.
     check(overlap[1] >= 40 and overlap[0] >= 0.8 * overlap[1],
           "the live and log 95 %% intervals overlap in at least 80 %% of the full quanta's "
