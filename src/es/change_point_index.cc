@@ -155,7 +155,9 @@ Status InstallChangeTemplate(HttpClient* client, const std::string& mappings_dir
 Status WriteHistoryPoints(HttpClient* client, const std::string& prefix,
                           const std::vector<HistoryPointRecord>& points) {
   std::vector<std::pair<std::string, std::string>> docs;
-  for (const HistoryPointRecord& p : points) docs.emplace_back(HistoryPointId(p), HistoryPointDocument(p));
+  for (const HistoryPointRecord& p : points) {
+    docs.emplace_back(HistoryPointId(p), HistoryPointDocument(p));
+  }
   return IndexDocuments(client, prefix, docs, "writing history points");
 }
 

@@ -37,10 +37,10 @@ std::string ChangePointDocument(const ChangePointRecord& c);
 struct HistoryPointRecord {
   std::string tag;
   std::string run;
-  std::string baseline;         ///< "" for the tag's first finished run
-  int64_t start_ms = 0;         ///< the start of `run` (Unix ms)
-  int runs = 0;                 ///< runs analysed
-  int64_t analysed_at_ms = 0;   ///< when history ran (Unix ms)
+  std::string baseline;        ///< "" for the tag's first finished run
+  int64_t start_ms = 0;        ///< the start of `run` (Unix ms)
+  int runs = 0;                ///< runs analysed
+  int64_t analysed_at_ms = 0;  ///< when history ran (Unix ms)
 };
 
 /// The id: tag and run ("nightly/bs16k", escaped as ChangePointId's parts; two parts, so

@@ -96,7 +96,9 @@ TEST(ChangePointDocument, HistoryPointNamesItsBaseline) {
   rapidjson::Document d;
   d.Parse(HistoryPointDocument(p).c_str());
   ASSERT_TRUE(d.IsObject());
-  for (const auto& m : d.GetObject()) EXPECT_TRUE(table.count(m.name.GetString())) << m.name.GetString();
+  for (const auto& m : d.GetObject()) {
+    EXPECT_TRUE(table.count(m.name.GetString())) << m.name.GetString();
+  }
   EXPECT_STREQ(d["kind"].GetString(), "point");
   EXPECT_STREQ(d["baseline"].GetString(), "aa4");
   EXPECT_STREQ(d["@timestamp"].GetString(), "2025-11-25T10:00:00.000Z");

@@ -159,7 +159,9 @@ TEST(RunComparison, IdenticalRunsAreNeverARegression) {
 // Five baseline runs (the spread between them measured; here the 3% floor).
 std::vector<RunData> Baselines(const SimulatedJob& job) {
   std::vector<RunData> base;
-  for (int b = 0; b < 5; ++b) base.push_back(Data(SimulateRun(job, "base" + std::to_string(b), 10 + b)));
+  for (int b = 0; b < 5; ++b) {
+    base.push_back(Data(SimulateRun(job, "base" + std::to_string(b), 10 + b)));
+  }
   return base;
 }
 
