@@ -58,34 +58,41 @@ void ExpectRebuilt(const std::vector<std::string>& logs, int64_t quantum_ms) {
   ASSERT_TRUE(run.ok()) << run.message();
   ASSERT_FALSE(sink.records.empty());
   // Documents come in time, host, job and direction order: the records of a result
-  // were emitted in that order already.
-  RecordRegrid regrid(QuantumGrid(sink.info.first_quantum_ms, quantum_ms), INT64_MIN, INT64_MAX);
-  Cells rebuilt;
-  auto each = [&](const StoredQuantum& q) {
-    rebuilt[{q.start_ms, q.host, q.job, static_cast<int>(q.direction)}] = {Counts(q.histogram),
-                                                                           q.coverage};
-    return Status();
-  };
-  for (const auto& s : sink.records) {
-    // Documents are keyed by the quantum their records start in.
-    ASSERT_TRUE(regrid.FlushBefore(s.record.span.start_ms -
-                                       (s.record.span.start_ms - sink.info.first_quantum_ms) %
-                                           quantum_ms,
-                                   each)
-                    .ok());
-    regrid.Add(s.host, s.job, s.record);
+  // were emitted in that order already. Flushed by quantum, or also by series (what
+  // BucketReader does): the same cells in the same order.
+  std::vector<std::tuple<int64_t, std::string, std::string, int>> order[2];
+  for (int by_series = 0; by_series < 2; ++by_series) {
+    RecordRegrid regrid(QuantumGrid(sink.info.first_quantum_ms, quantum_ms), INT64_MIN,
+                        INT64_MAX);
+    Cells rebuilt;
+    auto each = [&](const StoredQuantum& q) {
+      rebuilt[{q.start_ms, q.host, q.job, static_cast<int>(q.direction)}] = {
+          Counts(q.histogram), q.coverage};
+      order[by_series].emplace_back(q.start_ms, q.host, q.job, static_cast<int>(q.direction));
+      return Status();
+    };
+    for (const auto& s : sink.records) {
+      // Documents are keyed by the quantum their records start in.
+      const int64_t start = s.record.span.start_ms -
+                            (s.record.span.start_ms - sink.info.first_quantum_ms) % quantum_ms;
+      ASSERT_TRUE((by_series ? regrid.FlushBefore(start, s.host, s.job, each)
+                             : regrid.FlushBefore(start, each))
+                      .ok());
+      regrid.Add(s.host, s.job, s.record);
+    }
+    ASSERT_TRUE(regrid.Finish(each).ok());
+    ASSERT_EQ(rebuilt.size(), sink.cells.size());
+    size_t i = 0;
+    for (const auto& [key, want] : sink.cells) {
+      auto it = rebuilt.find(key);
+      ASSERT_NE(it, rebuilt.end()) << std::get<0>(key) << " " << std::get<2>(key);
+      EXPECT_EQ(it->second.first, want.first) << std::get<0>(key) << " " << std::get<2>(key);
+      EXPECT_NEAR(it->second.second, want.second, 1e-12) << std::get<0>(key);
+      ++i;
+    }
+    EXPECT_EQ(i, sink.cells.size());
   }
-  ASSERT_TRUE(regrid.Finish(each).ok());
-  ASSERT_EQ(rebuilt.size(), sink.cells.size());
-  size_t i = 0;
-  for (const auto& [key, want] : sink.cells) {
-    auto it = rebuilt.find(key);
-    ASSERT_NE(it, rebuilt.end()) << std::get<0>(key) << " " << std::get<2>(key);
-    EXPECT_EQ(it->second.first, want.first) << std::get<0>(key) << " " << std::get<2>(key);
-    EXPECT_NEAR(it->second.second, want.second, 1e-12) << std::get<0>(key);
-    ++i;
-  }
-  EXPECT_EQ(i, sink.cells.size());
+  EXPECT_EQ(order[0], order[1]);
 }
 
 // The real fio logs: both directions, records straddling every quantum edge.
@@ -136,6 +143,35 @@ TEST(RecordRegrid, HandsOutTheWindowOnly) {
   EXPECT_EQ(out[0].direction, Direction::kWrite);
   EXPECT_DOUBLE_EQ(out[0].histogram.total(), 10.0);
   EXPECT_DOUBLE_EQ(out[0].coverage, 1.0);
+}
+
+
+// Flushing by series hands out the quantum of the series sorted before the next document's
+// at once; the next quantum's share of each series stays until its own documents passed.
+TEST(RecordRegrid, FlushesEarlierSeriesOfTheSameQuantum) {
+  RecordRegrid regrid(QuantumGrid(0, 1000), INT64_MIN, INT64_MAX);
+  PlacedRecord r;
+  r.direction = Direction::kRead;
+  r.span = {500, 1500};  // half in quantum 0, half in 1
+  r.counts = {{7, 20}};
+  regrid.Add("h1", "j", r);
+  regrid.Add("h2", "j", r);
+  std::vector<StoredQuantum> out;
+  auto each = [&](const StoredQuantum& q) {
+    out.push_back(q);
+    return Status();
+  };
+  ASSERT_TRUE(regrid.FlushBefore(0, "h2", "j", each).ok());
+  ASSERT_EQ(out.size(), 1u);  // quantum 0 of h1; h2's may still get records
+  EXPECT_EQ(out[0].host, "h1");
+  EXPECT_EQ(out[0].start_ms, 0);
+  ASSERT_TRUE(regrid.FlushBefore(1000, "h1", "j", each).ok());
+  ASSERT_EQ(out.size(), 2u);  // quantum 0 of h2, not quantum 1 of h1
+  EXPECT_EQ(out[1].host, "h2");
+  EXPECT_EQ(out[1].start_ms, 0);
+  ASSERT_TRUE(regrid.Finish(each).ok());
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_DOUBLE_EQ(out[2].histogram.total(), 10.0);
 }
 
 }  // namespace
