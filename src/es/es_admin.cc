@@ -532,10 +532,11 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       by_name[info.run] = std::move(info);
     }
   }
-  // Hosts and duration come from the run documents.
+  // Hosts, duration, state, percentiles and grid come from the run documents.
   HttpResult rr = client_->Request(
       "POST", "/" + IndexPattern(prefix_, DocKind::kRun) + "/_search?" + kMultiIndexOptions,
-      R"({"size":10000,"_source":["run","hosts","duration_s","tags","state","p50","p99","grid","grid_origin_ms"]})");
+      R"({"size":10000,"_source":["run","hosts","duration_s","tags","state","p50","p99",)"
+      R"("grid","grid_origin_ms"]})");
   if (!rr.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(rr));
   rapidjson::Document runs_doc;
   st = ParseJson(rr, "listing runs", &runs_doc);

@@ -15,36 +15,28 @@ import csv
 import glob
 import gzip
 import io
-import json
 import math
 import os
 import subprocess
 import sys
 import tempfile
 import urllib.error
-import urllib.request
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
 URL = os.environ["FIOHIST_ES_URL"]
 PREFIX = "rbgrid"
 RUN = "readback-grid"
 SHIFT_MS = 277
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
+CHECKS = testlib.Checks()
+check = CHECKS.check
 
 
 def es(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(URL + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
+    """A request; an HTTP error (deleting indices that do not exist yet) as {"error": ...}."""
     try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return json.loads(r.read() or b"{}")
+        return testlib.es_request(URL, method, path, body)
     except urllib.error.HTTPError as e:
         return {"error": e.read().decode(errors="replace")}
 
@@ -140,8 +132,8 @@ def main():
                       f"push's resolution-10 documents start where read-back's x10 windows "
                       f"do ({sorted(docs)[:3]} vs {sorted(got)[:3]})")
         es("DELETE", f"/{PREFIX}-*")
-    print(f"=== {len(failures)} failed")
-    return 1 if failures else 0
+    print(f"=== {len(CHECKS.failures)} failed")
+    return 1 if CHECKS.failures else 0
 
 
 if __name__ == "__main__":
