@@ -36,16 +36,21 @@ Status SpillFile::Create() {
                          std::strerror(errno));
   }
   unlink(path.data());
-  buffer_.reserve(kWriteBuffer);
   return Status();
 }
 
 Status SpillFile::Append(const std::string& data) {
   buffer_ += data;
-  return buffer_.size() >= kWriteBuffer ? Flush() : Status();
+  return buffer_.size() >= kWriteBuffer ? WriteBuffer() : Status();
 }
 
 Status SpillFile::Flush() {
+  Status s = WriteBuffer();
+  std::string().swap(buffer_);
+  return s;
+}
+
+Status SpillFile::WriteBuffer() {
   size_t done = 0;
   while (done < buffer_.size()) {
     const ssize_t n = pwrite(fd_, buffer_.data() + done, buffer_.size() - done,

@@ -25,7 +25,8 @@ class SpillFile {
   uint64_t size() const { return written_ + buffer_.size(); }
   /// Appends `data` (written out by Flush() or when the buffer is full).
   Status Append(const std::string& data);
-  /// Writes out what is buffered.
+  /// Writes out what is buffered and frees the buffer (a later Append() makes it again):
+  /// once written, the file costs no memory while it is read.
   Status Flush();
   /// Sets `*out` to the `n` bytes at `offset` (flushed ones).
   Status ReadAt(uint64_t offset, size_t n, std::string* out) const;
@@ -33,6 +34,9 @@ class SpillFile {
   static std::string Directory();
 
  private:
+  // Writes out what is buffered, keeping the buffer.
+  Status WriteBuffer();
+
   int fd_ = -1;
   uint64_t written_ = 0;  // bytes in the file
   std::string buffer_;    // bytes appended after them
