@@ -6,12 +6,19 @@
 #include <cstring>
 #include <functional>
 #include <unordered_map>
+#include <vector>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 
 namespace fiohist {
 namespace {
+
+// The binomial in double precision: Boost.Math otherwise promotes double to long double
+// inside the incomplete beta, which costs about twice the time; the cdf is only compared
+// with alpha/2, and the tests check the ranks against the promoted computation.
+using Binomial = boost::math::binomial_distribution<
+    double, boost::math::policies::policy<boost::math::policies::promote_double<false>>>;
 
 // The largest k in [lo, hi] with pred(k) true, for pred true up to some k and false after;
 // pred(lo) is taken as true and pred(hi + 1) as false without asking. Gallops out from
@@ -87,7 +94,7 @@ RankInterval ComputeRanks(int64_t n, double p, double confidence) {
     return r;
   }
   const double a = (1 - confidence) / 2;
-  const boost::math::binomial_distribution<double> b(static_cast<double>(n), p);
+  const Binomial b(static_cast<double>(n), p);
   const boost::math::normal_distribution<double> normal;
   const double z = boost::math::quantile(normal, a);  // negative
   auto guess = [](double x) {
@@ -118,17 +125,70 @@ struct RankKey {
   }
 };
 
+// splitmix64's finalizer: keys differ in a few low bits of n (grid points are multiples of
+// a power of two), which a plain combination leaves in long bucket chains.
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+uint64_t Bits(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
 struct RankKeyHash {
   size_t operator()(const RankKey& k) const {
-    size_t h = std::hash<int64_t>()(k.n);
-    h ^= std::hash<double>()(k.p) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h ^= std::hash<double>()(k.confidence) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h;
+    return static_cast<size_t>(
+        Mix(static_cast<uint64_t>(k.n) ^ Mix(Bits(k.p) ^ Mix(Bits(k.confidence)))));
   }
 };
 
 // Bounds the per-thread cache; a full cache starts over (a run's n repeat in streaks).
 constexpr size_t kMaxCachedRanks = 1 << 16;
+
+// The bracket grid: every n below 256, then 128 points per power of two.
+int64_t GridStep(int64_t n) {
+  if (n < 256) return 1;
+  const int octave = 63 - __builtin_clzll(static_cast<unsigned long long>(n));
+  return int64_t{1} << (octave - 7);
+}
+
+// A grid point's place in a dense table: 0..255, then 128 slots per octave from 256 on.
+size_t GridIndex(int64_t n) {
+  if (n < 256) return static_cast<size_t>(n);
+  const int octave = 63 - __builtin_clzll(static_cast<unsigned long long>(n));
+  const int64_t m = n >> (octave - 7);  // 128..255
+  return 256 + static_cast<size_t>(octave - 8) * 128 + static_cast<size_t>(m - 128);
+}
+
+// The exact ranks at grid point n, from a per-thread table per (p, confidence): a run
+// looks the grid up twice per percentile per quantum and scope, and a hash map's cache
+// misses cost more than the rest of the interval.
+RankInterval GridRanks(int64_t n, double p, double confidence) {
+  struct Table {
+    double p, confidence;
+    std::vector<RankInterval> ranks;  // upper == 0: not computed yet
+  };
+  thread_local std::vector<Table> tables;
+  Table* t = nullptr;
+  for (Table& e : tables) {
+    if (e.p == p && e.confidence == confidence) t = &e;
+  }
+  if (t == nullptr) {
+    tables.push_back(Table{p, confidence, {}});
+    t = &tables.back();
+  }
+  const size_t i = GridIndex(n);
+  if (i >= t->ranks.size()) t->ranks.resize(i + 1);
+  RankInterval& r = t->ranks[i];
+  if (r.upper == 0) r = ComputeRanks(n, p, confidence);  // upper >= 1 once computed
+  return r;
+}
 
 }  // namespace
 
@@ -183,21 +243,16 @@ RankInterval QuantileRanks(int64_t n, double p, double confidence) {
 
 RankBracket QuantileRankBracket(int64_t n, double p, double confidence) {
   RankBracket b;
-  int64_t step = 1;
-  if (n >= 256) {
-    int octave = 63 - __builtin_clzll(static_cast<unsigned long long>(n));
-    step = int64_t{1} << (octave - 7);
-  }
-  const int64_t n0 = n - n % step;
+  const int64_t n0 = n - n % GridStep(n);
   if (n0 == n) {
-    const RankInterval r = QuantileRanks(n, p, confidence);
+    const RankInterval r = GridRanks(n, p, confidence);
     b.lower_min = b.lower_max = r.lower;
     b.upper_min = b.upper_max = r.upper;
     return b;
   }
-  const int64_t n1 = n0 + step;
-  const RankInterval r0 = QuantileRanks(n0, p, confidence);
-  const RankInterval r1 = QuantileRanks(n1, p, confidence);
+  const int64_t n1 = n0 + GridStep(n);
+  const RankInterval r0 = GridRanks(n0, p, confidence);
+  const RankInterval r1 = GridRanks(n1, p, confidence);
   b.lower_min = std::max(r0.lower, r1.lower - (n1 - n));
   b.lower_max = std::min(r1.lower, r0.lower + (n - n0));
   b.upper_min = std::max(r0.upper, r1.upper - (n1 - n));
@@ -205,10 +260,27 @@ RankBracket QuantileRankBracket(int64_t n, double p, double confidence) {
   return b;
 }
 
+bool LowerRankAtLeast(int64_t n, double p, double confidence, int64_t rank) {
+  if (rank <= 0) return true;
+  if (rank > n) return false;
+  if (!(p > 0 && p < 1)) return QuantileRanks(n, p, confidence).lower >= rank;
+  const Binomial b(static_cast<double>(n), p);
+  return boost::math::cdf(b, static_cast<double>(rank - 1)) <= (1 - confidence) / 2;
+}
+
+bool UpperRankAtMost(int64_t n, double p, double confidence, int64_t rank) {
+  if (rank <= 0) return false;
+  if (rank > n) return true;
+  if (!(p > 0 && p < 1)) return QuantileRanks(n, p, confidence).upper <= rank;
+  const Binomial b(static_cast<double>(n), p);
+  return boost::math::cdf(boost::math::complement(b, static_cast<double>(rank - 1))) <=
+         (1 - confidence) / 2;
+}
+
 double RanksCoverage(int64_t n, double p, RankInterval r) {
   if (n <= 0) return 0;
   const double pc = std::clamp(p, 0.0, 1.0);
-  const boost::math::binomial_distribution<double> b(static_cast<double>(n), pc);
+  const Binomial b(static_cast<double>(n), pc);
   auto cdf = [&](int64_t k) {
     if (k < 0) return 0.0;
     if (k >= n) return 1.0;

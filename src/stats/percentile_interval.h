@@ -60,6 +60,15 @@ struct RankBracket {
 };
 RankBracket QuantileRankBracket(int64_t n, double p, double confidence);
 
+/// Whether the exact lower rank of QuantileRanks(n, p, confidence) is at least `rank`:
+/// P(B <= rank - 1) <= alpha/2, one cdf evaluation. A caller that needs only the bucket of
+/// a bound bisects within its RankBracket with this, instead of searching the whole cdf.
+bool LowerRankAtLeast(int64_t n, double p, double confidence, int64_t rank);
+
+/// Whether the exact upper rank of QuantileRanks(n, p, confidence) is at most `rank`:
+/// P(B >= rank) <= alpha/2, one cdf evaluation (see LowerRankAtLeast).
+bool UpperRankAtMost(int64_t n, double p, double confidence, int64_t rank);
+
 /// The confidence actually reached by `r` for `n` and `p`: P(lower <= B < upper).
 double RanksCoverage(int64_t n, double p, RankInterval r);
 

@@ -115,6 +115,20 @@ TEST(PercentileInterval, LargeNMeetsTheDefinition) {
   }
 }
 
+TEST(PercentileInterval, RankTestsAgreeWithTheExactRanks) {
+  // LowerRankAtLeast / UpperRankAtMost are the predicates the bucket bisection uses: each
+  // must flip exactly at QuantileRanks' rank.
+  for (int64_t n : {1LL, 7LL, 100LL, 368LL, 1000LL, 6113LL, 250001LL}) {
+    for (double p : {0.0, 0.5, 0.9, 0.99, 0.999, 0.9999, 1.0}) {
+      const RankInterval r = QuantileRanks(n, p, 0.95);
+      for (int64_t d = -3; d <= 3; ++d) {
+        EXPECT_EQ(LowerRankAtLeast(n, p, 0.95, r.lower + d), d <= 0) << n << " " << p << " " << d;
+        EXPECT_EQ(UpperRankAtMost(n, p, 0.95, r.upper + d), d >= 0) << n << " " << p << " " << d;
+      }
+    }
+  }
+}
+
 TEST(PercentileInterval, EdgesOfP) {
   EXPECT_EQ(QuantileRanks(50, 0, 0.95).lower, 0);
   EXPECT_EQ(QuantileRanks(50, 0, 0.95).upper, 1);

@@ -45,29 +45,28 @@ void SetIntervals(double total, const std::vector<double>& percentiles, double c
   auto column = [&](int64_t rank) {
     return ColumnAt(running, static_cast<double>(rank) * scale);
   };
+  // The bucket of a rank: -1 for rank 0 (the bound is 0) and for ranks past the last I/O
+  // (no upper bound).
+  auto low_column_of = [&](int64_t rank) { return rank <= 0 ? -1 : column(rank); };
+  auto high_column_of = [&](int64_t rank) { return rank > ios ? -1 : column(rank); };
   for (size_t i = 0; i < percentiles.size(); ++i) {
     const double p = percentiles[i] / 100;
-    // The bracket settles most bounds (both ends in one bucket); the rest search the cdf.
+    // The bracket holds each exact rank; where it spans buckets, bisecting over it with one
+    // cdf evaluation a step finds the bound's bucket (the rank itself is not needed).
     const RankBracket b = QuantileRankBracket(ios, p, confidence);
-    int low_column = -1;  // -1: the bound is 0 (rank 0)
-    if (b.lower_max <= 0) {
-      low_column = -1;
-    } else if (b.lower_min >= 1 && column(b.lower_min) == column(b.lower_max)) {
-      low_column = column(b.lower_min);
-    } else {
-      const int64_t l = QuantileRanks(ios, p, confidence).lower;
-      low_column = l <= 0 ? -1 : column(l);
+    int64_t lo = b.lower_min, past = b.lower_max + 1;  // lower rank in [lo, past)
+    while (low_column_of(lo) != low_column_of(past - 1)) {
+      const int64_t m = lo + (past - lo) / 2;
+      (LowerRankAtLeast(ios, p, confidence, m) ? lo : past) = m;
     }
+    const int low_column = low_column_of(lo);
     s->percentile_low_ns[i] = low_column < 0 ? 0.0 : edges[static_cast<size_t>(low_column)];
-    int high_column = -1;  // -1: no upper bound (too few I/Os)
-    if (b.upper_min > ios) {
-      high_column = -1;
-    } else if (b.upper_max <= ios && column(b.upper_min) == column(b.upper_max)) {
-      high_column = column(b.upper_min);
-    } else {
-      const int64_t u = QuantileRanks(ios, p, confidence).upper;
-      high_column = u > ios ? -1 : column(u);
+    int64_t below = b.upper_min - 1, hi = b.upper_max;  // upper rank in (below, hi]
+    while (high_column_of(below + 1) != high_column_of(hi)) {
+      const int64_t m = below + (hi - below + 1) / 2;
+      (UpperRankAtMost(ios, p, confidence, m) ? hi : below) = m;
     }
+    const int high_column = high_column_of(hi);
     s->few_ios[i] = high_column < 0;
     s->percentile_high_ns[i] =
         high_column < 0 ? s->max_ns : edges[static_cast<size_t>(high_column) + 1];

@@ -25,17 +25,17 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 FIOHIST, FIO = os.path.abspath(sys.argv[1]), sys.argv[2]
 HOSTS = ["hostA", "hostB", "hostC"]
 STAGGER_S = 1.5
-failures = []
+CHECKS = testlib.Checks()
+failures = CHECKS.failures
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
+check = CHECKS.check
 
 
 def run(args, cwd):

@@ -16,16 +16,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 CMAKE, HAVE_MAN = sys.argv[1], sys.argv[4]
 BUILD, SAMPLES = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
-failures = []
+CHECKS = testlib.Checks()
+failures = CHECKS.failures
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
+check = CHECKS.check
 
 
 def run(cmd, cwd, env=None):

@@ -31,6 +31,8 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pushlib  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 FIOHIST, CLUSTER, GEN, SAMPLES, HTTP, TRANSPORT = sys.argv[1:7]
 HTTP, TRANSPORT = int(HTTP), int(TRANSPORT)
@@ -41,14 +43,12 @@ RUN = "cluster-run"
 START = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0) - \
     datetime.timedelta(days=1)
 MONTH = START.strftime("%Y.%m")
-failures = []
+CHECKS = testlib.Checks(prefix=lambda: "[%5.1fs] " % (time.time() - t0))
+failures = CHECKS.failures
 t0 = time.time()
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + "[%5.1fs] " % (time.time() - t0) + what, flush=True)
-    if not cond:
-        failures.append(what)
+check = CHECKS.check
 
 
 def es(method, path, body=None, urls=None):

@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 FIOHIST, ES_NODE, SAMPLES, PORT = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 URL = "http://127.0.0.1:%s" % PORT
@@ -29,21 +31,15 @@ ENGINE = os.environ.get("FIOHIST_ENGINE", "elasticsearch")
 NODE_NAME = "ctest-faults" if ENGINE == "elasticsearch" else "ctest-%s-faults" % ENGINE
 MAPPINGS = os.environ.get("FIOHIST_MAPPINGS_DIR")
 PROXY = os.path.join(os.path.dirname(os.path.abspath(ES_NODE)), "fault_proxy.py")
-failures = []
+CHECKS = testlib.Checks()
+failures = CHECKS.failures
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
+check = CHECKS.check
 
 
 def es(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(URL + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read() or b"{}")
+    return testlib.es_request(URL, method, path, body)
 
 
 def ids_in_es(run):

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import urllib.request
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
 URL = os.environ["FIOHIST_ES_URL"]
@@ -30,21 +32,15 @@ LOGS = sorted(glob.glob(os.path.join(LOGDIR, "*_clat_hist.*.log*")))
 MAPPINGS = ["--mappings", os.environ["FIOHIST_MAPPINGS_DIR"]] \
     if os.environ.get("FIOHIST_MAPPINGS_DIR") else []
 RUN = "load test"
-failures = []
+CHECKS = testlib.Checks()
+failures = CHECKS.failures
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+check = CHECKS.check
 
 
 def es(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(URL + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=300) as r:
-        return json.loads(r.read() or b"{}")
+    return testlib.es_request(URL, method, path, body, timeout=300)
 
 
 def fiohist(args):

@@ -30,25 +30,21 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pushlib  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
 URL = os.environ["FIOHIST_ES_URL"]
 LOGS = sorted(glob.glob(os.path.join(LOGDIR, "*_clat_hist.*.log*")))
-failures = []
+CHECKS = testlib.Checks()
+failures = CHECKS.failures
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+check = CHECKS.check
 
 
 def es(method, path, body=None, url=URL):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read() or b"{}")
+    return testlib.es_request(url, method, path, body)
 
 
 def run(args, env=None):

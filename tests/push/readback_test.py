@@ -22,29 +22,23 @@ import os
 import subprocess
 import sys
 import urllib.request
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
 URL = os.environ["FIOHIST_ES_URL"]
 LOGS = sorted(glob.glob(os.path.join(LOGDIR, "*_clat_hist.*.log*")))
 PREFIX = "rbtest"
 SCALE = 5000  # push's default latency_scale
-failures = []
+CHECKS = testlib.Checks()
+failures = CHECKS.failures
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+check = CHECKS.check
 
 
 def es(method, path, body=None, ndjson=False):
-    data = None
-    if body is not None:
-        data = body.encode() if ndjson else json.dumps(body).encode()
-    req = urllib.request.Request(URL + path, data=data, method=method, headers={
-        "Content-Type": "application/x-ndjson" if ndjson else "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read() or b"{}")
+    return testlib.es_request(URL, method, path, body, ndjson=ndjson)
 
 
 def fiohist(args):

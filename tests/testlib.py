@@ -1,0 +1,31 @@
+"""Helpers shared by the Python test scripts: pass/fail checks and Elasticsearch requests."""
+import json
+import urllib.request
+
+
+class Checks:
+    """Prints each check as `ok` or `FAIL` and keeps the failures for the exit code."""
+
+    def __init__(self, prefix=None):
+        self.failures = []
+        self._prefix = prefix  # a callable giving text put before each line (e.g. elapsed time)
+
+    def check(self, cond, what):
+        head = "ok   " if cond else "FAIL "
+        if self._prefix:
+            head += self._prefix()
+        print(head + what, flush=True)
+        if not cond:
+            self.failures.append(what)
+        return cond
+
+
+def es_request(url, method, path, body=None, timeout=60, ndjson=False):
+    """One request to an Elasticsearch/OpenSearch node; `body` is JSON, or NDJSON text."""
+    data = None
+    if body is not None:
+        data = body.encode() if ndjson else json.dumps(body).encode()
+    req = urllib.request.Request(url + path, data=data, method=method, headers={
+        "Content-Type": "application/x-ndjson" if ndjson else "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return json.loads(r.read() or b"{}")
