@@ -6,9 +6,16 @@
 // takes maxima or means of percentiles: the page switches to a coarser resolution that
 // fiohist computed from the summed histograms (ResolutionSink), the finest one whose
 // windows fit the chart's width.
+//
+// Drawing is lazy: a chart is drawn when it comes near the viewport (IntersectionObserver),
+// so opening the page costs the charts on its first screen, not all of them. --png (#only=)
+// draws its chart at once; tests and benchmarks call fiohistReport.drawAll().
 (function () {
   'use strict';
+  // Where the time goes, read by tests and bench/report_bench.sh (ms since navigation start).
+  const timing = { script: performance.now(), setup: {}, drawn: {} };
   const DATA = JSON.parse(document.getElementById('fiohist-data').textContent);
+  timing.data = performance.now();
   const MAIN = DATA.main;
   const BASE = DATA.baseline || null;
   const DIR_ORDER = ['read', 'write', 'trim', 'all'];
@@ -17,10 +24,10 @@
   const DIR_COLOR = { read: '#1f77b4', write: '#d62728', trim: '#9467bd', all: '#444' };
   const params = new URLSearchParams(location.hash.slice(1));
   const only = params.get('only');  // one chart alone (fiohist report --png)
-  // The page's state, read by tests and by --png: charts by id, and `rendered` once every
-  // chart has drawn.
-  const state = { charts: {}, resolution: {}, rendered: false, maxPoints: null,
-    scriptStartMs: performance.now() };  // the library is parsed by now
+  // The page's state, read by tests and by --png: charts by id (once drawn), `rendered` once
+  // every chart of the first screen has drawn, `allDrawn` once every chart has.
+  const state = { charts: {}, resolution: {}, rendered: false, allDrawn: false, maxPoints: null,
+    total: 0, drawnCount: 0, timing, scriptStartMs: timing.script };
   window.fiohistReport = state;
 
   // ---- formatting -------------------------------------------------------------------
@@ -103,26 +110,67 @@
     return out.map(([a, b]) => [{ xAxis: a }, { xAxis: b }]);
   }
 
-  // ---- charts ---------------------------------------------------------------------------
-  let pending = 0;
-  function markRendered() {
-    if (--pending === 0) {
-      state.rendered = true;
-      state.renderMs = performance.now();
-      document.body.setAttribute('data-rendered', '1');
+  // ---- drawing charts when they come into view -------------------------------------------
+  const waiting = new Map();  // chart div -> { id, draw }: not drawn yet
+  let firstScreen = -1;  // charts of the first screen not yet finished; -1 before they are known
+  function chartFinished(id) {
+    timing.drawn[id] = performance.now();
+    if (++state.drawnCount === state.total) {
+      state.allDrawn = true;
+      timing.allDrawn = timing.drawn[id];
+      document.body.setAttribute('data-all-drawn', '1');
     }
+    if (firstScreen > 0 && --firstScreen === 0) firstScreenDrawn();
   }
-  function makeChart(id, container, cls) {
+  function firstScreenDrawn() {
+    state.rendered = true;
+    state.renderMs = timing.firstScreen = performance.now();
+    document.body.setAttribute('data-rendered', '1');
+  }
+  function drawChart(div) {
+    const w = waiting.get(div);
+    if (!w) return;
+    waiting.delete(div);
+    if (observer) observer.unobserve(div);
+    const t0 = performance.now();
+    const chart = echarts.init(div, null, { renderer: 'canvas' });
+    state.charts[w.id] = chart;
+    let first = true;
+    chart.on('finished', () => { if (first) { first = false; chartFinished(w.id); } });
+    w.draw(chart);
+    timing.setup[w.id] = performance.now() - t0;
+    window.addEventListener('resize', () => chart.resize());
+  }
+  // Charts come into view 300 px early, so scrolling rarely shows an empty frame.
+  const observer = !only && 'IntersectionObserver' in window
+    ? new IntersectionObserver((entries) => {
+      for (const e of entries) if (e.isIntersecting) drawChart(e.target);
+    }, { rootMargin: '300px 0px' })
+    : null;
+  // A chart's place on the page; `draw(chart)` sets its options when it is drawn.
+  function makeChart(id, container, cls, draw) {
     const div = el('div', { class: 'chart' + (cls ? ' ' + cls : ''), id: 'chart-' + id });
     container.append(div);
-    const chart = echarts.init(div, null, { renderer: 'canvas' });
-    state.charts[id] = chart;
-    pending++;
-    let first = true;
-    chart.on('finished', () => { if (first) { first = false; markRendered(); } });
-    window.addEventListener('resize', () => chart.resize());
-    return chart;
+    waiting.set(div, { id, draw });
+    state.total++;
   }
+  // Draws the charts of the first screen now and the rest when they come into view.
+  function startDrawing() {
+    const inView = [];
+    for (const div of waiting.keys()) {
+      const r = div.getBoundingClientRect();
+      if (!observer || (r.top < innerHeight && r.bottom > 0)) inView.push(div);
+    }
+    firstScreen = inView.length;
+    timing.firstScreenCharts = inView.map((div) => waiting.get(div).id);
+    if (firstScreen === 0) firstScreenDrawn();
+    for (const div of inView) drawChart(div);
+    if (observer) for (const div of waiting.keys()) observer.observe(div);
+    timing.setupEnd = performance.now();
+  }
+  /// Draws every chart not drawn yet (tests, benchmarks, printing); `allDrawn` says when done.
+  state.drawAll = () => { for (const div of Array.from(waiting.keys())) drawChart(div); };
+  window.addEventListener('beforeprint', state.drawAll);
   function timeAxis(run, elapsed) {
     const abs = run.absolute && !elapsed;
     return {
@@ -139,23 +187,37 @@
     { type: 'slider', xAxisIndex: 0, height: 16, bottom: 4, filterMode: 'none' }];
   // A time chart whose data depends on the resolution: build(res) returns its series;
   // zooming switches resolution when another one fits the visible span better.
+  // A chart drawn late starts at the zoom of the charts it is connected with.
+  const groupZoom = {};
+  // The zoom window (percent) a datazoom event sets, without copying the chart's options.
+  function zoomOf(chart, e) {
+    const b = e && e.batch ? e.batch[0] : e;
+    if (b && typeof b.start === 'number' && typeof b.end === 'number') return { start: b.start, end: b.end };
+    const z = chart.getOption().dataZoom[0];
+    return { start: z.start, end: z.end };
+  }
   function resolutionChart(id, chart, run, base, build, elapsed) {
+    const group = elapsed ? 'elapsed' : 'time';
     const full = spanMs(run);
-    let res = pickRes(run, full, chart.getWidth());
+    const fit = (z) => pickRes(run, full * Math.max(z.end - z.start, 0.01) / 100, chart.getWidth());
+    const z0 = groupZoom[group] || { start: 0, end: 100 };
+    let res = fit(z0);
     base.series = build(res);
+    base.dataZoom = base.dataZoom.map((d) => Object.assign({}, d, z0));
     chart.setOption(base);
     state.resolution[id] = res;
-    chart.on('datazoom', () => {
-      const z = chart.getOption().dataZoom[0];
-      const next = pickRes(run, full * Math.max(z.end - z.start, 0.01) / 100, chart.getWidth());
+    chart.on('datazoom', (e) => {
+      const z = zoomOf(chart, e);
+      groupZoom[group] = z;
+      const next = fit(z);
       if (next !== res) {
         res = next;
         state.resolution[id] = res;
         chart.setOption({ series: build(res) });
       }
     });
-    // Time charts zoom together (echarts.connect below).
-    chart.group = elapsed ? 'elapsed' : 'time';
+    // Time charts zoom together (echarts.connect at the end).
+    chart.group = group;
   }
   function tooltipLatency(run, elapsed) {
     return {
@@ -165,10 +227,14 @@
   }
 
   function latencyChart(c, container) {
+    makeChart(c.id, container, '', (chart) => drawLatency(c, chart));
+  }
+  function drawLatency(c, chart) {
     const run = MAIN;
-    const chart = makeChart(c.id, container);
     const names = run.percentiles;
     const slas = run.sla.filter((t) => t.dir === c.dir);
+    const fewPercentiles = names.map((n, k) => k).filter((k) => run.series.some(
+      (s) => s.host === '' && s.dir === c.dir && s.few && s.few.some(([, j]) => j === k)));
     const build = (res) => {
       const s = series(run, '', c.dir, res);
       const out = names.map((name, k) => ({
@@ -183,16 +249,26 @@
           label: { formatter: (p) => 'SLA ' + p.name, position: 'insideEndTop', color: '#b3261e' }, data: slas.map((t) => ({ name: t.text, yAxis: t.limit_ns })) };
       }
       if (s.lo) {
-        // The confidence band of the host percentile (p99): a transparent low line and the
-        // band's height stacked on it, one legend entry for both.
-        const kb = run.host_percentile;
-        const name = names[kb] + ' ' + Math.round(100 * run.confidence) + ' % interval';
-        const lo = s.t.map((t, i) => (s.n[i] > 0 && s.lo[kb][i] > 0 ? s.lo[kb][i] : null));
-        const style = { showSymbol: false, type: 'line', stack: 'band', name, lineStyle: { opacity: 0 },
-          color: COLORS[kb % COLORS.length], tooltip: { show: false }, silent: true };
-        out.push(Object.assign({ id: 'band-lo', data: s.t.map((t, i) => [xOf(run, t, res), lo[i]]) }, style));
-        out.push(Object.assign({ id: 'band', areaStyle: { opacity: 0.2 },
-          data: s.t.map((t, i) => [xOf(run, t, res), lo[i] === null ? null : s.hi[kb][i] - lo[i]]) }, style));
+        // Each line's confidence band, toggled with it in the legend (same name): a
+        // transparent line at the low bound and the band's height stacked on it. Where too
+        // few I/Os leave no upper bound, the band stops at the value and an open triangle
+        // says so.
+        const few = names.map(() => new Set());
+        for (const [i, k] of s.few || []) few[k].add(i);
+        names.forEach((name, k) => {
+          const lo = s.t.map((t, i) => (s.n[i] > 0 && s.lo[k][i] > 0 ? s.lo[k][i] : null));
+          const style = { name, type: 'line', stack: 'band' + k, showSymbol: false, silent: true,
+            lineStyle: { opacity: 0 }, color: COLORS[k % COLORS.length], z: 1 };
+          out.push(Object.assign({ id: 'lo' + k, data: s.t.map((t, i) => [xOf(run, t, res), lo[i]]) }, style));
+          out.push(Object.assign({ id: 'band' + k, areaStyle: { opacity: 0.13 },
+            data: s.t.map((t, i) => [xOf(run, t, res), lo[i] === null ? null
+              : Math.max(0, (few[k].has(i) ? s.p[k][i] : s.hi[k][i]) - lo[i])]) }, style));
+        });
+        // Marker series only for the percentiles flagged at some resolution (series ids must
+        // stay the same when zooming switches resolution).
+        fewPercentiles.forEach((k) => out.push({ id: 'few' + k, name: names[k], type: 'scatter', symbol: 'triangle',
+          symbolSize: 6, silent: true, itemStyle: { color: '#fff', borderColor: COLORS[k % COLORS.length], borderWidth: 1.2 },
+          data: Array.from(few[k]).sort((x, y) => x - y).map((i) => [xOf(run, s.t[i], res), s.p[k][i]]) }));
       }
       const clamped = s.clamped.map(([i, k]) => [xOf(run, s.t[i], res), s.p[k][i]]);
       if (c.clamped) {
@@ -201,17 +277,38 @@
       }
       return out;
     };
+    // The tooltip: each percentile with its interval, at the resolution drawn.
+    const tooltip = { trigger: 'axis', formatter: (ps) => {
+      const s = series(run, '', c.dir, state.resolution[c.id]);
+      const i = ps.length ? ps[0].dataIndex : -1;
+      if (!s || !(i >= 0 && i < s.t.length)) return '';
+      const clamped = new Set(s.clamped.filter(([j]) => j === i).map(([, k]) => k));
+      const few = new Set((s.few || []).filter(([j]) => j === i).map(([, k]) => k));
+      const rows = [fmtWhen(run, s.t[i]) + ', ' + fmtCount(s.n[i]) + ' I/Os' + (s.partial.includes(i) ? ' (partial)' : '')];
+      for (const p of ps) {
+        const k = /^p(\d+)$/.exec(p.seriesId);
+        if (!k || s.n[i] <= 0) continue;
+        const j = Number(k[1]);
+        let line = p.marker + names[j] + ': ' + (clamped.has(j) ? '\u2265 ' : '') + fmtNs(s.p[j][i]);
+        if (s.lo) line += few.has(j) ? ' (\u2265 ' + fmtNs(s.lo[j][i]) + ', no upper bound: too few I/Os)'
+          : ' (' + fmtNs(s.lo[j][i]) + ' \u2013 ' + fmtNs(s.hi[j][i]) + ')';
+        rows.push(line);
+      }
+      return rows.join('<br>');
+    } };
     resolutionChart(c.id, chart, run, {
       animation: false, color: COLORS,
       title: { text: c.dir + ': cluster latency percentiles', left: 8, textStyle: { fontSize: 13 } },
       legend: { top: 2, right: 10 }, grid: { left: 80, right: 24, top: 36, bottom: 56 },
-      tooltip: tooltipLatency(run), xAxis: timeAxis(run), yAxis: latencyAxis(), dataZoom: zoom,
+      tooltip, xAxis: timeAxis(run), yAxis: latencyAxis(), dataZoom: zoom,
     }, build);
   }
 
   function iopsChart(c, container) {
+    makeChart(c.id, container, 'short', (chart) => drawIops(c, chart));
+  }
+  function drawIops(c, chart) {
     const run = MAIN;
-    const chart = makeChart(c.id, container, 'short');
     const build = (res) => c.dirs.map((d) => {
       const s = series(run, '', d, res);
       const sec = res * run.quantum_ms / 1000;
@@ -231,8 +328,10 @@
   }
 
   function heatChart(c, container) {
+    makeChart(c.id, container, 'tall', (chart) => drawHeat(c, chart));
+  }
+  function drawHeat(c, chart) {
     const run = MAIN;
-    const chart = makeChart(c.id, container, 'tall');
     const rows = run.heat_rows_ns;
     // Rows from the lowest to the highest holding any I/O, over every resolution.
     let lo = Infinity, hi = -1;
@@ -274,11 +373,14 @@
         right: 6, top: 40, itemHeight: 200, text: ['100 %', '0.01 %'], precision: 1,
         inRange: { color: ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b', '#e6550d', '#a50f15'] } },
       dataZoom: [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, height: 16, bottom: 4 }],
-      series: [{ id: 'heat', type: 'heatmap', data: first.series[0].data, progressive: 0 }],
+      // Zoomed in, a heatmap may hold tens of thousands of cells: drawn 5000 per frame, so
+      // the page stays responsive ('finished' still comes once all are drawn).
+      series: [{ id: 'heat', type: 'heatmap', data: first.series[0].data, progressive: 5000,
+        progressiveThreshold: 10000 }],
     });
     state.resolution[c.id] = res;
-    chart.on('datazoom', () => {
-      const z = chart.getOption().dataZoom[0];
+    chart.on('datazoom', (e) => {
+      const z = zoomOf(chart, e);
       const next = pickRes(run, full * Math.max(z.end - z.start, 0.01) / 100, chart.getWidth() / 2);
       if (next !== res) {
         res = next;
@@ -302,8 +404,8 @@
       v.forEach((x, i) => { if (s.n[i] > 0 && x > 0) { lo = Math.min(lo, x); hi = Math.max(hi, x); } });
     }
     const yRange = hi > 0 ? { min: Math.pow(10, Math.floor(Math.log10(lo))), max: Math.pow(10, Math.ceil(Math.log10(hi))) } : {};
-    for (const h of run.hosts) {
-      const chart = makeChart('host-' + h.name, grid);
+    for (const h of run.hosts) makeChart('host-' + h.name, grid, '', (chart) => drawHost(h, chart));
+    function drawHost(h, chart) {
       const ratio = Math.pow(2, h.mean_log2);
       const build = (res) => {
         const cl = series(run, '', 'all', res), hs = series(run, h.name, 'all', res);
@@ -327,7 +429,9 @@
   }
 
   function overlayChart(c, container) {
-    const chart = makeChart(c.id, container);
+    makeChart(c.id, container, '', (chart) => drawOverlay(c, chart));
+  }
+  function drawOverlay(c, chart) {
     const ks = c.percentiles;  // indices into the percentiles both runs share
     const runs = [[MAIN, 'solid'], [BASE, 'dashed']];
     const build = (res) => {
@@ -371,11 +475,13 @@
   for (const h of MAIN.hosts) if (h.missing_quanta) notes.push('host ' + h.name + ': no I/O in ' + h.missing_quanta + ' quanta in which the cluster had I/O.');
   let clampedCount = 0;
   for (const s of MAIN.series) if (s.res === 1 && s.host === '') clampedCount += s.clamped.length;
-  const fewQuanta = new Set();
+  // Percentiles without an upper bound (too few I/Os), per percentile over the directions.
+  const fewCount = MAIN.percentiles.map(() => 0);
   for (const s of MAIN.series) {
-    if (s.res === 1 && s.host === '' && s.few) for (const [i, k] of s.few) if (k === MAIN.host_percentile) fewQuanta.add(s.dir + i);
+    if (s.res === 1 && s.host === '' && s.dir !== 'all' && s.few) for (const [, k] of s.few) fewCount[k]++;
   }
-  if (fewQuanta.size) notes.push(fewQuanta.size + ' cluster quanta (summed over directions) have too few I/Os for an upper bound of ' + MAIN.percentiles[MAIN.host_percentile] + ' at ' + Math.round(100 * MAIN.confidence) + ' % confidence: thin samples, their band ends at the largest latency seen.');
+  const fewText = fewCount.map((n, k) => (n ? MAIN.percentiles[k] + ' in ' + n : '')).filter((x) => x);
+  if (fewText.length) notes.push('Too few I/Os for an upper bound at ' + Math.round(100 * MAIN.confidence) + ' % confidence (cluster quanta, read and write and trim counted apart): ' + fewText.join(', ') + '. There the band stops at the value (open triangles): thin samples.');
   if (clampedCount) notes.push(clampedCount + ' cluster percentile values fell into fio\u2019s last (clamped) bucket: they are only lower bounds (black triangles).');
   for (const sh of MAIN.io_shares) if (sh.share < 0.95) notes.push('host ' + sh.host + (sh.job ? ' job ' + sh.job : '') + ': the logs hold ' + (100 * sh.share).toFixed(1) + ' % of the I/Os fio counted.');
   if (MAIN.incomplete) notes.push('Some input was skipped (bad lines): the numbers do not hold every I/O.');
@@ -413,7 +519,7 @@
 
   const drawers = { latency: latencyChart, iops: iopsChart, heat: heatChart, hosts: hostCharts, overlay: overlayChart };
   const titles = {
-    latency: (c) => ['Latency percentiles, ' + c.dir, 'Cluster percentiles per quantum (histograms of all hosts added, never percentiles averaged); log scale; the band is the ' + MAIN.percentiles[MAIN.host_percentile] + '\u2019s ' + Math.round(100 * MAIN.confidence) + ' % confidence interval. Drag or scroll to zoom: coarser windows are exact percentiles of their own span.'],
+    latency: (c) => ['Latency percentiles, ' + c.dir, 'Cluster percentiles per quantum (histograms of all hosts added, never percentiles averaged); log scale; each line\u2019s band is its ' + Math.round(100 * MAIN.confidence) + ' % confidence interval (an open triangle: too few I/Os for an upper bound; click a legend entry to hide a line and its band). Drag or scroll to zoom: coarser windows are exact percentiles of their own span.'],
     iops: () => ['IOPS', 'I/Os completed per second of each window, per direction.'],
     heat: (c) => ['Latency heatmap, ' + c.dir, 'Each column is a window, each row a group of fio\u2019s buckets (4 per doubling of latency); the colour is the share of the window\u2019s I/Os in it.'],
     hosts: () => ['Hosts: ' + MAIN.percentiles[MAIN.host_percentile] + ' per host against the cluster', 'Grey: the cluster. Ordered by how far a host strays from the hosts\u2019 median (mean |log\u2082 host/median| over the quanta; the title gives the mean ratio): a flaky client host shows as one whose I/Os all suffer (Cronburg and England, 2016).'],
@@ -455,5 +561,5 @@
   echarts.connect('time');
   echarts.connect('elapsed');
   if (only) document.body.classList.add('only');
-  if (pending === 0) markRendered.call(null, pending = 1);
+  startDrawing();
 })();

@@ -281,6 +281,7 @@ class Follower {
   LiveDestination* dest_;
   bool aborted_ = false;
   bool failed_ = false;
+  bool grid_noted_ = false;  // the aggregator's grid note printed
 };
 
 bool Follower::PollStream(size_t i) {
@@ -404,6 +405,10 @@ Status Follower::Run() {
     int written = 0;
     Status s = agg_->EmitUntil(Until(), &written);
     if (!s.ok()) return s;
+    if (!grid_noted_ && !agg_->grid_note().empty()) {
+      grid_noted_ = true;
+      std::fprintf(stderr, "fiohist follow: note: %s\n", agg_->grid_note().c_str());
+    }
     if (written > 0 && dest_->documents) {
       const auto publish_start = Clock::now();
       progress.end_ms = agg_->end_ms();

@@ -18,7 +18,6 @@
 #include "cli/read_back.h"
 #include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
-#include "log/time_anchor.h"
 #include "output/csv_sink.h"
 #include "output/fanout_sink.h"
 #include "output/row_json_sink.h"
@@ -128,10 +127,8 @@ struct PctilesArgs {
   RowSelection rows = RowSelection::kQuanta;
   bool quiet = false;
   /// Read-back (--run): from bucket documents instead of logs.
-  bool read_back = false;
+  ReadBackFlags back;
   EsConnectionOptions conn;
-  BucketQuery query;
-  bool quantum_given = false;
 };
 
 // Parses the command line. Returns -1 to go on, else the exit code (--help, --version,
@@ -150,15 +147,7 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
       ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
   // clang-format on
   po::options_description back("Read-back from bucket documents");
-  std::string from, to;
-  // clang-format off
-  back.add_options()
-      ("run", po::value(&args->query.run), "read the run's bucket documents instead of logs")
-      ("job", po::value(&args->query.jobs)->composing(), "read-back: only this job (repeatable)")
-      ("from", po::value(&from),
-       "read-back: quanta starting at or after T (ISO 8601, or Unix epoch s or ms)")
-      ("to", po::value(&to), "read-back: quanta starting before T");
-  // clang-format on
+  AddReadBackOptions(&back, &args->back);
   AddEsConnectionOptions(&back, &args->conn);
   desc.add(back);
   AddPipelineOptions(&desc, &positional);
@@ -169,24 +158,13 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
     return kExitOk;
   }
-  Status s;
-  args->read_back = vm.count("run") > 0;
-  if (args->read_back) {
-    // --host names hosts to read here, not FILE=HOST.
-    if (vm.count("host")) args->query.hosts = vm["host"].as<std::vector<std::string>>();
-    vm.erase("host");
-    args->quantum_given = !vm["quantum"].defaulted();
-    if (vm.count("logs")) s = Status::Error("--run reads bucket documents: give no LOGS");
-    if (s.ok() && !ResolveEsUrl(&args->conn)) {
-      s = Status::Error("--run needs --es-url URL (or FIOHIST_ES_URL)");
-    }
-    if (s.ok() && !from.empty()) s = ParseStartTime(from, &args->query.from_ms);
-    if (s.ok() && !to.empty()) s = ParseStartTime(to, &args->query.to_ms);
-  } else if (vm.count("job") || vm.count("from") || vm.count("to")) {
-    s = Status::Error("--job, --from and --to go with --run (read-back)");
+  Status s = ReadBackFromVariables(&vm, &args->back);
+  if (s.ok() && args->back.read_back && !ResolveEsUrl(&args->conn)) {
+    s = Status::Error("--run needs --es-url URL (or FIOHIST_ES_URL)");
   }
   if (s.ok()) {
-    s = PipelineOptionsFromVariables(vm, "cluster", &args->options, &args->logs, !args->read_back);
+    s = PipelineOptionsFromVariables(vm, "cluster", &args->options, &args->logs,
+                                     !args->back.read_back);
   }
   if (s.ok()) s = ParseLatencyUnit(vm["unit"].as<std::string>(), &args->unit);
   args->format = vm["format"].as<std::string>();
@@ -214,16 +192,16 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("pctiles", &args->conn);
   if (!client) return kExitError;
   ReadBackFacts facts;
-  const Status s = ReadBackRun(client.get(), args->conn.index_prefix, args->query, args->options,
-                               args->quantum_given, table, &facts);
+  const Status s = ReadBackRun(client.get(), args->conn.index_prefix, args->back.query,
+                               args->options, args->back.quantum_given, table, &facts);
   if (!s.ok()) {
-    std::fprintf(stderr, "fiohist pctiles: run '%s': %s\n", args->query.run.c_str(),
+    std::fprintf(stderr, "fiohist pctiles: run '%s': %s\n", args->back.query.run.c_str(),
                  s.message().c_str());
     return kExitError;
   }
   if (!args->quiet) {
     std::fprintf(stderr, "fiohist pctiles: run '%s': %llu bucket documents (scope %s) read back\n",
-                 args->query.run.c_str(), static_cast<unsigned long long>(facts.documents),
+                 args->back.query.run.c_str(), static_cast<unsigned long long>(facts.documents),
                  facts.run.scope.c_str());
   }
   return kExitOk;
@@ -270,7 +248,7 @@ int RunPctilesCommand(int argc, char** argv) {
     return static_cast<int>(kExitError);
   };
   std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
-  if (args.read_back) return finish(RunReadBack(&args, table.get()));
+  if (args.back.read_back) return finish(RunReadBack(&args, table.get()));
   SummarySink summary_sink(stderr, args.unit);
   SlaReportSink sla_report(stderr, "");
   std::vector<ResultSink*> sinks = {table.get()};

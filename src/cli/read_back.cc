@@ -2,8 +2,42 @@
 
 #include <limits>
 #include <memory>
+#include <vector>
+
+#include "log/time_anchor.h"
 
 namespace fiohist {
+
+namespace po = boost::program_options;
+
+void AddReadBackOptions(po::options_description* desc, ReadBackFlags* flags) {
+  // clang-format off
+  desc->add_options()
+      ("run", po::value(&flags->query.run), "read the run's bucket documents instead of logs")
+      ("job", po::value(&flags->query.jobs)->composing(), "read-back: only this job (repeatable)")
+      ("from", po::value(&flags->from),
+       "read-back: quanta starting at or after T (ISO 8601, or Unix epoch s or ms)")
+      ("to", po::value(&flags->to), "read-back: quanta starting before T");
+  // clang-format on
+}
+
+Status ReadBackFromVariables(po::variables_map* vm, ReadBackFlags* flags) {
+  flags->read_back = vm->count("run") > 0;
+  flags->quantum_given = vm->count("quantum") > 0 && !(*vm)["quantum"].defaulted();
+  if (!flags->read_back) {
+    if (vm->count("job") || vm->count("from") || vm->count("to")) {
+      return Status::Error("--job, --from and --to go with --run (read-back)");
+    }
+    return Status();
+  }
+  if (vm->count("host")) flags->query.hosts = (*vm)["host"].as<std::vector<std::string>>();
+  vm->erase("host");
+  if (vm->count("logs")) return Status::Error("--run reads bucket documents: give no LOGS");
+  Status s;
+  if (!flags->from.empty()) s = ParseStartTime(flags->from, &flags->query.from_ms);
+  if (s.ok() && !flags->to.empty()) s = ParseStartTime(flags->to, &flags->query.to_ms);
+  return s;
+}
 
 Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const BucketQuery& query,
                    PipelineOptions options, bool quantum_given, ResultSink* sink,

@@ -1,7 +1,9 @@
 // Read-back: a run's statistics rebuilt from its bucket documents instead of its logs.
 #pragma once
 
+#include <boost/program_options.hpp>
 #include <cstdint>
+#include <string>
 
 #include "base/status.h"
 #include "es/bucket_reader.h"
@@ -16,6 +18,26 @@ struct ReadBackFacts {
   BucketRunFacts run;
   uint64_t documents = 0;
 };
+
+/// The read-back options of a command (--run, --job, --from, --to) as given.
+struct ReadBackFlags {
+  /// The run, jobs, hosts and window to read.
+  BucketQuery query;
+  /// --from and --to as written (parsed into `query` by ReadBackFromVariables).
+  std::string from, to;
+  /// --run given: the command reads bucket documents instead of logs.
+  bool read_back = false;
+  /// --quantum given: the quantum to rebuild (a multiple of the run's own), else the run's.
+  bool quantum_given = false;
+};
+
+/// Adds --run, --job, --from and --to to `desc`, read into `*flags` (pctiles, report).
+void AddReadBackOptions(boost::program_options::options_description* desc, ReadBackFlags* flags);
+
+/// Completes `*flags` after parsing: with --run, --host names hosts to read (moved into the
+/// query and erased from `vm`: it is not FILE=HOST there), LOGS are refused and --from/--to
+/// parsed; without --run, --job, --from and --to are refused.
+Status ReadBackFromVariables(boost::program_options::variables_map* vm, ReadBackFlags* flags);
 
 /// Reads `query`'s bucket documents through HistogramReplay into `sink` with `options`
 /// (scopes, directions, percentiles, SLA; quantum: the run's own unless `quantum_given`,

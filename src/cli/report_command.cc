@@ -15,7 +15,6 @@
 #include "cli/pipeline_flags.h"
 #include "cli/read_back.h"
 #include "cli/run_inputs.h"
-#include "log/time_anchor.h"
 #include "output/fanout_sink.h"
 #include "output/sla_report.h"
 #include "output/summary_sink.h"
@@ -71,10 +70,9 @@ struct ReportArgs {
   std::string name;
   std::string png_dir;
   bool quiet = false;
-  bool read_back = false;
-  bool quantum_given = false;
+  /// Read-back (--run): from bucket documents instead of logs.
+  ReadBackFlags back;
   EsConnectionOptions conn;
-  BucketQuery query;
   std::vector<std::string> baseline_logs;
   std::string baseline_run;
   std::string baseline_name;
@@ -100,15 +98,7 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
       ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
   // clang-format on
   po::options_description back("From Elasticsearch (read-back)");
-  std::string from, to;
-  // clang-format off
-  back.add_options()
-      ("run", po::value(&args->query.run), "read the run's bucket documents instead of logs")
-      ("job", po::value(&args->query.jobs)->composing(), "read-back: only this job (repeatable)")
-      ("from", po::value(&from),
-       "read-back: quanta starting at or after T (ISO 8601, or Unix epoch s or ms)")
-      ("to", po::value(&to), "read-back: quanta starting before T");
-  // clang-format on
+  AddReadBackOptions(&back, &args->back);
   AddEsConnectionOptions(&back, &args->conn);
   desc.add(back);
   AddPipelineOptions(&desc, &positional);
@@ -119,27 +109,17 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
     return kExitOk;
   }
-  Status s;
-  args->read_back = vm.count("run") > 0;
-  args->quantum_given = !vm["quantum"].defaulted();
-  if (args->read_back) {
-    if (vm.count("host")) args->query.hosts = vm["host"].as<std::vector<std::string>>();
-    vm.erase("host");
-    if (vm.count("logs")) s = Status::Error("--run reads bucket documents: give no LOGS");
-    if (s.ok() && !from.empty()) s = ParseStartTime(from, &args->query.from_ms);
-    if (s.ok() && !to.empty()) s = ParseStartTime(to, &args->query.to_ms);
-  } else if (vm.count("job") || vm.count("from") || vm.count("to")) {
-    s = Status::Error("--job, --from and --to go with --run (read-back)");
-  }
+  Status s = ReadBackFromVariables(&vm, &args->back);
   if (s.ok() && !args->baseline_logs.empty() && !args->baseline_run.empty()) {
     s = Status::Error("--baseline (logs) and --baseline-run: give one baseline");
   }
-  if (s.ok() && (args->read_back || !args->baseline_run.empty()) && !ResolveEsUrl(&args->conn)) {
+  if (s.ok() && (args->back.read_back || !args->baseline_run.empty()) &&
+      !ResolveEsUrl(&args->conn)) {
     s = Status::Error("--run and --baseline-run need --es-url URL (or FIOHIST_ES_URL)");
   }
   if (s.ok()) {
     s = PipelineOptionsFromVariables(vm, "cluster,host", &args->options, &args->logs,
-                                     !args->read_back);
+                                     !args->back.read_back);
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist report: %s\n", s.message().c_str());
@@ -190,7 +170,7 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
   Status s;
   if (query != nullptr) {
     ReadBackFacts facts;
-    s = ReadBackRun(client, args.conn.index_prefix, *query, args.options, args.quantum_given,
+    s = ReadBackRun(client, args.conn.index_prefix, *query, args.options, args.back.quantum_given,
                     &fanout, &facts);
     out->source.kind = "elasticsearch";
     out->source.es_url = args.conn.urls.empty() ? "" : args.conn.urls[0];
@@ -224,7 +204,7 @@ int RunReportCommand(int argc, char** argv) {
   ReportArgs args;
   if (int rc = ParseReportArgs(argc, argv, &args); rc >= 0) return rc;
   std::unique_ptr<HttpClient> client;
-  if (args.read_back || !args.baseline_run.empty()) {
+  if (args.back.read_back || !args.baseline_run.empty()) {
     client = ConnectOrComplain("report", &args.conn);
     if (!client) return kExitError;
   }
@@ -233,13 +213,13 @@ int RunReportCommand(int argc, char** argv) {
     return kExitError;
   };
   CollectedRun main_run;
-  SlaReportSink sla_report(stderr, args.read_back ? args.query.run : "");
-  Status s = Collect(args, args.logs, args.read_back ? &args.query : nullptr, client.get(),
-                     &sla_report, &main_run);
+  SlaReportSink sla_report(stderr, args.back.read_back ? args.back.query.run : "");
+  Status s = Collect(args, args.logs, args.back.read_back ? &args.back.query : nullptr,
+                     client.get(), &sla_report, &main_run);
   if (!s.ok()) return fail(s.message());
-  main_run.source.run = !args.name.empty()       ? args.name
-                        : args.read_back         ? args.query.run
-                                                 : NameOfLogs(args.logs);
+  main_run.source.run = !args.name.empty()   ? args.name
+                        : args.back.read_back ? args.back.query.run
+                                              : NameOfLogs(args.logs);
   std::unique_ptr<CollectedRun> baseline;
   if (!args.baseline_logs.empty() || !args.baseline_run.empty()) {
     baseline = std::make_unique<CollectedRun>();

@@ -39,11 +39,9 @@ Status ParseRunLabels(const std::vector<std::string>& labels, RunMeta* meta) {
 LiveOptions LiveOptionsFrom(const PipelineOptions& options) {
   LiveOptions o;
   o.quantum_ms = options.quantum_ms;
+  // kLogs: the aggregator decides the phase from every stream's first report, the same
+  // for a follow and a later push of the same files (same document ids).
   o.grid = options.grid;
-  // Status streams keep whole multiples of the quantum unless an origin is given: a phase
-  // taken from the first reports depends on which stream is read first, and a second
-  // follow (or a push) of the same files must write the same document ids.
-  if (o.grid.mode == GridChoice::Mode::kLogs) o.grid.mode = GridChoice::Mode::kEpoch;
   o.percentiles = options.percentiles;
   o.scopes = options.scopes;
   o.directions = options.directions;

@@ -20,7 +20,7 @@ std::string StreamHost(const std::string& path, const HostMapping& mapping);
 /// Adds --label K=V texts to `meta`; fails naming a text that is not K=V.
 Status ParseRunLabels(const std::vector<std::string>& labels, RunMeta* meta);
 
-/// The live aggregator's options from the pipeline's (quantum, percentiles, scopes,
+/// The live aggregator's options from the pipeline's (quantum, grid, percentiles, scopes,
 /// directions).
 LiveOptions LiveOptionsFrom(const PipelineOptions& options);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 
 namespace fiohist {
 
@@ -33,6 +34,9 @@ LiveAggregator::LiveAggregator(const LiveOptions& options, std::vector<LiveStrea
         std::lower_bound(info_.hosts.begin(), info_.hosts.end(), s.host) - info_.hosts.begin()));
   }
   stream_jobs_.resize(streams_.size());
+  first_end_.assign(streams_.size(), kNoReport);
+  passed_.assign(streams_.size(), kNoReport);
+  first_ios_.assign(streams_.size(), 0);
 }
 
 int LiveAggregator::SlotOf(int stream, const FioJobSnapshot& job) {
@@ -79,7 +83,16 @@ void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapsh
           info_.fio_versions.end()) {
     info_.fio_versions.push_back(cumulative.fio_version);
   }
+  const size_t si = static_cast<size_t>(stream);
+  passed_[si] = std::max(passed_[si], update.timestamp_ms);
+  const bool first = first_end_[si] == kNoReport && !update.jobs.empty();
   for (const JobIncrement& inc : update.jobs) {
+    if (first) {
+      first_end_[si] = std::max(first_end_[si], inc.span.end_ms);
+      for (const auto& counts : inc.counts) {
+        for (const auto& c : counts) first_ios_[si] += static_cast<double>(c.second);
+      }
+    }
     const FioJobSnapshot& job = cumulative.jobs[static_cast<size_t>(inc.job)];
     const int slot = SlotOf(stream, job);
     JobSlot& js = slots_[static_cast<size_t>(slot)];
@@ -94,34 +107,61 @@ void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapsh
     first_start_ms_ = std::min(first_start_ms_, inc.span.start_ms);
     last_end_ = std::max(last_end_, o_.quanta ? last_end_ : inc.span.end_ms);
     if (!o_.quanta) continue;
-    if (!grid_set_ && stream == 0) SetGrid(inc.span.end_ms);
     if (grid_set_) {
       Place(slot, inc);
     } else {
       unplaced_.emplace_back(slot, inc);
     }
   }
+  if (!grid_set_ && o_.quanta) DecideGrid(false);
 }
 
-void LiveAggregator::SetGrid(int64_t end_ms) {
-  // The phase of the first report of the first stream: fio reports every job of a process
-  // at once, and the first stream's is the same whichever stream is read first, so a
-  // second follow of the same files writes the same quanta (same ids).
+void LiveAggregator::SetGrid(int64_t origin_ms) {
   grid_set_ = true;
-  const int64_t phase = end_ms % o_.quantum_ms;
-  grid_ = QuantumGrid(phase < 0 ? phase + o_.quantum_ms : phase, o_.quantum_ms);
+  grid_ = QuantumGrid(origin_ms, o_.quantum_ms);
   info_.grid_origin_ms = grid_.origin_ms();
   for (const auto& [slot, inc] : unplaced_) Place(slot, inc);
   unplaced_.clear();
   unplaced_.shrink_to_fit();
 }
 
-void LiveAggregator::SettleGrid() {
-  // The first stream has no report yet (or none with I/O): the earliest held one decides.
-  if (grid_set_ || unplaced_.empty()) return;
-  int64_t first = unplaced_.front().second.span.end_ms;
-  for (const auto& held : unplaced_) first = std::min(first, held.second.span.end_ms);
-  SetGrid(first);
+void LiveAggregator::DecideGrid(bool force) {
+  if (grid_set_) return;
+  int64_t earliest = INT64_MAX;
+  for (int64_t end : first_end_) {
+    if (end != kNoReport) earliest = std::min(earliest, end);
+  }
+  if (earliest == INT64_MAX) return;  // no job has run yet: nothing to place either
+  // The first reports of hosts started together (within a quantum of the earliest) decide;
+  // a stream that reported past that without a job running (a later start) does not, in
+  // a follow and in a push alike. The rule of the logs (grid_phase): one fio process
+  // reports all its jobs at one phase, so a host's first report stands for all of them.
+  const int64_t horizon = earliest + o_.quantum_ms;
+  std::vector<RecordEnd> ends;
+  std::string missing;
+  for (size_t s = 0; s < streams_.size(); ++s) {
+    if (first_end_[s] != kNoReport) {
+      if (first_end_[s] < horizon) ends.push_back({first_end_[s], first_ios_[s]});
+    } else if (passed_[s] < horizon) {
+      missing += (missing.empty() ? "" : ", ") + streams_[s].name;
+    }
+  }
+  if (!missing.empty() && !force) return;  // wait for it, as quanta wait
+  if (!missing.empty()) {
+    grid_note_ = "the quantum grid's phase was decided without " + missing +
+                 " (no report yet when the first quanta had to go out): a push of the same "
+                 "files decides it from every stream and may choose another phase; to write "
+                 "the same documents, give it --grid ";
+  }
+  // Ends are sorted by phase inside CircularMedianPhase, ties to the smaller phase: the
+  // streams' order does not matter.
+  SetGrid(CircularMedianPhase(ends, o_.quantum_ms));
+  if (!grid_note_.empty()) {
+    char origin[32];
+    std::snprintf(origin, sizeof origin, "%.3f",
+                  static_cast<double>(grid_.origin_ms()) / 1000.0);
+    grid_note_ += origin;
+  }
 }
 
 void LiveAggregator::Place(int slot, const JobIncrement& inc) {
@@ -165,7 +205,7 @@ void LiveAggregator::Place(int slot, const JobIncrement& inc) {
 
 Status LiveAggregator::Begin() {
   if (begun_) return Status();
-  SettleGrid();
+  DecideGrid(true);
   if (first_start_ms_ == INT64_MAX) return Status::Error("no stream has a report with I/O");
   info_.start_ms = first_start_ms_;
   int64_t first_q = grid_.IndexOf(first_start_ms_);
@@ -178,7 +218,14 @@ Status LiveAggregator::Begin() {
 
 Status LiveAggregator::EmitUntil(int64_t until_ms, int* written) {
   *written = 0;
-  SettleGrid();
+  if (!grid_set_) {
+    DecideGrid(false);
+    // Quanta must go out before a stream's first report came (it lags, or ended without
+    // a job running): decide from what there is.
+    bool due = false;
+    for (const auto& held : unplaced_) due = due || held.second.span.end_ms <= until_ms;
+    if (due) DecideGrid(true);
+  }
   for (auto& [q, cell] : cells_) {
     if (grid_.End(q) > until_ms) break;
     if (cell.written && !cell.dirty) continue;

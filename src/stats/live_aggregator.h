@@ -23,9 +23,13 @@ namespace fiohist {
 /// What a live run reports, and how long written quanta are kept for late data.
 struct LiveOptions {
   int64_t quantum_ms = 1000;
-  /// Where quanta start; kLogs: at the phase of the first stream's first report (its span
-  /// end), kept for the whole run (one fio process reports every job at once); the other
-  /// streams' reports wait until it comes (or until quanta are written).
+  /// Where quanta start. kLogs: decided once, when every stream has its first report with
+  /// a job running (or has reported past a quantum after the earliest one without any),
+  /// from all those first reports ending within a quantum of the earliest: the I/O-weighted
+  /// circular median of their end phases (CircularMedianPhase), then kept for the whole run
+  /// (fio reports at a steady phase). It depends only on the streams, not on their order or
+  /// on which is read first, so a follow and a later push of the same files write the same
+  /// quanta (same ids). Reports wait until it is decided (or until quanta must go out).
   GridChoice grid;
   PercentileList percentiles = DefaultPercentiles();
   /// The confidence level of each percentile's interval (--confidence).
@@ -99,6 +103,9 @@ class LiveAggregator {
   long long sla_breaches_beyond_noise() const;
   /// I/Os that arrived for quanta no longer kept (only in the whole-run results).
   double late_ios() const { return late_ios_; }
+  /// Empty, or (kLogs) why the grid's phase may differ from the one a push of the same
+  /// files chooses: quanta had to go out before some stream's first report came.
+  const std::string& grid_note() const { return grid_note_; }
 
  private:
   // One fio job of one stream.
@@ -118,10 +125,11 @@ class LiveAggregator {
   };
 
   int SlotOf(int stream, const FioJobSnapshot& job);
-  // Fixes a kLogs grid at the phase of `end_ms` and places the increments held so far.
-  void SetGrid(int64_t end_ms);
-  // Before anything is written: fixes a grid still open from the increments held.
-  void SettleGrid();
+  // Fixes the grid at `origin_ms` and places the increments held so far.
+  void SetGrid(int64_t origin_ms);
+  // Decides a kLogs grid once every stream's first report is known (see LiveOptions::grid);
+  // `force`: now, from the first reports there are (quanta must go out).
+  void DecideGrid(bool force);
   void Place(int slot, const JobIncrement& inc);
   Status Begin();
   Status WriteQuantum(int64_t q, const Cell& cell, ResultSink* to);
@@ -140,7 +148,13 @@ class LiveAggregator {
   ResultSink* sink_;
   ResultSink* late_sink_ = nullptr;
   QuantumGrid grid_;
-  bool grid_set_ = false;  // false until stream 0's first report sets a kLogs grid
+  bool grid_set_ = false;  // false until DecideGrid() sets a kLogs grid
+  std::string grid_note_;
+  // Per stream: the end of its first report with a job running (kNoReport: none yet), the
+  // I/Os of that report, and fio's timestamp_ms of its latest report.
+  static constexpr int64_t kNoReport = INT64_MIN;
+  std::vector<int64_t> first_end_, passed_;
+  std::vector<double> first_ios_;
   // Increments (with their slots) that came before the grid was set.
   std::vector<std::pair<int, JobIncrement>> unplaced_;
   RunInfo info_;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "stats/collecting_sink.h"
 
 namespace fiohist {
@@ -54,22 +57,115 @@ TEST(LiveAggregator, GridTakesThePhaseOfTheFirstReport) {
   for (const ScopeResult& r : sink.quanta) EXPECT_DOUBLE_EQ(r.straddled, 0);
 }
 
-TEST(LiveAggregator, GridIsTheFirstStreamsWhicheverStreamIsReadFirst) {
-  // Stream b (.200) is read before stream a (.500): the grid still follows a, the first
-  // stream, so a second follow of the same files writes the same quanta.
-  for (bool b_first : {true, false}) {
+// The grid of two streams whose reports end at .500 (100 reads) and .200 (40 reads):
+// given in `order` (streams 0, 1 are a, b or b, a) and read in `b_first` order.
+int64_t TwoStreamOrigin(bool swap_streams, bool b_first, CollectingSink* sink) {
+  LiveOptions o;  // grid from the reports
+  std::vector<LiveStream> streams = {{"a.json", "a"}, {"b.json", "b"}};
+  if (swap_streams) std::swap(streams[0], streams[1]);
+  const int a = swap_streams ? 1 : 0, b = 1 - a;
+  LiveAggregator agg(o, streams, sink);
+  SnapshotDiffer da, db;
+  int written = 0;
+  if (b_first) Add(&agg, &db, b, Snap(10200, 1000, 40));
+  if (!b_first) Add(&agg, &da, a, Snap(10500, 1000, 100));
+  // One stream's report alone does not decide: nothing can go out before the other's.
+  EXPECT_TRUE(agg.EmitUntil(INT64_MIN, &written).ok());
+  EXPECT_EQ(written, 0);
+  if (b_first) Add(&agg, &da, a, Snap(10500, 1000, 100));
+  if (!b_first) Add(&agg, &db, b, Snap(10200, 1000, 40));
+  Add(&agg, &db, b, Snap(11200, 2000, 80));
+  Add(&agg, &da, a, Snap(11500, 2000, 300));
+  EXPECT_TRUE(agg.EmitUntil(11200, &written).ok());
+  EXPECT_TRUE(agg.grid_note().empty()) << agg.grid_note();
+  EXPECT_EQ(agg.info().grid, "logs");
+  return agg.info().grid_origin_ms;
+}
+
+TEST(LiveAggregator, GridPhaseFromEveryStreamsFirstReportWhateverTheOrder) {
+  // The I/O-weighted circular median of the first reports' end phases (.500 with 100
+  // I/Os, .200 with 40): .500, whichever stream is given or read first, so a follow and a
+  // later push of the same files write the same quanta.
+  for (bool swap_streams : {false, true}) {
+    for (bool b_first : {false, true}) {
+      CollectingSink sink;
+      EXPECT_EQ(TwoStreamOrigin(swap_streams, b_first, &sink), 500)
+          << swap_streams << b_first;
+      // [9500, 10500): a's 100, 70 % of b's (9200, 10200] and 30 % of its (10200, 11200].
+      EXPECT_DOUBLE_EQ(ClusterReads(sink, 9500), 100 + 0.7 * 40 + 0.3 * 40)
+          << swap_streams << b_first;
+    }
+  }
+}
+
+TEST(LiveAggregator, GridPhaseIsTheHeavierFirstReports) {
+  // b's first report holds more I/Os than a's: its phase (.200) wins, in every order.
+  for (bool swap_streams : {false, true}) {
     CollectingSink sink;
     LiveOptions o;
-    LiveAggregator agg(o, {{"a.json", "a"}, {"b.json", "b"}}, &sink);
+    std::vector<LiveStream> streams = {{"a.json", "a"}, {"b.json", "b"}};
+    if (swap_streams) std::swap(streams[0], streams[1]);
+    const int a = swap_streams ? 1 : 0, b = 1 - a;
+    LiveAggregator agg(o, streams, &sink);
     SnapshotDiffer da, db;
-    if (b_first) Add(&agg, &db, 1, Snap(10200, 1000, 40));
+    Add(&agg, &da, a, Snap(10500, 1000, 100));
+    Add(&agg, &db, b, Snap(10200, 1000, 400));
+    int written = 0;
+    ASSERT_TRUE(agg.EmitUntil(10200, &written).ok());
+    EXPECT_EQ(agg.info().grid_origin_ms, 200) << swap_streams;
+  }
+}
+
+TEST(LiveAggregator, GridIgnoresAStreamStartingAQuantumLater) {
+  // b reports past a quantum after a's first report without a job running (a later
+  // start): a's phase decides as soon as that is known, and b's later first report does
+  // not count (a push of the same files decides the same).
+  CollectingSink sink;
+  LiveOptions o;
+  LiveAggregator agg(o, {{"a.json", "a"}, {"b.json", "b"}}, &sink);
+  SnapshotDiffer da, db;
+  Add(&agg, &da, 0, Snap(10500, 1000, 100));
+  Add(&agg, &db, 1, Snap(10300, 0, 0));  // b's job not started: no increment
+  int written = 0;
+  ASSERT_TRUE(agg.EmitUntil(10300, &written).ok());
+  EXPECT_EQ(written, 0);  // not decided yet: b may still report a first I/O before 11500
+  Add(&agg, &db, 1, Snap(11600, 0, 0));
+  Add(&agg, &db, 1, Snap(12600, 1000, 4000));  // b's first I/O, heavy but late
+  ASSERT_TRUE(agg.EmitUntil(11500, &written).ok());
+  EXPECT_EQ(agg.info().grid_origin_ms, 500);
+  EXPECT_TRUE(agg.grid_note().empty()) << agg.grid_note();
+}
+
+TEST(LiveAggregator, GridDecidedWithoutALaggingStreamSaysSo) {
+  // b has not reported when quanta must go out (it lags): a's phase decides, and the note
+  // names b and the --grid that makes a push write the same documents.
+  CollectingSink sink;
+  LiveOptions o;
+  LiveAggregator agg(o, {{"a.json", "a"}, {"b.json", "b"}}, &sink);
+  SnapshotDiffer da;
+  Add(&agg, &da, 0, Snap(10400, 1000, 100));
+  Add(&agg, &da, 0, Snap(11400, 2000, 300));
+  int written = 0;
+  ASSERT_TRUE(agg.EmitUntil(11400, &written).ok());
+  EXPECT_EQ(written, 2);
+  EXPECT_EQ(agg.info().grid_origin_ms, 400);
+  EXPECT_NE(agg.grid_note().find("without b.json"), std::string::npos) << agg.grid_note();
+  EXPECT_NE(agg.grid_note().find("--grid 0.400"), std::string::npos) << agg.grid_note();
+}
+
+TEST(LiveAggregator, GridEpochAndOriginKeepTheirPhase) {
+  for (bool epoch : {true, false}) {
+    CollectingSink sink;
+    LiveOptions o;
+    o.grid.mode = epoch ? GridChoice::Mode::kEpoch : GridChoice::Mode::kOrigin;
+    o.grid.origin_ms = 1795391079250;
+    LiveAggregator agg(o, {{"a.json", "a"}}, &sink);
+    SnapshotDiffer da;
     Add(&agg, &da, 0, Snap(10500, 1000, 100));
-    if (!b_first) Add(&agg, &db, 1, Snap(10200, 1000, 40));
     int written = 0;
     ASSERT_TRUE(agg.EmitUntil(10500, &written).ok());
-    EXPECT_EQ(agg.info().grid_origin_ms, 500) << b_first;
-    // [9500, 10500): a's 100 and 70 % of b's (9200, 10200].
-    EXPECT_DOUBLE_EQ(ClusterReads(sink, 9500), 100 + 0.7 * 40) << b_first;
+    EXPECT_EQ(agg.info().grid_origin_ms, epoch ? 0 : 250);
+    EXPECT_EQ(agg.info().grid, epoch ? "epoch" : "origin");
   }
 }
 

@@ -228,8 +228,10 @@ def against_logs(out, logs, what, bound):
     start = str(doc["timestamp"])
     rc, client_q, err = run(["pctiles", "--quiet", "-p", "50,99", out])
     check(rc == 0, "pctiles on the client JSON (%s)" % err[-300:])
-    # Status and client/server streams sit on whole seconds; the logs go on the same grid.
-    rc, log_q, err = run(["pctiles", "--quiet", "-p", "50,99", "--grid", "epoch",
+    # The logs go on the client output's grid (the phase of its servers' first reports).
+    starts = [int(r["start_ms"]) for r in rows(client_q)]
+    origin = "%.3f" % (min(starts) % 1000 / 1000.0) if starts else "epoch"
+    rc, log_q, err = run(["pctiles", "--quiet", "-p", "50,99", "--grid", origin,
                           "--start-time", start] + logs)
     check(rc == 0, "pctiles on the histogram logs (%s)" % err[-300:])
     rels = compare(rows(client_q), rows(log_q))

@@ -67,9 +67,16 @@ def expected(data, chart, res):
     if kind == "latency":
         s = series(run, "", chart["dir"], res)
         n = len(s["t"])
-        out = [n] * len(run["percentiles"])
+        k = len(run["percentiles"])
+        out = [n] * k
         if "lo" in s:
-            out += [n, n]  # the confidence band: its low line and its height
+            # Each percentile's confidence band (its low line and its height), then the
+            # markers of the windows without an upper bound (too few I/Os), one series per
+            # percentile flagged at some resolution.
+            out += [n, n] * k
+            flagged = sorted({j for r in run["series"] if r["host"] == "" and r["dir"] == chart["dir"]
+                              for _, j in r.get("few", [])})
+            out += [len({i for i, j in s["few"] if j == p}) for p in flagged]
         if chart["clamped"]:
             out.append(None)  # the clamped markers: as many as clamped values
         return out
@@ -96,6 +103,11 @@ def check_page(name, html, zoom=None):
     check(seen["console_errors"] == [], "%s: no console error or warning %s" % (name, seen["console_errors"]))
     check(seen["requests"] == [], "%s: no network request %s" % (name, seen["requests"]))
     charts = seen["charts"]
+    # Lazy drawing: the first screen drew some charts, scrolling drew the others.
+    total = sum(len(data["main"]["hosts"]) if c["kind"] == "hosts" else 1 for c in data["charts"])
+    check(len(seen["first_screen"]) < total and len(charts) == total,
+          "%s: %d of %d charts drawn for the first screen, all %d after scrolling" %
+          (name, len(seen["first_screen"]), total, len(charts)))
     for c in data["charts"]:
         if c["kind"] == "hosts":
             ids = ["host-" + h["name"] for h in data["main"]["hosts"]]
@@ -117,6 +129,11 @@ def check_page(name, html, zoom=None):
         want = expected(data, c, got["resolution"])
         pts = [s["points"] for s in got["series"]]
         ok = len(pts) == len(want) and all(w is None or w == p for w, p in zip(want, pts))
+        if c["kind"] == "latency" and "lo" in series(data["main"], "", c["dir"], got["resolution"]):
+            # Every band is named as its line, so that the legend toggles both.
+            names = [s["name"] for s in got["series"]]
+            k = len(data["main"]["percentiles"])
+            ok = ok and names[k:3 * k] == [p for p in data["main"]["percentiles"] for _ in (0, 1)]
         check(ok, "%s: %s at resolution %s: %d series, points %s (want %s)" %
               (name, c["id"], got["resolution"], len(pts), pts, want))
     px = seen["screenshot"]
@@ -124,7 +141,7 @@ def check_page(name, html, zoom=None):
     check(px["bytes"] > 100000 and px["ink_pixels"] > 0.03 * area and px["colours"] > 100,
           "%s: screenshot %s: %d bytes, %dx%d, %d non-white pixels, %d colours" %
           (name, shot, px["bytes"], px["width"], px["height"], px["ink_pixels"], px["colours"]))
-    print("     %s: %d bytes, drawn %.0f ms after navigation start" % (name, size, seen["render_ms"]))
+    print("     %s: %d bytes, first screen drawn %.0f ms after navigation start" % (name, size, seen["render_ms"]))
     return data, seen
 
 
