@@ -45,8 +45,9 @@ const char kUsage[] =
     "The interval comes from a block bootstrap of each run (its full quanta resampled in\n"
     "blocks of consecutive quanta, and its hosts when there are 4 or more; histograms are\n"
     "merged again for each resample, fixed seed) and from the spread between runs: with\n"
-    "several baselines it is measured, with one it cannot be and is assumed (--run-spread;\n"
-    "the notes say so). The confidence (--confidence, default 95%) holds over all metrics and\n"
+    "several baselines it is measured (--run-spread is its least value), with one it cannot\n"
+    "be: every verdict is then inconclusive (the intervals shown assume --run-spread; the\n"
+    "notes say so). The confidence (--confidence, default 95%) holds over all metrics and\n"
     "directions together. Partial quanta are left out; --skip-start / --skip-end cut the\n"
     "ramps, --from / --to choose a window.\n"
     "\n"
@@ -100,7 +101,8 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
       ("min-effect", po::value(&effects)->composing(),
        "smallest change that matters, METRIC=SHARE (p99.9=20%, all=10%; default 5%), repeatable")
       ("run-spread", po::value(&spreads)->composing(),
-       "spread between runs (sd of log value) assumed with a single baseline, METRIC=SHARE; "
+       "spread between runs (sd of log value): the least one with several baselines, assumed "
+       "in the intervals of a single one; METRIC=SHARE; "
        "default 3% for p50..p90 and iops, 5% to p99, 10% beyond")
       ("confidence", po::value(&a->options.confidence)->default_value(0.95, "0.95"),
        "confidence over all metrics and directions together")

@@ -26,8 +26,8 @@ const char kUsage[] =
     "units s, m (minutes), h, d, w) removes every run that ended more than AGE ago: whole\n"
     "monthly indices where all their runs did, run by run elsewhere (the month holding the\n"
     "cutoff, indices of before partitioning). --dry-run lists what would go. Change points\n"
-    "(history --annotate) go with the run where they start: --run deletes those starting at\n"
-    "the run, --older-than those whose run started before the cutoff.";
+    "and history points (history --annotate) go with the run where they start: --run deletes\n"
+    "those of the run, --older-than those whose run started before the cutoff.";
 
 // Says how deleting change points went (`st`, `n` of them); the exit code.
 int DeleteChanges(const Status& st, uint64_t n, bool dry_run) {
@@ -35,7 +35,10 @@ int DeleteChanges(const Status& st, uint64_t n, bool dry_run) {
     std::cerr << "fiohist delete: " << st.message() << "\n";
     return kExitIncomplete;
   }
-  if (n > 0) std::cout << (dry_run ? "would delete " : "deleted ") << n << " change points\n";
+  if (n > 0) {
+    std::cout << (dry_run ? "would delete " : "deleted ") << n
+              << " change points and history points\n";
+  }
   return kExitOk;
 }
 

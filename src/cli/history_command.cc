@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -38,7 +39,9 @@ const char kUsage[] =
     "With --json one JSON object. With --annotate, the change points are also written to the\n"
     "index <prefix>-changes (one document per tag, metric, direction and run where the change\n"
     "starts, replaced when found again; earlier ones of the same runs and metrics that this\n"
-    "analysis no longer finds are removed), for dashboards to draw as annotations.\n";
+    "analysis no longer finds are removed), for dashboards to draw as annotations, and each\n"
+    "run with its baseline (the tag's finished run before it: every point of --json names\n"
+    "it too), for the history dashboard's links to the comparison.\n";
 
 }  // namespace
 
@@ -85,12 +88,18 @@ int RunHistoryCommand(int argc, char** argv) {
     std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
     return kExitError;
   }
-  const std::vector<StoredRun> runs =
-      RunsOfTag(stored, tag, INFINITY, static_cast<size_t>(std::max<int64_t>(0, last)));
+  // Every finished run of the tag, so the first one of a --last window has its baseline.
+  const std::vector<StoredRun> all_runs = RunsOfTag(stored, tag, INFINITY, 0);
+  const size_t window = last > 0 ? std::min(all_runs.size(), static_cast<size_t>(last))
+                                 : all_runs.size();
+  const std::vector<StoredRun> runs(all_runs.end() - static_cast<long>(window), all_runs.end());
   if (runs.empty()) {
     std::fprintf(stderr, "fiohist history: no finished run with tag '%s'\n", tag.c_str());
     return kExitInconclusive;
   }
+  // A run's baseline: the tag's finished run before it (what `compare --tag --last 1` takes).
+  std::map<std::string, std::string> baseline_of;
+  for (size_t i = 1; i < all_runs.size(); ++i) baseline_of[all_runs[i].run] = all_runs[i - 1].run;
   // Per direction and metric: values and standard errors (log scale), one per run.
   struct Series {
     Direction direction;
@@ -166,6 +175,12 @@ int RunHistoryCommand(int argc, char** argv) {
       w.StartObject();
       w.Key("run");
       w.String(x.run[i]);
+      w.Key("baseline");
+      if (baseline_of.count(x.run[i])) {
+        w.String(baseline_of[x.run[i]]);
+      } else {
+        w.Null();
+      }
       w.Key("value");
       number(x.value[i] / scale);
       w.Key("low");
@@ -220,20 +235,34 @@ int RunHistoryCommand(int argc, char** argv) {
   std::vector<std::string> analysed_runs, metric_names;
   for (const StoredRun& r : runs) analysed_runs.push_back(r.run);
   for (const MetricSpec& m : specs) metric_names.push_back(m.name);
+  std::vector<HistoryPointRecord> points;
+  for (const StoredRun& r : runs) {
+    HistoryPointRecord p;
+    p.tag = tag;
+    p.run = r.run;
+    p.baseline = baseline_of.count(r.run) ? baseline_of[r.run] : "";
+    p.start_ms = static_cast<int64_t>(r.start_ms);
+    p.runs = static_cast<int>(runs.size());
+    p.analysed_at_ms = now_ms;
+    points.push_back(p);
+  }
   ChangeWriteReport report;
   s = InstallChangeTemplate(client.get(), "", conn.index_prefix, IndexSettings());
   if (s.ok()) {
     s = WriteChangePoints(client.get(), conn.index_prefix, tag, analysed_runs, metric_names,
                           annotations, &report);
   }
+  if (s.ok()) s = WriteHistoryPoints(client.get(), conn.index_prefix, points);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
     return kExitError;
   }
-  std::fprintf(stderr, "fiohist history: %llu change points written to %s, %llu earlier removed\n",
+  std::fprintf(stderr,
+               "fiohist history: %llu change points written to %s, %llu earlier removed; "
+               "%zu runs with their baselines\n",
                static_cast<unsigned long long>(report.written),
                ChangeIndexName(conn.index_prefix).c_str(),
-               static_cast<unsigned long long>(report.removed));
+               static_cast<unsigned long long>(report.removed), points.size());
   return kExitOk;
 }
 

@@ -4,6 +4,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <utility>
+
 namespace fiohist {
 namespace {
 
@@ -81,6 +83,33 @@ Status DeleteMatching(HttpClient* client, const std::string& prefix, const std::
                    "deleting change points");
 }
 
+// Indexes `docs` (id, document) into the index by id, refreshed; `what` names the failure.
+Status IndexDocuments(HttpClient* client, const std::string& prefix,
+                      const std::vector<std::pair<std::string, std::string>>& docs,
+                      const char* what) {
+  if (docs.empty()) return Status();
+  rapidjson::StringBuffer bulk;
+  for (const auto& [id, doc] : docs) {
+    JsonWriter w(bulk);
+    w.StartObject();
+    w.Key("index");
+    w.StartObject();
+    w.Key("_index");
+    w.String(ChangeIndexName(prefix));
+    w.Key("_id");
+    w.String(id);
+    w.EndObject();
+    w.EndObject();
+    bulk.Put('\n');
+    for (char ch : doc) bulk.Put(ch);
+    bulk.Put('\n');
+  }
+  return CheckBulk(client->Request("POST", "/_bulk?refresh=true",
+                                   std::string(bulk.GetString(), bulk.GetSize()),
+                                   "application/x-ndjson"),
+                   what);
+}
+
 }  // namespace
 
 std::string ChangeIndexName(const std::string& prefix) { return prefix + "-changes"; }
@@ -99,7 +128,37 @@ Status InstallChangeTemplate(HttpClient* client, const std::string& mappings_dir
     return Status::Error("installing index template " + name +
                          " failed: " + DescribeHttpFailure(r));
   }
+  // An index made by an older template lacks its newer fields (`kind`, `baseline`), and its
+  // mapping is not dynamic: give it the template's fields (adding fields is allowed; those
+  // it has are unchanged).
+  rapidjson::Document t;
+  t.Parse(body.c_str());
+  if (t.HasParseError() || !t.IsObject() || !t.HasMember("template") ||
+      !t["template"].HasMember("mappings")) {
+    return Status::Error("index template " + name + ": no mappings in " + kChangeTemplateFile);
+  }
+  rapidjson::StringBuffer mapping;
+  rapidjson::Writer<rapidjson::StringBuffer> w(mapping);
+  w.StartObject();
+  w.Key("properties");
+  t["template"]["mappings"]["properties"].Accept(w);
+  w.EndObject();
+  r = client->Request("PUT", "/" + name + "/_mapping",
+                      std::string(mapping.GetString(), mapping.GetSize()));
+  if (!r.ok() && r.status != 404) {
+    return Status::Error("adding the fields of template " + name + " to index " + name +
+                         " failed: " + DescribeHttpFailure(r));
+  }
   return Status();
+}
+
+Status WriteHistoryPoints(HttpClient* client, const std::string& prefix,
+                          const std::vector<HistoryPointRecord>& points) {
+  std::vector<std::pair<std::string, std::string>> docs;
+  for (const HistoryPointRecord& p : points) {
+    docs.emplace_back(HistoryPointId(p), HistoryPointDocument(p));
+  }
+  return IndexDocuments(client, prefix, docs, "writing history points");
 }
 
 Status WriteChangePoints(HttpClient* client, const std::string& prefix, const std::string& tag,
@@ -107,33 +166,15 @@ Status WriteChangePoints(HttpClient* client, const std::string& prefix, const st
                          const std::vector<std::string>& metrics,
                          const std::vector<ChangePointRecord>& changes, ChangeWriteReport* report) {
   *report = ChangeWriteReport();
+  std::vector<std::pair<std::string, std::string>> docs;
   std::vector<std::string> ids;
-  if (!changes.empty()) {
-    rapidjson::StringBuffer bulk;
-    for (const ChangePointRecord& c : changes) {
-      ids.push_back(ChangePointId(c));
-      JsonWriter w(bulk);
-      w.StartObject();
-      w.Key("index");
-      w.StartObject();
-      w.Key("_index");
-      w.String(ChangeIndexName(prefix));
-      w.Key("_id");
-      w.String(ids.back());
-      w.EndObject();
-      w.EndObject();
-      bulk.Put('\n');
-      const std::string doc = ChangePointDocument(c);
-      for (char ch : doc) bulk.Put(ch);
-      bulk.Put('\n');
-    }
-    Status st = CheckBulk(client->Request("POST", "/_bulk?refresh=true",
-                                          std::string(bulk.GetString(), bulk.GetSize()),
-                                          "application/x-ndjson"),
-                          "writing change points");
-    if (!st.ok()) return st;
-    report->written = changes.size();
+  for (const ChangePointRecord& c : changes) {
+    ids.push_back(ChangePointId(c));
+    docs.emplace_back(ids.back(), ChangePointDocument(c));
   }
+  Status st = IndexDocuments(client, prefix, docs, "writing change points");
+  if (!st.ok()) return st;
+  report->written = changes.size();
   // The tag's change points of these runs and metrics that this analysis did not write.
   rapidjson::StringBuffer q;
   JsonWriter w(q);

@@ -25,7 +25,8 @@ inline constexpr char kChangeTemplateFile[] = "fiohist-changes.json";
 std::string ChangeIndexName(const std::string& prefix);
 
 /// Installs the template from `mappings_dir` ("" = DefaultMappingsDir()) for `prefix`
-/// (replicas as `settings` say; always one shard).
+/// (replicas as `settings` say; always one shard), and adds its fields to the index where
+/// an older template made it.
 Status InstallChangeTemplate(HttpClient* client, const std::string& mappings_dir,
                              const std::string& prefix, const IndexSettings& settings);
 
@@ -44,12 +45,17 @@ Status WriteChangePoints(HttpClient* client, const std::string& prefix, const st
                          const std::vector<std::string>& metrics,
                          const std::vector<ChangePointRecord>& changes, ChangeWriteReport* report);
 
-/// Deletes the change points starting at run `run`; `deleted` counts them.
+/// Indexes the tag's runs with their baselines by HistoryPointId() and refreshes (written
+/// again, a point replaces itself: its baseline is the latest analysis's).
+Status WriteHistoryPoints(HttpClient* client, const std::string& prefix,
+                          const std::vector<HistoryPointRecord>& points);
+
+/// Deletes the change points (and history points) of run `run`; `deleted` counts them.
 Status DeleteChangePointsOfRun(HttpClient* client, const std::string& prefix,
                                const std::string& run, uint64_t* deleted);
 
-/// Deletes the change points whose run started before `cutoff_ms` (Unix ms); `deleted` counts
-/// them. With `dry_run`, only counts.
+/// Deletes the change points (and history points) whose run started before `cutoff_ms`
+/// (Unix ms); `deleted` counts them. With `dry_run`, only counts.
 Status DeleteChangePointsBefore(HttpClient* client, const std::string& prefix, int64_t cutoff_ms,
                                 bool dry_run, uint64_t* deleted);
 

@@ -25,11 +25,8 @@ std::string EscapePart(const std::string& part) {
   return out;
 }
 
-}  // namespace
-
-std::string ChangePointId(const ChangePointRecord& c) {
-  std::string id = EscapePart(c.tag) + "/" + EscapePart(c.direction) + "/" +
-                   EscapePart(c.metric) + "/" + EscapePart(c.run);
+// Elasticsearch ids are at most 512 bytes: a longer one is cut and given a hash.
+std::string CapId(const std::string& id) {
   if (id.size() <= 512) return id;
   // std::hash is not stable across builds: FNV-1a 64, a fixed function of the bytes.
   uint64_t h = 1469598103934665603ull;
@@ -39,12 +36,51 @@ std::string ChangePointId(const ChangePointRecord& c) {
   return id.substr(0, 512 - 17) + "#" + hex;
 }
 
+}  // namespace
+
+std::string ChangePointId(const ChangePointRecord& c) {
+  return CapId(EscapePart(c.tag) + "/" + EscapePart(c.direction) + "/" + EscapePart(c.metric) +
+               "/" + EscapePart(c.run));
+}
+
+std::string HistoryPointId(const HistoryPointRecord& p) {
+  return CapId(EscapePart(p.tag) + "/" + EscapePart(p.run));
+}
+
+std::string HistoryPointDocument(const HistoryPointRecord& p) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("kind");
+  w.String("point");
+  w.Key("@timestamp");
+  w.String(FormatIsoTime(p.start_ms));
+  w.Key("start_ms");
+  w.Int64(p.start_ms);
+  w.Key("tag");
+  w.String(p.tag);
+  w.Key("run");
+  w.String(p.run);
+  if (!p.baseline.empty()) {
+    w.Key("baseline");
+    w.String(p.baseline);
+  }
+  w.Key("runs");
+  w.Int(p.runs);
+  w.Key("analysed_at");
+  w.String(FormatIsoTime(p.analysed_at_ms));
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 std::string ChangePointDocument(const ChangePointRecord& c) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   auto number = [&w](double v) { std::isfinite(v) ? w.Double(v) : w.Null(); };
   const double ratio = c.before > 0 ? c.after / c.before : NAN;
   w.StartObject();
+  w.Key("kind");
+  w.String("change");
   w.Key("@timestamp");
   w.String(FormatIsoTime(c.start_ms));
   w.Key("start_ms");

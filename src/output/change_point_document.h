@@ -28,7 +28,27 @@ struct ChangePointRecord {
 /// an id. (Elasticsearch ids are at most 512 bytes: longer ones are cut and given a hash.)
 std::string ChangePointId(const ChangePointRecord& c);
 
-/// The document (one JSON object, fields of ChangePointFields() in its order).
+/// The document (one JSON object, fields of ChangePointFields() in its order, but
+/// `baseline`; `kind` "change").
 std::string ChangePointDocument(const ChangePointRecord& c);
+
+/// One run of a tag's history as `history --annotate` saw it: the run and its baseline, the
+/// finished run of the tag before it, so a dashboard can link each run to its comparison.
+struct HistoryPointRecord {
+  std::string tag;
+  std::string run;
+  std::string baseline;        ///< "" for the tag's first finished run
+  int64_t start_ms = 0;        ///< the start of `run` (Unix ms)
+  int runs = 0;                ///< runs analysed
+  int64_t analysed_at_ms = 0;  ///< when history ran (Unix ms)
+};
+
+/// The id: tag and run ("nightly/bs16k", escaped as ChangePointId's parts; two parts, so
+/// never a change point's id).
+std::string HistoryPointId(const HistoryPointRecord& p);
+
+/// The document: `kind` "point", `@timestamp` and `start_ms` the run's start, tag, run,
+/// baseline (absent for the first run), runs, analysed_at (fields of ChangePointFields()).
+std::string HistoryPointDocument(const HistoryPointRecord& p);
 
 }  // namespace fiohist

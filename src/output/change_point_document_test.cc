@@ -35,7 +35,9 @@ TEST(ChangePointDocument, CarriesExactlyTheTableFields) {
   std::set<std::string> keys, table;
   for (const auto& m : d.GetObject()) keys.insert(m.name.GetString());
   for (const Field& f : ChangePointFields()) table.insert(f.name);
+  table.erase("baseline");  // history points only
   EXPECT_EQ(keys, table);
+  EXPECT_STREQ(d["kind"].GetString(), "change");
   EXPECT_STREQ(d["@timestamp"].GetString(), "2025-11-25T10:00:00.000Z");
   EXPECT_EQ(d["start_ms"].GetInt64(), 1764064800000);
   EXPECT_DOUBLE_EQ(d["ratio"].GetDouble(), 1.5);
@@ -78,6 +80,37 @@ TEST(ChangePointDocument, AFallIsLabelledSo) {
   rapidjson::Document d;
   d.Parse(ChangePointDocument(c).c_str());
   EXPECT_STREQ(d["labels"][2].GetString(), "fall");
+}
+
+// A run of the history names its baseline; the tag's first run has none. Every key is a
+// field of the table (so of the mapping).
+TEST(ChangePointDocument, HistoryPointNamesItsBaseline) {
+  HistoryPointRecord p;
+  p.tag = "nightly";
+  p.run = "bs16k";
+  p.baseline = "aa4";
+  p.start_ms = 1764064800000;
+  p.runs = 8;
+  std::set<std::string> table;
+  for (const Field& f : ChangePointFields()) table.insert(f.name);
+  rapidjson::Document d;
+  d.Parse(HistoryPointDocument(p).c_str());
+  ASSERT_TRUE(d.IsObject());
+  for (const auto& m : d.GetObject()) {
+    EXPECT_TRUE(table.count(m.name.GetString())) << m.name.GetString();
+  }
+  EXPECT_STREQ(d["kind"].GetString(), "point");
+  EXPECT_STREQ(d["baseline"].GetString(), "aa4");
+  EXPECT_STREQ(d["@timestamp"].GetString(), "2025-11-25T10:00:00.000Z");
+  EXPECT_EQ(HistoryPointId(p), "nightly/bs16k");
+  p.baseline.clear();
+  d.Parse(HistoryPointDocument(p).c_str());
+  EXPECT_FALSE(d.HasMember("baseline"));
+  // Never a change point's id (those have four parts).
+  ChangePointRecord c;
+  c.tag = "nightly";
+  c.run = "bs16k";
+  EXPECT_NE(ChangePointId(c), HistoryPointId(p));
 }
 
 }  // namespace

@@ -152,6 +152,8 @@ const std::vector<Field>& RunFields() {
 
 const std::vector<Field>& ChangePointFields() {
   static const std::vector<Field> fields = {
+      // "change" (a change point) or "point" (a run of the tag's history and its baseline).
+      {"kind", FieldType::kKeyword, kInChanges},
       // The start of the first run at the new level (the annotation's time), also as ms.
       {"@timestamp", FieldType::kDate, kInChanges},
       {"start_ms", FieldType::kLong, kInChanges},
@@ -161,6 +163,9 @@ const std::vector<Field>& ChangePointFields() {
       // The first run at the new level, and the last one before it.
       {"run", FieldType::kKeyword, kInChanges},
       {"run_before", FieldType::kKeyword, kInChanges},
+      // History points only: the finished run of the tag before `run` (the comparison's
+      // baseline), absent for the tag's first run.
+      {"baseline", FieldType::kKeyword, kInChanges},
       // "us" for latencies, "iops" for iops: the unit of before and after.
       {"unit", FieldType::kKeyword, kInChanges},
       {"before", FieldType::kDouble, kInChanges},

@@ -60,7 +60,8 @@ const std::vector<Field>& ResultFields();
 /// dynamic template) and as plain names for all directions.
 const std::vector<Field>& RunFields();
 
-/// The fields of change point documents, in the order they are written.
+/// The fields of change point documents, in the order they are written; history point
+/// documents (HistoryPointDocument) carry a subset of them.
 const std::vector<Field>& ChangePointFields();
 
 /// The field name of `stat` ("samples", "iops", ...).

@@ -98,7 +98,7 @@ Status ApplyMetricSetting(const std::string& text, const std::string& what,
 
 LogChange CombineChange(double run_log, double run_var, const std::vector<double>& base_logs,
                         const std::vector<double>& base_vars, double assumed_spread,
-                        double prior_df, double level) {
+                        double level) {
   LogChange c;
   const double k = static_cast<double>(base_logs.size());
   double mean = 0, vsum = 0;
@@ -117,8 +117,14 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
     // t(k - 1).
     double s2 = 0;
     for (double l : base_logs) s2 += (l - mean) * (l - mean);
-    // Moderated by the assumed spread as a prior estimate with prior_df degrees of freedom.
-    s2 = (s2 + prior_df * (assumed_spread * assumed_spread + vbar)) / (k - 1 + prior_df);
+    s2 /= k - 1;
+    // The assumed spread is a floor (two or three close baselines can say less than runs
+    // really differ), never a weight against what the baselines measured.
+    const double floor = assumed_spread * assumed_spread + vbar;
+    if (s2 < floor) {
+      s2 = floor;
+      c.spread_assumed = true;
+    }
     c.spread = std::sqrt(std::max(0.0, s2 - vbar));
     estimated = s2 * (1 + 1 / k);
     known = run_var - vbar;
@@ -129,6 +135,7 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
   } else {
     c.spread = assumed_spread;
     c.spread_assumed = true;
+    c.single_baseline = true;
     known = run_var + vsum + 2 * assumed_spread * assumed_spread;
   }
   const double var = known + estimated;
@@ -140,7 +147,7 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
   // equal v the interval is exactly t(k - 1).
   if (estimated > 0) {
     const double plain = std::max(0.0, run_var - vbar) + estimated;
-    c.df = plain * plain / (estimated * estimated / (k - 1 + prior_df));
+    c.df = plain * plain / (estimated * estimated / (k - 1));
   }
   if (!std::isfinite(c.se)) {
     c.low = -inf;
@@ -182,6 +189,15 @@ Verdict Decide(const LogChange& c, double min_effect, std::string* reason) {
     } else {
       why << "the interval is too wide to tell at the minimum effect";
     }
+  }
+  if (c.single_baseline && v != Verdict::kInconclusive) {
+    // Two runs cannot tell a change from the spread between runs of one job (on a busy
+    // machine identical runs differed by 20-30%): what the assumed spread would say is
+    // only a hint.
+    why.str("");
+    why << "one baseline: the spread between runs is unknown (with the assumed --run-spread: "
+        << VerdictName(v) << "); give several baselines";
+    v = Verdict::kInconclusive;
   }
   if (reason) *reason = why.str();
   return v;
@@ -239,8 +255,8 @@ Status CompareRuns(const RunData& run, const std::vector<RunData>& baselines,
       1 - (1 - options.confidence) / static_cast<double>(metrics.size() * directions.size());
   if (baselines.size() == 1) {
     result->notes.push_back(
-        "single baseline: the spread between runs of the same job cannot be measured; "
-        "assumed (sd of log value) " +
+        "single baseline: the spread between runs of the same job cannot be measured, so "
+        "every verdict is inconclusive; the intervals assume (sd of log value) " +
         [&] {
           std::string s;
           for (const CompareMetric& m : metrics) {
@@ -308,7 +324,7 @@ Status CompareRuns(const RunData& run, const std::vector<RunData>& baselines,
         continue;
       }
       LogChange c = CombineChange(std::log(re.value[m]), re.log_var[m], logs, vars,
-                                  metrics[m].assumed_spread, options.spread_prior_df, level);
+                                  metrics[m].assumed_spread, level);
       double gm = 0;
       for (double l : logs) gm += l;
       mc.baseline_value = std::exp(gm / static_cast<double>(logs.size()));

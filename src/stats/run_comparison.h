@@ -44,9 +44,6 @@ struct CompareOptions {
   /// made at 1 - (1 - confidence) / (metrics x directions) (Bonferroni), so an A/A
   /// comparison of many metrics is not a regression by the chance of one of them.
   double confidence = 0.95;
-  /// Degrees of freedom the assumed spreads count for beside several baselines' own spread
-  /// (CombineChange): 8, as the defaults come from nine runs.
-  double spread_prior_df = 8;
   BootstrapOptions bootstrap;
 };
 
@@ -68,9 +65,12 @@ struct LogChange {
   /// Degrees of freedom of the interval (infinite: normal).
   double df = 0;
   double low = 0, high = 0;
-  /// The run-to-run spread (sd of log value) used, and whether it was assumed.
+  /// The run-to-run spread (sd of log value) used, and whether it was assumed (one
+  /// baseline, or the floor bound).
   double spread = 0;
   bool spread_assumed = false;
+  /// One baseline: the spread between runs could not be measured at all.
+  bool single_baseline = false;
 };
 
 /// Combines a run's log value and bootstrap variance with k baselines' into a change and
@@ -80,16 +80,17 @@ struct LogChange {
 /// bootstrap). With k >= 2 baselines their sample variance s^2 estimates tau^2 + v, and the
 /// interval is the prediction interval of a new run: Var = s^2 (1 + 1/k) + (v_run - mean v),
 /// Student's t with Satterthwaite's degrees of freedom (at least k - 1) for the part
-/// estimated from k - 1; with equal v it is exact. s^2 is moderated by the assumed spread
-/// as a prior estimate of `prior_df` degrees of freedom (the empirical-Bayes variance of
-/// Smyth 2004): s^2 = ((k - 1) s^2 + prior_df (assumed^2 + mean v)) / (k - 1 + prior_df),
-/// with k - 1 + prior_df df, so two or three baselines do not give t(1) or t(2) intervals
-/// of thousands of percent; prior_df 0 uses the baselines alone. The spread reported is
-/// tau = sqrt(max(0, s^2 - mean v)). With one baseline tau cannot be estimated:
-/// `assumed_spread` is used as known, Var = v_run + v_base + 2 tau^2, normal interval.
+/// estimated from k - 1; with equal v it is exact. The assumed spread is a floor of s^2
+/// (s^2 = max(s^2, assumed^2 + mean v); `spread_assumed` says it bound), never a prior that
+/// pulls a larger measured spread down: on a busy machine runs differ by 20-30%, and
+/// weighing a 3% assumption against two or three baselines called such A/A pairs
+/// regressions. The spread reported is tau = sqrt(max(0, s^2 - mean v)). With one baseline
+/// tau cannot be estimated: the interval uses `assumed_spread` as if known (Var = v_run +
+/// v_base + 2 tau^2, normal), for display only (`single_baseline`: Decide() says
+/// inconclusive).
 LogChange CombineChange(double run_log, double run_var, const std::vector<double>& base_logs,
                         const std::vector<double>& base_vars, double assumed_spread,
-                        double prior_df, double level);
+                        double level);
 
 /// The verdict rules on a log-scale change of a metric for which higher is worse (flip the
 /// signs for the I/O rate): regression when the interval lies above 0 (evidence) and the
@@ -97,7 +98,9 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
 /// below 0 and the estimate at most -log(1 + min_effect); pass when the interval's upper
 /// end is below log(1 + min_effect) (a regression as large as the minimum is ruled out);
 /// otherwise inconclusive: the interval is too wide to tell at the minimum effect.
-/// `reason` says which.
+/// With a single baseline (`change.single_baseline`) the spread between runs is unknown and
+/// the interval rests on an assumed one: never a regression, improvement or pass, but
+/// inconclusive, with the reason saying what the interval would say. `reason` says which.
 Verdict Decide(const LogChange& change, double min_effect, std::string* reason);
 
 /// The comparison of one metric in one direction.

@@ -7,14 +7,18 @@ pushed under tag `nightly`, then checked:
   and values `compare` gives from the same logs (exactly on a server without the histogram
   type, where read-back equals the logs; within 0.5 % on Elasticsearch's fixed-point
   histogram form);
-- `--tag nightly --last 3` on the 16k run takes the three earlier runs as baselines and finds
-  the regression (exit 5); `--last 5` says only 3 runs were there; the first run of the tag
-  has no baseline: exit 6 with a message;
-- `history --tag`: one point per run with its interval, and the change point at the first
-  16k run; with `--annotate` it is a document of `<prefix>-changes` (id
-  tag/direction/metric/run, the run before it, the ratio, the run's start), written again
-  without a duplicate, a stale one of an analysed run and metric removed; `delete
-  --older-than --dry-run` counts the change points, `delete --run` takes its own along;
+- `--tag nightly --last 3` on the 16k run takes the three earlier runs as baselines (exit 5,
+  or 6 where three baselines' t(2) interval is too wide); `--last 5` says only 4 runs were
+  there; the first run of the tag has no baseline: exit 6 with a message;
+- `history --tag`: one point per run with its interval and its baseline (the run before
+  it), and the change point at the first 16k run; with `--annotate` it is a document of
+  `<prefix>-changes` (id tag/direction/metric/run, the run before it, the ratio, the run's
+  start), written again without a duplicate, a stale one of an analysed run and metric
+  removed, and each run is a point document naming its baseline; `delete --older-than
+  --dry-run` counts them, `delete --run` takes the run's own along;
+- the tag history dashboard's queries, as Grafana sends them: the runs with their
+  whole-run p50/p99/p99.9 and bounds (equal to the run documents), the baseline of each
+  (joined by run), and each point's link to the comparison naming the run and its baseline;
 - a run still `running` gives exit 6 and says so, and `--tag` skips it;
 - `runs --tag` lists the tag's runs with their state and whole-run p50/p99.
 
@@ -23,10 +27,12 @@ Usage: compare_es_test.py FIOHIST FIO WORKDIR  (env: FIOHIST_ES_URL, FIOHIST_MAP
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 FIOHIST, FIO, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -104,7 +110,10 @@ rc_logs, out_logs, err_logs = fiohist(
     "compare", "--quantum", "0.1", "--format", "json",
     *["%s=%s" % (n, os.path.join(WORK, n)) for n in ("bs16k", "aa1", "aa2", "aa3")])
 print(err_es, err_logs)
-check(rc_es == 5 and rc_logs == 5, f"16k against 3 stored 4k runs: exit 5 (stored {rc_es}, logs {rc_logs})")
+# Three baselines give t(2) intervals: the 16k run is a regression or, where the 4k runs
+# differ much (a loaded machine), inconclusive; compare.fio checks the verdict on five.
+check(rc_es == rc_logs and rc_es in (5, 6),
+      f"16k against 3 stored 4k runs: exit 5 or 6, as from the logs (stored {rc_es}, logs {rc_logs})")
 a, b = json.loads(out_es), json.loads(out_logs)
 check(a["verdict"] == b["verdict"] and a["quanta"] == b["quanta"],
       f"stored and logs: same verdict ({a['verdict']}) and quanta ({a['quanta']}, {b['quanta']})")
@@ -118,10 +127,10 @@ for ma, mb in zip(a["metrics"], b["metrics"]):
 # By tag.
 rc, out, err = stored("--format", "json", "bs16k", "--tag", "nightly", "--last", "3")
 js = json.loads(out)
-check(rc == 5 and js["baselines"] == ["aa2", "aa3", "aa4"],
-      f"--tag nightly --last 3: the three earlier runs, exit 5 ({rc}, {js['baselines']})")
+check(rc in (5, 6) and js["baselines"] == ["aa2", "aa3", "aa4"],
+      f"--tag nightly --last 3: the three earlier runs, exit 5 or 6 ({rc}, {js['baselines']})")
 rc, out, err = stored("--format", "json", "bs16k", "--tag", "nightly", "--last", "5")
-check(rc == 5 and "only 4 finished runs" in err, f"--last 5: says only 4 ({err.strip()})")
+check(rc in (5, 6) and "only 4 finished runs" in err, f"--last 5: says only 4 ({err.strip()})")
 rc, out, err = stored("aa1", "--tag", "nightly")
 check(rc == 6 and "no finished run with tag" in err, f"first run of the tag: exit 6 ({rc}: {err.strip()})")
 rc, out, err = stored("aa2", "--tag", "nightly", "--last", "1")
@@ -137,18 +146,28 @@ check(rc == 0 and len(series) == 1 and [p["run"] for p in series[0]["points"]] =
       "history: one p50 point per run, oldest first")
 check(all(p["low"] <= p["value"] <= p["high"] for p in series[0]["points"]),
       "history: each point within its interval")
+names = [n for n, _ in runs]
+check([p["baseline"] for p in series[0]["points"]] == [None] + names[:-1],
+      "history: each point's baseline is the tag's run before it (none for the first)")
+rc, out, err = fiohist("history", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "nightly",
+                       "--metrics", "p50", "--last", "3", "--json")
+pts = json.loads(out)["series"][0]["points"] if rc == 0 else []
+check([(p["run"], p["baseline"]) for p in pts] == list(zip(names[-3:], names[-4:-1])),
+      f"history --last 3: the first run of the window has its baseline too ({pts})")
 cps = series[0]["change_points"] if series else []
 print("change points:", cps)
 check(len(cps) == 1 and cps[0]["run"] == "bs16k" and cps[0]["ratio"] > 1.2,
       "history: the change point at the first 16k run, a rise")
 
 # history --annotate: the change point as a document, by id, replaced when written again.
-def changes():
+def changes(kind="change"):
+    """The change points (or with kind "point", the history points) by id."""
     # (no index yet when no change point was ever written)
     es("POST", "/%s-changes/_refresh?ignore_unavailable=true&allow_no_indices=true" % PREFIX)
     hits = es("POST", "/%s-changes/_search?ignore_unavailable=true&allow_no_indices=true" % PREFIX,
               {"size": 100, "query": {"match_all": {}}})["hits"]["hits"]
-    return {h["_id"]: h["_source"] for h in hits}
+    return {h["_id"]: h["_source"] for h in hits
+            if (h["_source"].get("kind") == "point") == (kind == "point")}
 
 
 annotate = ("history", "--es-url", URL, "--index-prefix", PREFIX, "--tag", "nightly",
@@ -167,6 +186,13 @@ stored_runs = {h["_source"]["run"]: h["_source"] for h in es(
     "POST", "/%s-runs*/_search" % PREFIX, {"size": 100})["hits"]["hits"]}
 check(doc.get("start_ms") == stored_runs["bs16k"]["start_ms"],
       "--annotate: the annotation's time is the start of the first run at the new level")
+points = changes("point")
+check(sorted(points) == sorted("nightly/" + n for n in names) and
+      all(points["nightly/" + n].get("baseline") == b and
+          points["nightly/" + n]["start_ms"] == stored_runs[n]["start_ms"]
+          for n, b in zip(names, [None] + names[:-1])),
+      f"--annotate: a point per run naming its baseline, the run before it "
+      f"({[(p['run'], p.get('baseline')) for p in points.values()]})")
 # A stale change point of an analysed run and metric goes; another metric's stays.
 for run, metric in (("aa3", "p50"), ("aa3", "p99")):
     es("PUT", "/%s-changes/_doc/nightly%%2Fread%%2F%s%%2F%s?refresh=true" % (PREFIX, metric, run),
@@ -211,13 +237,82 @@ resp = msearch(v["datasource"]["uid"], g.variable_request(v, "@timestamp", frm, 
 check("nightly" in [b["key"] for b in resp["aggregations"]["1"]["buckets"]],
       "history dashboard: $tag offers nightly")
 panels = {p["id"]: p for p in dl.iter_panels(board)}
-body, t = g.build_target_request(panels[1]["targets"][0], "@timestamp", frm, to, 1000, variables)
-hits = g.parse_response(msearch(panels[1]["datasource"]["uid"], body), t)["hits"]
-check(sorted(h["run"] for h in hits) == sorted(n for n, _ in runs) and
-      all(0 < h["p50"] <= h["p99"] <= h["p99_9"] and h["start_ms"] < h["end_ms"] for h in hits),
-      f"history dashboard: one point per run with p50 <= p99 <= p99.9 and its link's range ({len(hits)})")
-body, t = g.build_target_request(panels[2]["targets"][0], "@timestamp", frm, to, 1000, variables)
-hits = g.parse_response(msearch(panels[2]["datasource"]["uid"], body), t)["hits"]
+
+
+def target_hits(target):
+    body, t = g.build_target_request(target, "@timestamp", frm, to, 1000, variables)
+    return g.parse_response(msearch(target["datasource"]["uid"], body), t)["hits"]
+
+
+def frames(panel):
+    """Each target's rows, cut to the fields its filterFieldsByName keeps (per refId)."""
+    out = {}
+    for target in panel["targets"]:
+        keep = [tr["options"]["include"]["names"] for tr in panel["transformations"]
+                if tr["id"] == "filterFieldsByName" and
+                tr.get("filter", {}).get("options", target["refId"]) == target["refId"]]
+        out[target["refId"]] = [{k: v for k, v in h.items() if not keep or k in keep[0]}
+                                for h in target_hits(target)]
+    return out
+
+
+def interpolate(url, row):
+    """A data link as Grafana fills it from the row's fields."""
+    def repl(m):
+        v = row.get(m.group(1))
+        if m.group(2) == ":percentencode":
+            return urllib.parse.quote("" if v is None else str(v), safe="")
+        return "" if v is None else str(int(v) if m.group(2) == ".numeric" else v)
+    return re.sub(r"\$\{__data\.fields\.([A-Za-z0-9_@]+)(:percentencode|\.numeric)?\}", repl, url)
+
+
+p1 = panels[1]
+fr = frames(p1)
+rows = fr["A"]
+check(sorted(h["run"] for h in rows) == sorted(names) and
+      all(0 < h["p50"] <= h["p99"] <= h["p99_9"] and h["start_ms"] < h["end_ms"] for h in rows),
+      f"history dashboard: one point per run with p50 <= p99 <= p99.9 and its link's range ({len(rows)})")
+# The bands: each percentile's bounds, as the run document has them.
+bounds_ok = []
+for h in rows:
+    doc = stored_runs[h["run"]]
+    for m in ("p50", "p99", "p99_9"):
+        want = [doc.get(m + "_low"), doc.get(m), doc.get(m + "_high")]
+        got = [h.get(m + "_low"), h.get(m), h.get(m + "_high")]
+        bounds_ok.append(got == want and got[0] is not None and got[0] <= got[1] and
+                         (got[2] is None and m in doc.get("few_ios", []) or
+                          got[2] is not None and got[1] <= got[2]))
+check(len(bounds_ok) == 3 * len(names) and all(bounds_ok),
+      f"history dashboard: every run's p50, p99, p99.9 with the run document's bounds "
+      f"({sum(bounds_ok)} of {len(bounds_ok)})")
+bands = {o["matcher"]["options"]: {pr["id"]: pr["value"] for pr in o["properties"]}
+         for o in p1["fieldConfig"]["overrides"] if o["matcher"]["id"] == "byName"}
+check(all(bands.get(m + "_high", {}).get("custom.fillBelowTo") == m + "_low"
+          for m in ("p50", "p99", "p99_9")),
+      "history dashboard: each percentile's _high fills down to its _low (a band)")
+# The baseline of each run (query B), joined by run as the panel's joinByField does.
+join = [tr["options"] for tr in p1["transformations"] if tr["id"] == "joinByField"]
+check(join == [{"byField": "run", "mode": "outerTabular"}], f"history dashboard: joined by run ({join})")
+baseline_of = {h["run"]: h.get("baseline") for h in fr["B"]}
+check(baseline_of == dict(zip(names, [None] + names[:-1])),
+      f"history dashboard: query B names each run's baseline ({baseline_of})")
+links = p1["fieldConfig"]["defaults"]["links"]
+compare_link = [x["url"] for x in links if x["url"].startswith("/d/fiohist-compare")]
+overview_link = [x["url"] for x in links if x["url"].startswith("/d/fiohist-overview")]
+link_ok = []
+for h in rows:
+    row = dict(h, baseline=baseline_of.get(h["run"]))
+    q = urllib.parse.parse_qs(urllib.parse.urlsplit(interpolate(compare_link[0], row)).query)
+    want = [h["run"]] + ([row["baseline"]] if row["baseline"] else [])
+    q_ov = urllib.parse.parse_qs(urllib.parse.urlsplit(interpolate(overview_link[0], row)).query)
+    link_ok.append(q.get("var-run") == want and q_ov.get("var-run") == [h["run"]] and
+                   q_ov.get("from") == [str(h["start_ms"])] and q_ov.get("to") == [str(h["end_ms"])])
+    if not link_ok[-1]:
+        print("  link of", h["run"], interpolate(compare_link[0], row), interpolate(overview_link[0], row))
+check(compare_link and overview_link and len(link_ok) == len(names) and all(link_ok),
+      "history dashboard: each point links to its overview and to the comparison with its "
+      "baseline, the tag's run before it")
+hits = target_hits(panels[2]["targets"][0])
 check([(h["run"], h["run_before"], h["metric"]) for h in hits] == [("bs16k", "aa4", "p50")],
       f"history dashboard: the change point's row names the run and its baseline ({hits})")
 link = panels[2]["fieldConfig"]["overrides"][0]["properties"][0]["value"][0]["url"]
@@ -237,7 +332,7 @@ es("POST", "/%s/_update/%s?refresh=true" % (hits[0]["_index"], hits[0]["_id"]),
 rc, out, err = stored("aa3", "aa1")
 check(rc == 6 and "still running" in err, f"running run: exit 6 ({rc}: {err.strip()})")
 rc, out, err = stored("bs16k", "--tag", "nightly", "--format", "json")
-check(rc == 5 and json.loads(out)["baselines"] == ["aa1", "aa2", "aa4"],
+check(rc in (5, 6) and json.loads(out)["baselines"] == ["aa1", "aa2", "aa4"],
       f"--tag skips the running run ({json.loads(out)['baselines'] if out else err})")
 
 # runs --tag.
@@ -254,11 +349,13 @@ check(rc == 0 and "aa1" not in out, "runs --tag other: none")
 # Retention and delete --run take the change points along.
 rc, out, err = fiohist("delete", "--es-url", URL, "--index-prefix", PREFIX, "--older-than", "1s",
                        "--dry-run")
-check(rc == 0 and "would delete 2 change points" in out, f"delete --older-than --dry-run: counts them ({out.strip()[-200:]})")
-check(len(changes()) == 2, "--dry-run deletes none")
+check(rc == 0 and "would delete 10 change points and history points" in out,
+      f"delete --older-than --dry-run: counts them, 2 change points and 8 runs ({out.strip()[-200:]})")
+check(len(changes()) == 2 and len(changes("point")) == 8, "--dry-run deletes none")
 rc, out, err = fiohist("delete", "--es-url", URL, "--index-prefix", PREFIX, "--run", "bs16k")
-check(rc == 0 and "deleted 1 change points" in out and list(changes()) == ["nightly/read/p99/aa3"],
-      f"delete --run bs16k: its change point goes, the others stay ({out.strip()}; {err.strip()})")
+check(rc == 0 and "deleted 2 change points and history points" in out and
+      list(changes()) == ["nightly/read/p99/aa3"] and "nightly/bs16k" not in changes("point"),
+      f"delete --run bs16k: its change point and point go, the others stay ({out.strip()}; {err.strip()})")
 
 if failures:
     print("\n%d check(s) failed" % len(failures))

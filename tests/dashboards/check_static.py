@@ -359,7 +359,11 @@ def check_grafana(tmpl):
             if p.get("type") == "row":
                 continue
             puid = dl.ds_uid(p.get("datasource"))
-            if puid not in ds_map:
+            # Grafana's built-in "Mixed" data source: each target names its own (checked below).
+            if puid == "-- Mixed --":
+                if any(not t.get("datasource") for t in p.get("targets", [])):
+                    problem(where, "a target of a panel on the Mixed data source names none")
+            elif puid not in ds_map:
                 problem(where, f"panel datasource uid {puid!r} is not provisioned")
             outputs, mapping = set(), None
             for t in p.get("targets", []):
