@@ -18,6 +18,22 @@
 namespace po = boost::program_options;
 
 namespace fiohist {
+namespace {
+
+/// A run's grid as `runs` prints it: "logs+23ms" (quanta start 23 ms after whole multiples of
+/// the quantum), "epoch+0ms", "origin+300ms"; "-" for runs pushed before runs recorded it.
+std::string GridText(const StoredRun& r) {
+  if (r.grid.empty() && !std::isfinite(r.grid_origin_ms)) return "-";
+  std::string text = r.grid.empty() ? "?" : r.grid;
+  if (std::isfinite(r.grid_origin_ms)) {
+    char b[40];
+    std::snprintf(b, sizeof b, "+%.0fms", r.grid_origin_ms);
+    text += b;
+  }
+  return text;
+}
+
+}  // namespace
 
 int RunRunsCommand(int argc, char** argv) {
   EsConnectionOptions conn;
@@ -71,6 +87,11 @@ int RunRunsCommand(int argc, char** argv) {
       std::isfinite(r.p50_us) ? w.Double(r.p50_us) : w.Null();
       w.Key("p99_us");
       std::isfinite(r.p99_us) ? w.Double(r.p99_us) : w.Null();
+      // Where its quanta start (docs/documents.md); null for runs pushed before runs had it.
+      w.Key("grid");
+      r.grid.empty() ? w.Null() : w.String(r.grid);
+      w.Key("grid_origin_ms");
+      std::isfinite(r.grid_origin_ms) ? w.Double(r.grid_origin_ms) : w.Null();
       w.Key("hosts");
       w.StartArray();
       for (const std::string& h : r.hosts) w.String(h);
@@ -84,9 +105,9 @@ int RunRunsCommand(int argc, char** argv) {
     }
     return kExitOk;
   }
-  std::printf("%-32s %-24s %-24s %10s %6s %9s %-9s %9s %9s %-16s %s\n", "RUN", "START", "END",
-              "DURATION_S", "HOSTS", "DOCUMENTS", "STATE", "P50_US", "P99_US", "TAGS",
-              "HOST NAMES");
+  std::printf("%-32s %-24s %-24s %10s %6s %9s %-9s %9s %9s %-14s %-16s %s\n", "RUN", "START",
+              "END", "DURATION_S", "HOSTS", "DOCUMENTS", "STATE", "P50_US", "P99_US", "GRID",
+              "TAGS", "HOST NAMES");
   for (const StoredRun& r : runs) {
     std::string hosts;
     for (const std::string& h : r.hosts) hosts += (hosts.empty() ? "" : ",") + h;
@@ -98,11 +119,12 @@ int RunRunsCommand(int argc, char** argv) {
       std::snprintf(b, sizeof b, "%.4g", v);
       return std::isfinite(v) ? std::string(b) : std::string("-");
     };
-    std::printf("%-32s %-24s %-24s %10.1f %6zu %9llu %-9s %9s %9s %-16s %s\n", r.run.c_str(),
-                r.start.c_str(), r.end.c_str(), r.duration_s, r.hosts.size(),
+    std::printf("%-32s %-24s %-24s %10.1f %6zu %9llu %-9s %9s %9s %-14s %-16s %s\n",
+                r.run.c_str(), r.start.c_str(), r.end.c_str(), r.duration_s, r.hosts.size(),
                 static_cast<unsigned long long>(r.documents),
                 r.state.empty() ? "-" : r.state.c_str(), number(r.p50_us).c_str(),
-                number(r.p99_us).c_str(), tags.empty() ? "-" : tags.c_str(), hosts.c_str());
+                number(r.p99_us).c_str(), GridText(r).c_str(), tags.empty() ? "-" : tags.c_str(),
+                hosts.c_str());
   }
   if (runs.empty())
     std::fprintf(stderr, "fiohist runs: no runs in %s\n", AllIndexPatterns(conn.index_prefix).c_str());

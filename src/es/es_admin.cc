@@ -532,10 +532,11 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       by_name[info.run] = std::move(info);
     }
   }
-  // Hosts and duration come from the run documents.
+  // Hosts, duration, state, percentiles and grid come from the run documents.
   HttpResult rr = client_->Request(
       "POST", "/" + IndexPattern(prefix_, DocKind::kRun) + "/_search?" + kMultiIndexOptions,
-      R"({"size":10000,"_source":["run","hosts","duration_s","tags","state","p50","p99"]})");
+      R"({"size":10000,"_source":["run","hosts","duration_s","tags","state","p50","p99",)"
+      R"("grid","grid_origin_ms"]})");
   if (!rr.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(rr));
   rapidjson::Document runs_doc;
   st = ParseJson(rr, "listing runs", &runs_doc);
@@ -552,6 +553,8 @@ Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {
       it->second.state = StringOr(src, "state");
       it->second.p50_us = NumberOr(src, "p50", it->second.p50_us);
       it->second.p99_us = NumberOr(src, "p99", it->second.p99_us);
+      it->second.grid = StringOr(src, "grid");
+      it->second.grid_origin_ms = NumberOr(src, "grid_origin_ms", it->second.grid_origin_ms);
       if (src.HasMember("tags") && src["tags"].IsArray()) {
         for (const Value& t : src["tags"].GetArray()) {
           if (t.IsString()) it->second.tags.push_back(t.GetString());

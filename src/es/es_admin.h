@@ -29,6 +29,10 @@ struct StoredRun {
   /// Whole-run cluster p50 and p99 of all directions (us) from the run document; NaN if absent.
   double p50_us = std::numeric_limits<double>::quiet_NaN();
   double p99_us = std::numeric_limits<double>::quiet_NaN();
+  /// The run's quantum grid (run document): logs, epoch or origin; "" for runs pushed before
+  /// runs recorded it. Quanta start at grid_origin_ms + k x quantum (NaN if absent).
+  std::string grid;
+  double grid_origin_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Which server answers, as the server itself says (never guessed from the URL).

@@ -116,7 +116,10 @@ void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated
   report_.total_ios += static_cast<double>(record.total);
   report_.has_direction[d] = true;
   const double w = grid.Weight(span, q);
-  if (w > 0) (*out)[d].AddWeighted(record.counts, w);
+  if (w > 0) {
+    (*out)[d].AddWeighted(record.counts, w);
+    if (observer_) observer_(record.direction, record.counts, w);
+  }
   if (w > 0 && w < 1) straddled_[d] += std::min(w, 1 - w) * static_cast<double>(record.total);
   (*touched)[d] = true;
   if (placed_) placed_->push_back(PlacedRecord{record.direction, span, record.counts});
@@ -211,6 +214,7 @@ void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* o
     const int d = static_cast<int>(p.direction);
     if (w > 0) {
       (*out)[d].AddWeighted(p.counts, w);
+      if (observer_) observer_(p.direction, p.counts, w);
       (*touched)[d] = true;
       // It began in an earlier quantum: w < 1.
       straddled_[static_cast<size_t>(d)] += std::min(w, 1 - w) * p.total;

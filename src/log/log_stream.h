@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,6 +84,14 @@ class LogStream {
   std::array<double, kLogDirections> straddled_ios(int64_t q) const {
     return covered_q_ != q ? std::array<double, kLogDirections>{} : straddled_;
   }
+
+  /// Told of every addition Feed() makes to its `out`: `weight` times `counts` into
+  /// direction `d`'s histogram. The additions of one Feed(), made again in order on
+  /// cleared histograms, rebuild its `out` bit for bit (what SpilledLogs keeps of a log).
+  using AdditionObserver = std::function<void(
+      Direction d, const std::vector<std::pair<uint32_t, uint64_t>>& counts, double weight)>;
+  /// Sets the observer of Feed()'s additions (none by default).
+  void set_addition_observer(AdditionObserver observer) { observer_ = std::move(observer); }
 
   /// The file and its host and job.
   const LogSource& source() const { return source_; }
@@ -166,6 +175,7 @@ class LogStream {
   std::array<double, kLogDirections> straddled_{};
   // Where Accept() appends the records it places during the current Feed() (or nowhere).
   std::vector<PlacedRecord>* placed_ = nullptr;
+  AdditionObserver observer_;
 };
 
 }  // namespace fiohist

@@ -12,6 +12,7 @@
 #include "log/quantum_grid.h"
 #include "log/time_anchor.h"
 #include "stats/merge.h"
+#include "stats/spilled_logs.h"
 
 namespace fiohist {
 namespace {
@@ -19,10 +20,10 @@ namespace {
 // Enough lines to see several records of each direction.
 constexpr int kProbeLines = 64;
 
-// One log's state across the run: its stream, its share of the quanta being computed and
-// emitted (two buffers: quantum q is computed while q - 1 is written out; the histograms
-// need the second one only when the sink reads job histograms) and its whole-run
-// histograms.
+// One log's state across the run: its stream (none when spilled), its share of the quanta
+// being computed and emitted (two buffers: quantum q is computed while q - 1 is written
+// out; the histograms need the second one only when the sink reads job histograms) and its
+// whole-run histograms (not when spilled).
 struct LogSlot {
   std::unique_ptr<LogStream> stream;
   std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
@@ -190,11 +191,23 @@ class Pipeline {
   // then summed per host and cluster; it is written out during the next one.
   Status StreamQuantum(const QuantumGrid& grid, int64_t q, const std::vector<size_t>& host_begin,
                        StreamState* st);
-  // One log's task in quantum q on `worker`: feeds its stream into histogram buffer `lb`
-  // and, for the job scope, adds that to its whole-run sum and makes its results (in
-  // buffer `rb`).
+  // Log i's task in quantum q on `worker`: feeds its stream (or spill) into `mine` and,
+  // for the job scope, adds that to its whole-run sum (unless spilled) and makes its
+  // results (in buffer `rb`; `lb` is the buffer of `mine` when it is the log's own).
   void FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb, double elapsed,
-               int worker, LogSlot* slot);
+               int worker, size_t i, ScopeHistograms* mine);
+  // StreamQuantum's feeding and host sums with spilled logs whose quantum histograms
+  // need not outlive it: one task per host feeds its logs into a worker's scratch one
+  // after the other and adds them up, so no log keeps histograms of its own.
+  void FeedHosts(const QuantumGrid& grid, int64_t q, size_t rb, double elapsed,
+                 const std::vector<size_t>& host_begin, StreamState* st, QuantumState* state);
+  // Reads every log ahead into temporary files when there are many (spill_min_logs);
+  // any error leaves spill_ unset, and the in-step reading reports it as ever.
+  void SpillLogs(const QuantumGrid& grid);
+  // Earliest instant log i may still contribute to.
+  int64_t NextStartOf(size_t i) const {
+    return spill_ ? spill_->next_start_ms(i) : slots_[i].stream->next_start_ms();
+  }
   // Each host's sum of its logs' shares (one task per host, with the host statistics when
   // wanted), then the cluster's.
   void SumScopes(const std::vector<size_t>& host_begin, size_t lb, QuantumState* state);
@@ -245,6 +258,11 @@ class Pipeline {
   // worker.
   bool job_histograms_ = true;
   std::vector<Histogram> worker_all_;
+  // Logs read ahead into temporary files (many logs), or null: read in step.
+  std::unique_ptr<SpilledLogs> spill_;
+  // With spill_: each worker's share of the log it feeds, and the bytes it read.
+  std::vector<ScopeHistograms> worker_share_;
+  std::vector<std::string> worker_bytes_;
   SlaChecker sla_;  // counts the quanta that breach o_.sla
 };
 
@@ -580,6 +598,7 @@ Status Pipeline::Stream() {
   const QuantumGrid grid(info_.grid_origin_ms, o_.quantum_ms);
   WorkerPool pool(o_.threads);
   pool_ = &pool;
+  SpillLogs(grid);
   OpenStreams();
   const std::vector<size_t> host_begin = HostRanges();
   for (LogSlot& slot : slots_) {
@@ -610,16 +629,30 @@ Status Pipeline::Stream() {
   return EmitWholeRun(st.last_end, &st.whole);
 }
 
+void Pipeline::SpillLogs(const QuantumGrid& grid) {
+  if (o_.spill_min_logs == 0 || info_.logs.size() < o_.spill_min_logs) return;
+  SpilledLogs::Options options;
+  options.keep_records = o_.keep_records && o_.scopes[2];
+  spill_ = std::make_unique<SpilledLogs>();
+  if (!spill_->Write(info_.logs, setups_, grid, options, pool_).ok()) {
+    spill_.reset();
+    return;
+  }
+  worker_share_.resize(static_cast<size_t>(pool_->size()));
+  worker_bytes_.resize(static_cast<size_t>(pool_->size()));
+}
+
 void Pipeline::OpenStreams() {
   host_log_count_.assign(info_.hosts.size(), 0);
   for (const LogSource& l : info_.logs) ++host_log_count_[static_cast<size_t>(l.host_index)];
   slots_.resize(info_.logs.size());
   pool_->ParallelFor(slots_.size(), [&](int, size_t i) {
-    slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
     slots_[i].base.kind = ScopeKind::kJob;
     slots_[i].base.host = info_.logs[i].host;
     slots_[i].base.job = info_.logs[i].job;
     slots_[i].base.logs = 1;
+    if (spill_) return;
+    slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
     slots_[i].status = slots_[i].stream->Prime();
   });
 }
@@ -644,23 +677,32 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
   // does, as without the job scope.
   const size_t rb = o_.scopes[2] ? b : 0;
   const size_t lb = job_histograms_ ? rb : 0;
-  // Task 0 writes out the previous quantum while the other workers read this one.
-  pool_->ParallelFor(slots_.size() + 1, [&](int worker, size_t task) {
-    if (task == 0) {
-      EmitPending(1 - st->cur, st);
-    } else {
-      FeedLog(grid, q, lb, rb, elapsed, worker, &slots_[task - 1]);
-    }
-  });
-  if (!st->emitted.ok()) return st->emitted;
-  for (LogSlot& slot : slots_) {
-    if (!slot.status.ok()) return slot.status;
-  }
   QuantumState& state = st->state[b];
   state.start_ms = qs;
   state.end_ms = qe;
   state.elapsed_s = elapsed;
-  SumScopes(host_begin, lb, &state);
+  const bool by_host = spill_ && (!job_histograms_ || !o_.scopes[2]);
+  if (by_host) {
+    FeedHosts(grid, q, rb, elapsed, host_begin, st, &state);
+  } else {
+    // Task 0 writes out the previous quantum while the other workers read this one.
+    pool_->ParallelFor(slots_.size() + 1, [&](int worker, size_t task) {
+      if (task == 0) {
+        EmitPending(1 - st->cur, st);
+      } else {
+        FeedLog(grid, q, lb, rb, elapsed, worker, task - 1, &slots_[task - 1].quantum[lb]);
+      }
+    });
+  }
+  if (!st->emitted.ok()) return st->emitted;
+  for (LogSlot& slot : slots_) {
+    if (!slot.status.ok()) return slot.status;
+  }
+  if (by_host) {
+    state.merge.SumHosts();
+  } else {
+    SumScopes(host_begin, lb, &state);
+  }
   if (state.merge.cluster().any()) {
     ++summary_->quanta;
     st->last_end = qe;
@@ -671,20 +713,47 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
   return Status();
 }
 
+void Pipeline::FeedHosts(const QuantumGrid& grid, int64_t q, size_t rb, double elapsed,
+                         const std::vector<size_t>& host_begin, StreamState* st,
+                         QuantumState* state) {
+  // Task 0 writes out the previous quantum while the other workers read this one.
+  pool_->ParallelFor(info_.hosts.size() + 1, [&](int worker, size_t task) {
+    if (task == 0) {
+      EmitPending(1 - st->cur, st);
+      return;
+    }
+    const size_t h = task - 1;
+    ScopeHistograms& sum = state->merge.mutable_host(static_cast<int>(h));
+    sum.Clear();
+    ScopeHistograms& mine = worker_share_[static_cast<size_t>(worker)];
+    for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
+      FeedLog(grid, q, 0, rb, elapsed, worker, i, &mine);
+      if (slots_[i].status.ok() && mine.any()) sum.Merge(mine);
+    }
+    if (o_.scopes[1]) HostStats(state, false, h);
+  });
+}
+
 void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
-                       double elapsed, int worker, LogSlot* slot) {
+                       double elapsed, int worker, size_t i, ScopeHistograms* share) {
   const bool job_scope = o_.scopes[2];
-  ScopeHistograms& mine = slot->quantum[lb];
+  LogSlot* slot = &slots_[i];
+  ScopeHistograms& mine = *share;
   mine.Clear();
   std::vector<PlacedRecord>* placed = nullptr;
   if (job_scope && o_.keep_records) {
     placed = &slot->placed[rb];
     placed->clear();
   }
-  if (slot->stream->next_start_ms() < grid.End(q)) {
-    slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched, placed);
-    mine.covered_ms = slot->stream->covered_ms(q);
-    mine.straddled = slot->stream->straddled_ios(q);
+  if (NextStartOf(i) < grid.End(q)) {
+    if (spill_) {
+      slot->status =
+          spill_->Read(i, q, &mine, placed, &worker_bytes_[static_cast<size_t>(worker)]);
+    } else {
+      slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched, placed);
+      mine.covered_ms = slot->stream->covered_ms(q);
+      mine.straddled = slot->stream->straddled_ios(q);
+    }
   }
   if (!slot->status.ok() || !mine.any() || !job_scope) {
     if (job_scope) slot->results[rb].clear();
@@ -692,8 +761,10 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
     return;
   }
   mine.logs = 1;
-  slot->whole.Merge(mine);
-  slot->whole.logs = 1;
+  if (!spill_) {
+    slot->whole.Merge(mine);
+    slot->whole.logs = 1;
+  }
   slot->base.start_ms = grid.Start(q);
   slot->base.end_ms = grid.End(q);
   slot->base.elapsed_s = elapsed;
@@ -733,7 +804,7 @@ void Pipeline::EmitPending(int b, StreamState* st) {
 
 int64_t Pipeline::NextStart() const {
   int64_t next = INT64_MAX;
-  for (const LogSlot& slot : slots_) next = std::min(next, slot.stream->next_start_ms());
+  for (size_t i = 0; i < slots_.size(); ++i) next = std::min(next, NextStartOf(i));
   return next;
 }
 
@@ -755,17 +826,25 @@ Status Pipeline::EmitWholeRun(int64_t last_end, QuantumState* whole) {
 
 Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
   Histogram all;
-  for (const LogSlot& slot : slots_) {
+  ScopeHistograms spilled;  // a spilled log's whole run, read back
+  std::string bytes;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    const ScopeHistograms* whole = &slots_[i].whole;
+    if (spill_) {
+      Status s = spill_->ReadWhole(i, &spilled, &bytes);
+      if (!s.ok()) return s;
+      whole = &spilled;
+    }
     std::vector<ScopeResult> results;
     ScopeResult base;
     base.start_ms = info_.first_quantum_ms;
     base.end_ms = last_end;
     base.kind = ScopeKind::kJob;
-    base.host = slot.stream->source().host;
-    base.job = slot.stream->source().job;
+    base.host = info_.logs[i].host;
+    base.job = info_.logs[i].job;
     base.logs = 1;
-    SetCoverage(slot.whole.covered_ms, 1, last_end - info_.first_quantum_ms, &base);
-    SetResults(slot.whole, o_, info_.layout, base, &all, &results);
+    SetCoverage(whole->covered_ms, 1, last_end - info_.first_quantum_ms, &base);
+    SetResults(*whole, o_, info_.layout, base, &all, &results);
     Status s = Emit(results, true);
     if (!s.ok()) return s;
   }
@@ -777,11 +856,11 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
   if (s.ok()) s = Stream();
   summary_->reports.clear();
   summary_->io_shares.clear();
-  for (const LogSlot& slot : slots_) {
-    if (!slot.stream) continue;
-    const LogReport& r = slot.stream->report();
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (!slots_[i].stream && !spill_) continue;
+    const LogReport& r = spill_ ? spill_->report(i) : slots_[i].stream->report();
     summary_->reports.push_back(r);
-    const std::string& path = slot.stream->source().path;
+    const std::string& path = info_.logs[i].path;
     if (r.skipped_lines > 0) {
       summary_->incomplete = true;
       summary_->warnings.push_back(path + ": skipped " + std::to_string(r.skipped_lines) +

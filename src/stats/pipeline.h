@@ -58,6 +58,11 @@ struct PipelineOptions {
   /// Job results of each quantum carry the records whose spans start in it
   /// (ScopeResult::records): bucket documents store them exactly.
   bool keep_records = false;
+  /// From this many logs on, each log is first read on its own (one per worker) into
+  /// temporary files in $TMPDIR, then the quanta are read back in step (stats/spilled_logs.h):
+  /// memory per log is then a cursor instead of a reader with its inflate state and
+  /// buffers. 0: never.
+  size_t spill_min_logs = 256;
 };
 
 /// Runs the pipeline over `paths`, feeding `sink`. Returns the first error; `summary`

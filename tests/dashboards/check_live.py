@@ -197,14 +197,27 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
 
 
-def grouped(rows, key, width, value, how=max):
-    """{bucket key: how(values)} of CSV rows grouped like a histogram of width `width`."""
+def flagged(r, value):
+    """The CSV row's `value` rests on too few I/Os for an upper bound (few_ios: p99.9;...)."""
+    return column(value) in (r.get("few_ios") or "").split(";")
+
+
+def column(field):
+    """CSV column of a document field: p99_9 -> p99.9."""
+    return field.replace("_", ".") if re.fullmatch(r"p\d+(?:_\d+)?", field) else field
+
+
+def grouped(rows, key, width, value, how=max, offset=0, few="leave out"):
+    """{bucket key: how(values)} of CSV rows grouped like a histogram of width `width` whose
+    buckets start at `offset` + k x width (a date histogram's offset). Percentiles flagged
+    few_ios are left out, as the panels' lines leave them out (few="only": only those, the
+    grey points)."""
     acc = {}
     for r in rows:
-        if r[value] is None:
+        if r[column(value)] is None or flagged(r, value) != (few == "only"):
             continue
-        k = math.floor(r[key] / width) * width
-        acc.setdefault(k, []).append(r[value])
+        k = offset + math.floor((r[key] - offset) / width) * width
+        acc.setdefault(k, []).append(r[column(value)])
     return {k: how(v) for k, v in acc.items()}
 
 
@@ -237,6 +250,11 @@ class Checker:
         self.primary = runs[0]
         self.clamped_rows = [r for r in csv_rows if (r["top_bucket"] or 0) > 0]
         self.quantum_ms = min(r["end_ms"] - r["start_ms"] for r in csv_rows)
+        # The primary run's grid (its run document; 0 where it has none, like the dashboards).
+        code, resp = es.call("POST", "/fiohist-runs*/_search",
+                             {"query": {"term": {"run": self.primary}}})
+        hits = resp.get("hits", {}).get("hits", []) if code == 200 else []
+        self.grid_origin_ms = int(hits[0]["_source"].get("grid_origin_ms", 0)) if hits else 0
 
     def ds_of(self, ref):
         d = self.ds.get(dl.ds_uid(ref))
@@ -255,7 +273,7 @@ class Checker:
         print(f"--- pass {name}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
         data_range = (self.frm, self.to)
         for fname, d in dashboards.items():
-            variables = g.Variables(d, values)
+            variables = g.Variables(d, self.resolve_open(d, values))
             # A dashboard whose default range spans years (run comparison) is checked with that
             # range, as a user opening it sees it; the others with the runs' own time range.
             self.frm, self.to = data_range
@@ -270,11 +288,27 @@ class Checker:
                 if p.get("type") == "row":
                     continue
                 text = json.dumps(p.get("targets", []))
-                if only_with and not any(f"${v}" in text for v in only_with):
+                if only_with and not set(dl.variable_refs(text)) & set(only_with):
                     continue
                 for t in p.get("targets", []):
                     self.check_target(fname, d, p, t, variables, name, full)
         self.frm, self.to = data_range
+
+    def resolve_open(self, d, values):
+        """`values` plus the query variables it leaves open (the run's grid origin), as
+        Grafana resolves them on load: its query, then the current value if offered, else the
+        first key, else All."""
+        values = dict(values)
+        for v in d.get("templating", {}).get("list", []):
+            if v.get("type") != "query" or v["name"] in values:
+                continue
+            ds = self.ds_of(v["datasource"])
+            body = g.variable_request(v, ds["timeField"], self.frm, self.to,
+                                      g.Variables(d, values))
+            resp = self.es.msearch(ds["index"], body)
+            keys = [b["key"] for b in resp.get("aggregations", {}).get("1", {}).get("buckets", [])]
+            values[v["name"]] = g.query_variable_value(v, keys)
+        return values
 
     def check_variables(self, fname, d, variables):
         for v in d.get("templating", {}).get("list", []):
@@ -294,6 +328,14 @@ class Checker:
                     fail(f"{label}: runs {missing} not offered (got {keys[:10]})")
                 else:
                     ok(f"{label}: offers {len(keys)} runs incl. {self.sel}")
+            elif v["name"] == "grid_origin_ms":
+                want = self.grid_origin_ms
+                got = g.query_variable_value(v, keys)
+                got = v.get("allValue") if got == "$__all" else got
+                if self.sel == [self.primary] and str(want) != got:
+                    fail(f"{label}: {got!r}, the run document of {self.primary} says {want}")
+                else:
+                    ok(f"{label}: {got!r} (offered {keys})")
             elif v["name"] == "direction" and "all" not in keys:
                 fail(f"{label}: 'all' not offered (got {keys})")
             elif not keys:
@@ -370,6 +412,89 @@ class Checker:
            f"{len(out['hits'])} docs (interval {iv} ms)")
         if full:
             self.specific(label, p, t, tt, out, iv, variables)
+            if self.sel == [self.primary] and "few_ios:$" not in t["query"] and \
+                    not any(x in tt["query"] for x in ("clamped:true", "sla_breach:true")) and \
+                    any(b["type"] == "date_histogram" for b in t["bucketAggs"]):
+                self.on_grid(label, p, t, variables, ds)
+
+    def on_grid(self, label, p, t, variables, ds):
+        """The run's grid in the panel: at intervals from a tenth of a quantum to ten quanta
+        (where the zoom filter draws documents whose span the interval divides), every date
+        histogram bucket starts at the @timestamp of a selected document, i.e. at one of the
+        run's quanta or coarser windows (grid_origin_ms + k x their span), and holds exactly
+        one document per series (percentile documents; bucket documents are one per job).
+        Without the offset, the same request must put buckets elsewhere whenever the run's
+        origin is no multiple of the interval: proof that the check bites."""
+        off = g.date_histogram_offset_ms(t, variables)
+        if self.sel == [self.primary] and off != self.grid_origin_ms:
+            fail(f"{label}: date histogram offset {off} ms, the run's grid_origin_ms is "
+                 f"{self.grid_origin_ms}")
+            return
+        pctiles = ds["index"].startswith("fiohist-pctiles")
+        checked, moved = [], 0
+        q = int(round(self.quantum_ms))
+        for iv in sorted({q // 10, q // 5, q // 2, q, 2 * q, 5 * q, 10 * q}):
+            body, tt = g.build_target_request(t, ds["timeField"], self.frm, self.to, iv,
+                                              variables)
+            times = ["@timestamp", "end"] if pctiles else ["@timestamp"]
+            docs = dict(body, size=10000, _source=False, docvalue_fields=[
+                {"field": f, "format": "epoch_millis"} for f in times])
+            docs.pop("aggs")
+            code, resp = self.es.call("POST", f"/{ds['index']}/_search", docs)
+            hits = [{k: int(float(v[0])) for k, v in h.get("fields", {}).items()}
+                    for h in resp.get("hits", {}).get("hits", [])]
+            if not hits:
+                continue
+            stamps = {h["@timestamp"] for h in hits}
+            span = max([h["end"] - h["@timestamp"] for h in hits if "end" in h] or [q])
+            if span % iv:
+                continue  # drawn at a wider interval than a document: not one per bucket
+            keys = self.bucket_counts(self.es.msearch(ds["index"], body), tt)
+            off_grid = [k for k in keys if k[1] not in stamps]
+            several = [k for k, n in keys.items() if pctiles and n != 1]
+            if off_grid or several or not keys:
+                fail(f"{label}: interval {iv} ms: {len(off_grid)} of {len(keys)} buckets start "
+                     f"off the run's quanta (e.g. {off_grid[:3]}), {len(several)} hold other "
+                     f"than one document")
+                return
+            checked.append(f"{iv} ms: {len(keys)}")
+            if (off - 0) % iv:
+                t0 = json.loads(json.dumps(t))
+                for b in t0["bucketAggs"]:
+                    b.get("settings", {}).pop("offset", None)
+                body0, tt0 = g.build_target_request(t0, ds["timeField"], self.frm, self.to, iv,
+                                                    variables)
+                keys0 = self.bucket_counts(self.es.msearch(ds["index"], body0), tt0)
+                moved += sum(1 for k in keys0 if k[1] not in stamps)
+        if not checked:
+            fail(f"{label}: no interval drew documents to check the grid with")
+            return
+        proof = (f"; without the offset {moved} buckets start off them" if moved else
+                 " (origin 0: the offset changes nothing)" if off == 0 else "")
+        if off and not moved:
+            fail(f"{label}: without the offset the buckets start on the run's quanta too: "
+                 "the check does not bite")
+            return
+        ok(f"{label}: buckets on the run's grid (origin {off} ms), one document each, at "
+           f"intervals {', '.join(checked)} buckets{proof}")
+
+    @staticmethod
+    def bucket_counts(resp, t):
+        """{(labels of the outer buckets, date histogram key): doc_count}."""
+        if "error" in resp:
+            raise RuntimeError(json.dumps(resp["error"])[:600])
+        aggs = t["bucketAggs"]
+        out = {}
+
+        def walk(node, depth, labels):
+            b = aggs[depth]
+            for bk in node[b["id"]]["buckets"]:
+                if b["type"] == "date_histogram":
+                    out[(labels, int(bk["key"]))] = bk["doc_count"]
+                else:
+                    walk(bk, depth + 1, labels + ((b["field"], bk["key"]),))
+        walk(resp.get("aggregations", {}), 0, ())
+        return out
 
     def stand_in(self, p, t, variables):
         """Sends the skipped request with `latency` replaced by the numeric `p99` of the
@@ -403,6 +528,7 @@ class Checker:
         def visible(rows):
             return [r for r in rows if not (hide and r.get("partial") == "true")]
         metrics = {m["id"]: m for m in t["metrics"]}
+        off = g.date_histogram_offset_ms(t, variables)
         if "clamped:true" in tt["query"] and any(m["type"] == "count" for m in metrics.values()):
             total = sum(v or 0 for s in out["series"].values() for _, v in s)
             want = len(visible(self.clamped_rows))
@@ -414,17 +540,37 @@ class Checker:
                 fail(f"{label}: {total} clamped quanta, CSV of {self.primary} has {want}")
         if p["type"] == "timeseries" and "clamped:true" not in tt["query"]:
             for m in metrics.values():
-                if m.get("field") == "p99" and m["type"] == "max" and "$scope" in t["query"]:
-                    got = dict(out["series"].get((run_key, "max p99"), []))
-                    want = grouped(visible(self.csv), "start_ms", iv, "p99")
-                    compare(f"{label} cluster p99 of {self.primary}", got, want)
+                f = m.get("field") or ""
+                if re.fullmatch(r"p\d+(?:_\d+)?", f) and m["type"] == "max" and \
+                        "$scope" in t["query"] and "$band" not in t["query"]:
+                    # Lines leave out the values resting on too few I/Os; the grey points
+                    # (few_ios on show) are exactly those.
+                    grey = "few_ios:${few_ios:raw}" in t["query"]
+                    shown = variables.plain("$few_ios") != "none"
+                    got = dict(out["series"].get((run_key, f"max {f}"), []))
+                    want = grouped(visible(self.csv), "start_ms", iv, f, offset=off,
+                                   few=("only" if grey else "leave out"))
+                    what = (f"{label} cluster {f} of {self.primary}" +
+                            (" where it rests on too few I/Os" if grey else ""))
+                    if grey and not shown:
+                        if got:
+                            fail(f"{what}: {len(got)} grey points while few_ios is on hide")
+                        else:
+                            ok(f"{what}: none drawn (few_ios on hide; the CSV flags {len(want)})")
+                    elif grey and not want:
+                        if got:
+                            fail(f"{what}: {len(got)} grey points, the CSV flags none")
+                        else:
+                            ok(f"{what}: none, as the CSV flags none")
+                    else:
+                        compare(what, got, want)
                 if m.get("field") == "p99" and m["type"] == "max" and any(
                         b.get("field") == "host" for b in t["bucketAggs"]):
                     hosts = sorted({r["host"] for r in self.host_rows})
                     for h in hosts:
                         got = dict(out["series"].get((run_key + (("host", h),), "max p99"), []))
                         want = grouped(visible([r for r in self.host_rows if r["host"] == h]),
-                                       "start_ms", iv, "p99")
+                                       "start_ms", iv, "p99", offset=off)
                         compare(f"{label} p99 of host {h} of {self.primary}", got, want)
                     if not hosts:
                         fail(f"{label}: fiohist pctiles --scope host printed no hosts")
@@ -432,7 +578,7 @@ class Checker:
                     key = (run_key + (("direction", "all"),), "avg iops")
                     got = dict(out["series"].get(key, []))
                     want = grouped(visible(self.csv), "start_ms", iv, "iops",
-                                   how=lambda v: sum(v) / len(v))
+                                   how=lambda v: sum(v) / len(v), offset=off)
                     compare(f"{label} cluster IOPS of {self.primary}", got, want)
         if p["type"] == "xychart":
             m = t["metrics"][0]
@@ -571,6 +717,33 @@ def check_heatmap_totals(es, ds, dashboards, run, csv_rows, host_rows, hosts, jo
         else:
             ok(f"heatmap totals, {name}: {len(want)} quanta, the selected bucket documents add "
                f"up to fiohist's I/O counts ({len(hits)} documents)")
+
+
+def check_runs_command(es, binary, url, run):
+    """`fiohist runs` shows each run's grid beside the rest: the JSON line's grid and
+    grid_origin_ms, and the table's GRID column (grid+origin), as the run document says."""
+    code, resp = es.call("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": run}}})
+    src = resp["hits"]["hits"][0]["_source"] if code == 200 and resp["hits"]["hits"] else {}
+    r = subprocess.run([binary, "runs", "--es-url", url, "--json"], capture_output=True,
+                       text=True)
+    lines = [json.loads(x) for x in r.stdout.splitlines() if x.strip()]
+    mine = [x for x in lines if x.get("run") == run]
+    want = (src.get("grid"), src.get("grid_origin_ms"))
+    if r.returncode != 0 or not mine or None in want or \
+            (mine[0].get("grid"), mine[0].get("grid_origin_ms")) != want:
+        fail(f"fiohist runs --json: run {run} shows grid "
+             f"{[(x.get('grid'), x.get('grid_origin_ms')) for x in mine]}, its run document "
+             f"{want} (exit {r.returncode}: {r.stderr[-300:]})")
+        return
+    r = subprocess.run([binary, "runs", "--es-url", url], capture_output=True, text=True)
+    head = r.stdout.splitlines()[0].split() if r.stdout else []
+    row = next((x.split() for x in r.stdout.splitlines() if x.startswith(run + " ")), [])
+    cell = f"{want[0]}+{int(want[1])}ms"
+    if "GRID" not in head or cell not in row:
+        fail(f"fiohist runs: no GRID column with {cell} for {run}: {r.stdout[:600]}")
+    else:
+        ok(f"fiohist runs shows the grid of {run}: --json grid {want[0]!r}, grid_origin_ms "
+           f"{want[1]}; table {cell}")
 
 
 def kuery_to_lucene(q):
@@ -747,6 +920,10 @@ def main():
     # Partial quanta shown: every quantum of the CSV again.
     ck.run_pass(f"{runs[0]}, partial quanta shown", dashboards, dict(base, partial="true"),
                 only_with=["partial"], full=True)
+    # Values resting on too few I/Os shown as grey points (hidden from the lines either way);
+    # with partial quanta shown, as the few I/Os of epoch2 are those of its partial quanta.
+    ck.run_pass(f"{runs[0]}, too few I/Os shown", dashboards,
+                dict(base, few_ios="*", partial="true"), only_with=["few_ios"], full=True)
     # Both runs over a range covering both (multi-value variable, overlay, summary rows).
     ck = Checker(es, ds, histogram, runs, csv_rows, frm, to, host_rows)
     base = dict(base, run=runs)
@@ -764,6 +941,8 @@ def main():
     if dirs:
         ck.run_pass(f"direction {dirs[0]}", dashboards, dict(base, direction=dirs[0]),
                     only_with=["direction"])
+    if not args.corrupt_csv and not args.synthetic:
+        check_runs_command(es, args.fiohist, url, runs[0])
     if not args.corrupt_csv:
         check_heatmap_totals(es, ds, dashboards, runs[0], csv_rows, host_rows, hosts, jobs,
                              p_lo, p_hi)

@@ -328,7 +328,9 @@ def check_grafana(tmpl):
             mapping = dl.Mapping(t) if t else None
             q = json.loads(v["query"]) if isinstance(v["query"], str) else v["query"]
             if q.get("find") == "terms":
-                check_field(where, mapping, q.get("field", ""), {"keyword"}, "terms variable")
+                # Numbers too: grid_origin_ms (a run's grid) feeds the date histograms' offset.
+                check_field(where, mapping, q.get("field", ""), {"keyword", "long"},
+                            "terms variable")
             else:
                 problem(where, f"variable query kind {q.get('find')!r} is not checked")
             check_query(where, mapping, q.get("query", ""), variables)
@@ -396,6 +398,9 @@ def check_grafana(tmpl):
     for uid in ("fiohist-overview", "fiohist-compare"):
         if uid in by_uid:
             check_partial_filter(*by_uid[uid])
+    for fname, d in dashboards.items():
+        check_grid_offset(fname, d)
+        check_few_ios(fname, d)
     if "fiohist-runs" in by_uid:
         check_runs_dashboard(*by_uid["fiohist-runs"])
     if "fiohist-overview" in by_uid:
@@ -575,6 +580,95 @@ def check_partial_filter(fname, d):
                 problem(f"{fname} panel {p.get('id')}",
                         f"percentile query does not leave out partial quanta: add "
                         f"{PARTIAL_FILTER!r}")
+
+
+# Every date histogram starts its buckets on the selected run's grid (docs/documents.md:
+# quanta and coarser windows start at grid_origin_ms + k x their length), not at whole
+# multiples of the interval: the offset comes from the run document.
+GRID_VARIABLE = "grid_origin_ms"
+GRID_OFFSET = "${grid_origin_ms}ms"
+
+
+def check_grid_offset(fname, d):
+    """Date histograms bucket on the run's grid: offset ${grid_origin_ms}ms, that variable a
+    hidden terms query on the selected runs' grid_origin_ms that falls back to 0 (its All
+    value) where the run documents have none, and never taken from a URL."""
+    hists = [(p, t, b) for p in dl.iter_panels(d) for t in p.get("targets", [])
+             for b in t.get("bucketAggs", []) if b.get("type") == "date_histogram"]
+    if not hists:
+        return
+    var = next((v for v in d.get("templating", {}).get("list", [])
+                if v["name"] == GRID_VARIABLE), None)
+    if var is None:
+        problem(fname, f"date histograms but no variable {GRID_VARIABLE} (the run's grid)")
+    else:
+        q = json.loads(var["query"]) if isinstance(var.get("query"), str) else var.get("query")
+        want = {"type": "query", "includeAll": True, "allValue": "0", "multi": False,
+                "hide": 2, "skipUrlSync": True, "refresh": 1}
+        bad = {k: var.get(k) for k, v in want.items() if var.get(k) != v}
+        if dl.ds_uid(var.get("datasource")) != dl.VARIANT["uid_prefix"] + "runs" or \
+                (q or {}).get("field") != "grid_origin_ms" or "run:$run" not in \
+                (q or {}).get("query", "") or bad:
+            problem(f"{fname} variable {GRID_VARIABLE}", "must be a hidden terms query on "
+                    f"grid_origin_ms of the runs of $run, {want} (differs: {bad})")
+    for p, t, b in hists:
+        if b.get("settings", {}).get("offset") != GRID_OFFSET:
+            problem(f"{fname} panel {p.get('id')} {t.get('refId')}",
+                    f"date_histogram without offset {GRID_OFFSET}: its buckets would start "
+                    "at whole multiples of the interval, not on the run's quanta")
+
+
+PERCENTILE_FIELD = re.compile(r"p\d+(?:_\d+)?")
+FEW_IOS_ALIAS = ": too few I/Os"
+
+
+def check_few_ios(fname, d):
+    """A percentile resting on too few I/Os for an upper bound (few_ios) is hidden from its
+    line; shown (variable few_ios) only as grey points; the band of the chosen percentile
+    leaves those out too. One percentile per target, since the filter is per percentile."""
+    for p in dl.iter_panels(d):
+        if p.get("type") not in ("timeseries", "xychart"):
+            continue
+        grey = [o for o in p.get("fieldConfig", {}).get("overrides", [])
+                if o["matcher"].get("id") == "byRegexp" and
+                FEW_IOS_ALIAS in o["matcher"].get("options", "") and
+                any(x["id"] == "color" and x["value"].get("fixedColor") for x in o["properties"])]
+        band = False
+        for t in p.get("targets", []):
+            where = f"{fname} panel {p.get('id')} {t.get('refId')}"
+            q = t.get("query", "")
+            for m in t.get("metrics", []):
+                f = m.get("field") or ""
+                if "$band" in f or "${band}" in f:
+                    band = True
+                    if "NOT few_ios:$band" not in q:
+                        problem(where, "the band must leave out few_ios (NOT few_ios:$band)")
+                    continue
+                if not PERCENTILE_FIELD.fullmatch(f):
+                    continue
+                if len(t["metrics"]) != 1:
+                    problem(where, f"{f} shares its target with other metrics: few_ios "
+                                   "filters documents, so each percentile needs its own")
+                elif f"NOT few_ios:{f}" in q:
+                    pass
+                # :raw, since Grafana's Lucene format escapes the show value `*` (a literal
+                # star would match nothing).
+                elif f"few_ios:{f} AND few_ios:${{few_ios:raw}}" in q and \
+                        t.get("alias", "").endswith(FEW_IOS_ALIAS) and grey:
+                    pass
+                else:
+                    problem(where, f"{f} drawn where it rests on too few I/Os: add NOT "
+                                   f"few_ios:{f} (or grey points: few_ios:{f} AND "
+                                   f"few_ios:${{few_ios:raw}}, alias ...{FEW_IOS_ALIAS}, "
+                                   "grey override)")
+        if band and not any(x["id"] == "custom.fillBelowTo" for o in
+                            p.get("fieldConfig", {}).get("overrides", [])
+                            for x in o["properties"]):
+            problem(f"{fname} panel {p.get('id')}", "band targets but no fillBelowTo override")
+    var = next((v for v in d.get("templating", {}).get("list", []) if v["name"] == "few_ios"),
+               None)
+    if var is not None and var.get("current", {}).get("text") != "hide":
+        problem(f"{fname} variable few_ios", "flagged percentiles must be hidden by default")
 
 
 RUNS_COLUMNS = ("run", "start", "end", "duration_s", "hosts", "tags", "labels", "p50", "p99",

@@ -147,6 +147,20 @@ MUTATIONS = [
      "is not provisioned"),
     ("alert condition naming no refId",
      edit_text(ALERTS, "condition: C", "condition: D"), "names no refId"),
+    ("date histogram on whole multiples of the interval, not the run's grid",
+     edit_json(OV, lambda d: panel(d, 2)["targets"][0]["bucketAggs"][-1]["settings"].pop(
+         "offset")), "without offset ${grid_origin_ms}ms"),
+    ("grid origin variable without its fallback to 0",
+     edit_json(OV, lambda d: next(v for v in d["templating"]["list"]
+                                  if v["name"] == "grid_origin_ms").update(includeAll=False)),
+     "must be a hidden terms query on grid_origin_ms"),
+    ("p99 drawn where it rests on too few I/Os",
+     edit_json(OV, lambda d: next(t for t in panel(d, 1)["targets"] if t["refId"] == "p99")
+               .update(query=next(t for t in panel(d, 1)["targets"] if t["refId"] == "p99")
+                       ["query"].replace(" AND NOT few_ios:p99", ""))),
+     "p99 drawn where it rests on too few I/Os"),
+    ("first p99 query without its few_ios filter",
+     edit_text(OV, " AND NOT few_ios:p99\"", "\""), "rests on too few I/Os"),
     ("alert window shorter than the evaluation interval",
      edit_text(ALERTS, "from: 120", "from: 30"), "shorter than the group's interval"),
     ("alert max on a keyword",

@@ -105,17 +105,22 @@ class Zoom:
             live.ok(f"{label}: {len(keys)} points equal fiohist pctiles")
 
     def overview(self, ds_by_uid, dashboard, name, frm, to):
+        # The grid origin as Grafana resolves it from the run document (check_live.py checks
+        # that resolution): the date histograms' offset.
         variables = g.Variables(dashboard, {"run": [self.run], "direction": "all",
                                             "scope": "cluster",
-                                            "host": "$__all", "job": "$__all"})
+                                            "host": "$__all", "job": "$__all",
+                                            "grid_origin_ms": str(self.grid_origin_ms)})
         for p in dashboard["panels"]:
             for t in p.get("targets", []):
                 # The zoom filter is what is checked here: the clamped points and the band of
                 # one percentile (its bounds where it has them, grey points where it rests on
-                # too few I/Os: a subset of the documents) are checked by check_live.py.
+                # too few I/Os: a subset of the documents) are checked by check_live.py. The
+                # percentile lines leave out their few_ios values, as the CSV rows below do.
                 if "pctiles" not in t["datasource"]["uid"] or "clamped:true" in t["query"] \
-                        or "few_ios:" in t["query"]:
+                        or "few_ios:$" in t["query"]:
                     continue
+                off = g.date_histogram_offset_ms(t, variables)
                 ds = ds_by_uid[t["datasource"]["uid"]]
                 min_iv = g.parse_duration_ms(p.get("interval") or ds.get("timeInterval") or
                                              "10ms")
@@ -129,10 +134,11 @@ class Zoom:
                     name_ = f"{metric['type']} {field}"
                     for host in sorted({r["host"] for r in rows if r["host"]}) if by_host \
                             else [None]:
-                        want = {(r["start_ms"] // iv) * iv: r[column(field)] for r in rows
+                        want = {g.bucket_start(r["start_ms"], iv, off): r[column(field)]
+                                for r in rows
                                 if r["scope"] == ("host" if by_host else "cluster") and
                                 (host is None or r["host"] == host) and
-                                r[column(field)] is not None}
+                                r[column(field)] is not None and not live.flagged(r, field)}
                         labels = (("run", self.run),) + ((("host", host),) if by_host else ())
                         if any(b.get("field") == "direction" for b in t["bucketAggs"]):
                             labels += (("direction", "all"),)
@@ -160,7 +166,8 @@ class Zoom:
                 want = {}
                 for r in rows:
                     elapsed = (r["start_ms"] - self.first_ms) / 1000
-                    if r[column(metric["field"])] is not None:
+                    if r[column(metric["field"])] is not None and \
+                            not live.flagged(r, metric["field"]):
                         want[math.floor(elapsed / step_s) * step_s] = r[column(metric["field"])]
                 kind = "percentile" if metric["field"].startswith("p") else "other"
                 self.compare(f"[compare, step {step_s} s, resolution {m}] panel {p['id']} {col}",
@@ -216,6 +223,7 @@ def check_run(es, fiohist, gen, tmp, run, seconds, mutate):
     resolutions, quantum_ms = src["resolutions"], int(src["quantum_s"] * 1000)
     zoom = Zoom(es, fiohist, logs, start, resolutions, quantum_ms, 0, mutate)
     zoom.run = run
+    zoom.grid_origin_ms = int(src.get("grid_origin_ms", 0))
     fine = zoom.rows(1)
     zoom.first_ms = int(min(r["start_ms"] for r in fine))
     end = int(max(r["end_ms"] for r in fine))

@@ -37,11 +37,16 @@ class Variables:
         return v
 
     def lucene(self, text):
-        """Grafana's `lucene` format, used for Elasticsearch query strings."""
+        """Grafana's `lucene` format, used for Elasticsearch query strings (`${name:raw}`:
+        the value as it is, unescaped)."""
         def repl(m):
-            name = m.group(1) or m.group(2)
+            name = m.group("braced") or m.group("bare")
             if name.startswith("__"):
                 return m.group(0)
+            if m.group("fmt") == "raw":
+                return self.plain("${" + name + "}")
+            if m.group("fmt"):
+                raise ValueError(f"{m.group(0)}: format not modelled")
             v = self._resolve(name)
             d = self.defs[name]
             if v == "$__all" or v == ["$__all"]:
@@ -53,7 +58,8 @@ class Variables:
                     return "__empty__"
                 return "(" + " OR ".join('"' + lucene_escape(x) + '"' for x in v) + ")"
             return lucene_escape(v)
-        return re.sub(r"\$(?:\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))", repl, text)
+        return re.sub(r"\$(?:\{(?P<braced>[A-Za-z0-9_]+)(?::(?P<fmt>[a-z]+))?\}|"
+                      r"(?P<bare>[A-Za-z0-9_]+))", repl, text)
 
     def plain(self, text):
         """The default format, for everything outside query strings (settings)."""
@@ -62,12 +68,42 @@ class Variables:
             if name.startswith("__"):
                 return m.group(0)
             v = self._resolve(name)
+            if v == "$__all" or v == ["$__all"]:
+                if self.defs[name].get("allValue") is None:
+                    raise ValueError(f"${name}: All without allValue is not modelled")
+                v = self.defs[name]["allValue"]
             if isinstance(v, list):
                 if len(v) != 1:
                     raise ValueError(f"${name}: multi-value outside a query is not modelled")
                 v = v[0]
             return str(v)
         return re.sub(r"\$(?:\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))", repl, text)
+
+
+def query_variable_value(vdef, keys, current=None):
+    """The value Grafana (its scenes variables) gives a single-value query variable once its
+    query answered `keys`: none -> All (its allValue, when it has All), else the current value
+    if offered, else the first key."""
+    keys = [str(k) for k in keys]
+    if not keys:
+        return "$__all" if vdef.get("includeAll") else ""
+    cur = current if current is not None else vdef.get("current", {}).get("value")
+    return cur if cur in keys else keys[0]
+
+
+def bucket_start(t_ms, interval_ms, offset_ms=0):
+    """The key of the date_histogram bucket holding t: Elasticsearch rounds t - offset down
+    to a multiple of the interval and adds the offset back."""
+    return offset_ms + (int(t_ms) - offset_ms) // int(interval_ms) * int(interval_ms)
+
+
+def date_histogram_offset_ms(target, variables):
+    """The offset in ms of a target's date_histogram (0 without one)."""
+    for b in target.get("bucketAggs", []):
+        if b.get("type") == "date_histogram":
+            off = variables.plain(b.get("settings", {}).get("offset") or "0ms")
+            return parse_duration_ms(off)
+    return 0
 
 
 UNITS_MS = {"ms": 1, "s": 1000, "m": 60000, "h": 3600000, "d": 86400000, "w": 604800000,

@@ -1,0 +1,263 @@
+#include "stats/spilled_logs.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+#include "base/varint.h"
+
+namespace fiohist {
+namespace {
+
+// Each spilled quantum ends with the on-disk length of the log's next one.
+constexpr size_t kNextLength = sizeof(uint32_t);
+
+void PutLength(uint32_t n, std::string* out) {
+  char raw[kNextLength];
+  std::memcpy(raw, &n, kNextLength);
+  out->append(raw, kNextLength);
+}
+
+// The parts of a share Feed() sets besides its histograms.
+void PutShareFlags(const ScopeHistograms& share, std::string* out) {
+  out->push_back(static_cast<char>((share.touched[0] ? 1 : 0) | (share.touched[1] ? 2 : 0) |
+                                   (share.touched[2] ? 4 : 0)));
+  PutSignedVarint(share.covered_ms, out);
+  for (double s : share.straddled) PutDouble(s, out);
+}
+
+bool GetShareFlags(const char** p, const char* end, ScopeHistograms* share) {
+  if (*p == end) return false;
+  const unsigned flags = static_cast<unsigned char>(*(*p)++);
+  for (size_t d = 0; d < share->touched.size(); ++d) share->touched[d] = (flags >> d) & 1;
+  if (!GetSignedVarint(p, end, &share->covered_ms)) return false;
+  for (double& s : share->straddled) {
+    if (!GetDouble(p, end, &s)) return false;
+  }
+  return true;
+}
+
+// A record's counts: how many, then (column step, count) pairs.
+void PutCounts(const std::vector<std::pair<uint32_t, uint64_t>>& counts, std::string* out) {
+  PutVarint(counts.size(), out);
+  uint32_t previous = 0;
+  for (const auto& [column, count] : counts) {
+    PutVarint(column - previous, out);
+    previous = column;
+    PutVarint(count, out);
+  }
+}
+
+bool GetCounts(const char** p, const char* end,
+               std::vector<std::pair<uint32_t, uint64_t>>* counts) {
+  uint64_t n;
+  if (!GetVarint(p, end, &n) || n > static_cast<uint64_t>(end - *p)) return false;
+  counts->resize(n);
+  uint64_t column = 0;
+  for (auto& [c, count] : *counts) {
+    uint64_t delta;
+    if (!GetVarint(p, end, &delta) || !GetVarint(p, end, &count)) return false;
+    column += delta;
+    if (column >= static_cast<uint64_t>(Histogram::kMaxColumns)) return false;
+    c = static_cast<uint32_t>(column);
+  }
+  return true;
+}
+
+// One addition LogStream::Feed made: direction, weight, counts.
+void PutAddition(Direction d, const std::vector<std::pair<uint32_t, uint64_t>>& counts,
+                 double weight, std::string* out) {
+  out->push_back(static_cast<char>(d));
+  PutDouble(weight, out);
+  PutCounts(counts, out);
+}
+
+void PutPlaced(const std::vector<PlacedRecord>& placed, std::string* out) {
+  PutVarint(placed.size(), out);
+  for (const PlacedRecord& r : placed) {
+    out->push_back(static_cast<char>(r.direction));
+    PutSignedVarint(r.span.start_ms, out);
+    PutSignedVarint(r.span.end_ms - r.span.start_ms, out);
+    PutCounts(r.counts, out);
+  }
+}
+
+bool GetPlaced(const char** p, const char* end, std::vector<PlacedRecord>* placed) {
+  uint64_t n;
+  if (!GetVarint(p, end, &n) || n > static_cast<uint64_t>(end - *p)) return false;
+  placed->resize(n);
+  for (PlacedRecord& r : *placed) {
+    int64_t length;
+    if (*p == end) return false;
+    const int direction = static_cast<unsigned char>(*(*p)++);
+    if (direction >= kLogDirections) return false;
+    r.direction = static_cast<Direction>(direction);
+    if (!GetSignedVarint(p, end, &r.span.start_ms) || !GetSignedVarint(p, end, &length) ||
+        !GetCounts(p, end, &r.counts)) {
+      return false;
+    }
+    r.span.end_ms = r.span.start_ms + length;
+  }
+  return true;
+}
+
+Status Damaged(const std::string& what) {
+  return Status::Error("temporary data of " + what + " read back damaged (in " +
+                       SpillFile::Directory() + ")");
+}
+
+}  // namespace
+
+Status SpilledLogs::Write(const std::vector<LogSource>& logs,
+                          const std::vector<StreamSetup>& setups, const QuantumGrid& grid,
+                          const Options& options, WorkerPool* pool) {
+  files_.clear();
+  for (int w = 0; w < pool->size(); ++w) {
+    files_.push_back(std::make_unique<SpillFile>());
+    Status s = files_.back()->Create();
+    if (!s.ok()) return s;
+  }
+  cursors_.assign(logs.size(), Cursor());
+  keep_records_ = options.keep_records;
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  Status first_error;
+  pool->ParallelFor(logs.size(), [&](int worker, size_t i) {
+    if (failed.load(std::memory_order_relaxed)) return;
+    Status s = WriteLog(i, logs[i], setups[i], grid, options, worker);
+    if (s.ok()) return;
+    failed.store(true, std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (first_error.ok()) first_error = s;
+  });
+  if (!first_error.ok()) return first_error;
+  for (auto& f : files_) {
+    Status s = f->Flush();
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+Status SpilledLogs::WriteLog(size_t i, const LogSource& log, const StreamSetup& setup,
+                             const QuantumGrid& grid, const Options& options, int worker) {
+  SpillFile& file = *files_[static_cast<size_t>(worker)];
+  Cursor& c = cursors_[i];
+  c.file = worker;
+  LogStream stream(log, setup);
+  std::string additions;  // this quantum's
+  uint64_t addition_count = 0;
+  stream.set_addition_observer(
+      [&](Direction d, const std::vector<std::pair<uint32_t, uint64_t>>& counts, double w) {
+        PutAddition(d, counts, w, &additions);
+        ++addition_count;
+      });
+  Status s = stream.Prime();
+  if (!s.ok()) return s;
+  c.next_start_ms = stream.next_start_ms();
+  ScopeHistograms mine;
+  std::vector<PlacedRecord> placed;
+  std::string pending, bytes;  // the quantum before this one (its next length unknown), this one
+  bool first = true;
+  int64_t q = 0;
+  while (!stream.done()) {
+    // The quanta the in-step loop feeds this log: the one its next span starts in, or the
+    // one after the last when that span started in the past.
+    const int64_t start = grid.IndexOf(stream.next_start_ms());
+    q = first ? start : std::max(q + 1, start);
+    mine.Clear();
+    placed.clear();
+    additions.clear();
+    addition_count = 0;
+    s = stream.Feed(grid, q, &mine.direction, &mine.touched,
+                    options.keep_records ? &placed : nullptr);
+    if (!s.ok()) return s;
+    mine.covered_ms = stream.covered_ms(q);
+    mine.straddled = stream.straddled_ios(q);
+    bytes.clear();
+    PutSignedVarint(q, &bytes);
+    PutSignedVarint(stream.next_start_ms(), &bytes);
+    PutShareFlags(mine, &bytes);
+    PutVarint(addition_count, &bytes);
+    bytes += additions;
+    if (options.keep_records) PutPlaced(placed, &bytes);
+    const uint32_t length = static_cast<uint32_t>(bytes.size() + kNextLength);
+    if (first) {
+      c.first_offset = c.offset = file.size();
+      c.first_length = c.length = length;
+    } else {
+      PutLength(length, &pending);
+      s = file.Append(pending);
+      if (!s.ok()) return s;
+    }
+    first = false;
+    pending.swap(bytes);
+  }
+  if (!first) {
+    PutLength(0, &pending);
+    s = file.Append(pending);
+    if (!s.ok()) return s;
+  }
+  c.report = stream.report();
+  return Status();
+}
+
+Status SpilledLogs::ReadAt(Cursor* c, int64_t q, bool placed_spilled, ScopeHistograms* share,
+                           std::vector<PlacedRecord>* placed, std::string* scratch) const {
+  if (c->length <= kNextLength) return Damaged("a log (past its end)");
+  Status s = files_[static_cast<size_t>(c->file)]->ReadAt(c->offset, c->length, scratch);
+  if (!s.ok()) return s;
+  const char* p = scratch->data();
+  const char* end = p + scratch->size() - kNextLength;
+  int64_t spilled_q, next_start;
+  uint64_t additions;
+  share->Clear();
+  if (!GetSignedVarint(&p, end, &spilled_q) || (q != INT64_MIN && spilled_q != q) ||
+      !GetSignedVarint(&p, end, &next_start) || !GetShareFlags(&p, end, share) ||
+      !GetVarint(&p, end, &additions)) {
+    return Damaged("quantum " + std::to_string(q) + " of a log");
+  }
+  thread_local std::vector<std::pair<uint32_t, uint64_t>> counts;
+  for (uint64_t k = 0; k < additions; ++k) {
+    double weight;
+    if (p == end) return Damaged("quantum " + std::to_string(q) + " of a log");
+    const int d = static_cast<unsigned char>(*p++);
+    if (d >= kLogDirections || !GetDouble(&p, end, &weight) || !GetCounts(&p, end, &counts)) {
+      return Damaged("quantum " + std::to_string(q) + " of a log");
+    }
+    share->direction[static_cast<size_t>(d)].AddWeighted(counts, weight);
+  }
+  if (placed_spilled && placed != nullptr && !GetPlaced(&p, end, placed)) {
+    return Damaged("quantum " + std::to_string(q) + " of a log");
+  }
+  uint32_t next_length;
+  std::memcpy(&next_length, end, kNextLength);
+  c->offset += c->length;
+  c->length = next_length;
+  c->next_start_ms = next_start;
+  return Status();
+}
+
+Status SpilledLogs::Read(size_t i, int64_t q, ScopeHistograms* share,
+                         std::vector<PlacedRecord>* placed, std::string* scratch) {
+  return ReadAt(&cursors_[i], q, keep_records_, share, placed, scratch);
+}
+
+Status SpilledLogs::ReadWhole(size_t i, ScopeHistograms* whole, std::string* scratch) const {
+  whole->Clear();
+  Cursor c = cursors_[i];
+  c.offset = c.first_offset;
+  c.length = c.first_length;
+  ScopeHistograms mine;
+  while (c.length > kNextLength) {
+    Status s = ReadAt(&c, INT64_MIN, false, &mine, nullptr, scratch);
+    if (!s.ok()) return s;
+    if (!mine.any()) continue;
+    mine.logs = 1;
+    whole->Merge(mine);
+    whole->logs = 1;
+  }
+  return Status();
+}
+
+}  // namespace fiohist
