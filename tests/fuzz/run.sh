@@ -1,9 +1,11 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang (own build dir) and runs each for SECONDS.
-# Usage: tests/fuzz/run.sh [SECONDS] (default 60). New findings are written to
+# Usage: tests/fuzz/run.sh [--build-only] [SECONDS] (default 60). New findings are written to
 # build-fuzz/findings/<target>/; copy a crasher into tests/fuzz/regressions/<target>/ once
 # the bug is fixed, so ctest -L fuzz replays it.
 set -eu
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 seconds=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -13,6 +15,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DFIOHIST_FUZZ=ON -DFIOHIST_WERROR=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target fuzz_log_line fuzz_pipeline
+[ $build_only -eq 1 ] && exit 0
 
 status=0
 for target in fuzz_log_line fuzz_pipeline; do
