@@ -29,3 +29,18 @@ def es_request(url, method, path, body=None, timeout=60, ndjson=False):
         "Content-Type": "application/x-ndjson" if ndjson else "application/json"})
     with urllib.request.urlopen(req, timeout=timeout) as r:
         return json.loads(r.read() or b"{}")
+
+
+def json_objects(path):
+    """(offset, object) of every JSON object in a file of concatenated objects (fio's
+    --status-interval output)."""
+    text = open(path).read()
+    dec, i, out = json.JSONDecoder(), 0, []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return out
+        o, j = dec.raw_decode(text, i)
+        out.append((i, o))
+        i = j

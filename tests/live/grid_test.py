@@ -39,19 +39,6 @@ def run(args, timeout=120):
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
-def objects(path):
-    """Every JSON object in a status file."""
-    text = open(path).read()
-    dec, i, out = json.JSONDecoder(), 0, []
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return out
-        o, i = dec.raw_decode(text, i)
-        out.append(o)
-
-
 def bulk_docs(out_dir):
     """{(index, id): document} of the bulk NDJSON files in `out_dir` (the last write of an
     id wins, as in the node)."""
@@ -148,7 +135,7 @@ def grid_test(tmp):
                 for f in sorted(os.listdir(os.path.join(tmp, h))) if "_clat." in f]
     phases = []
     for s in streams:
-        firsts = [o["timestamp_ms"] for o in objects(s)
+        firsts = [o["timestamp_ms"] for _, o in testlib.json_objects(s)
                   if any(j.get("job_runtime", 0) > 0 for j in o["jobs"])]
         phases.append(firsts[0] % 1000 if firsts else None)
     print("first report phases (ms): %s" % phases)

@@ -31,6 +31,8 @@ import tempfile
 import threading
 import time
 import urllib.request
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 
 MODE, FIOHIST, FIO, SHARED = sys.argv[1:5]
 failures = []
@@ -50,18 +52,7 @@ def run(args, stdin=None, timeout=120):
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
-def objects(path):
-    """(offset, object) of every JSON object in a status file."""
-    text = open(path).read()
-    dec, i, out = json.JSONDecoder(), 0, []
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return out
-        o, j = dec.raw_decode(text, i)
-        out.append((i, o))
-        i = j
+objects = testlib.json_objects
 
 
 def complete_objects(path):
