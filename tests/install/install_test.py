@@ -40,6 +40,11 @@ def main():
     tmp = tempfile.mkdtemp(prefix="fiohist-install-")
     try:
         prefix = os.path.join(tmp, "prefix")
+        if HAVE_MAN == "ON":
+            # A build of chosen targets (the sanitizer build's fiohist and fiohist_tests)
+            # leaves out the man page, which `cmake --install` then cannot find.
+            rc, out, err = run([CMAKE, "--build", BUILD, "--target", "fiohist_man"], tmp)
+            check(rc == 0, "cmake --build --target fiohist_man (rc %d) %s" % (rc, err[-500:]))
         rc, out, err = run([CMAKE, "--install", BUILD, "--prefix", prefix], tmp)
         check(rc == 0, "cmake --install --prefix (rc %d) %s" % (rc, err[-500:]))
         want = ["bin/fiohist", "share/fiohist/mappings/fiohist-runs.json",
