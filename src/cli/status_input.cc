@@ -112,6 +112,11 @@ Status ReadClientFile(const PipelineOptions& options, const std::string& path,
                                 " text lines before fio's JSON document skipped (the servers' "
                                 "notes)");
   }
+  if (run.all_clients > 0) {
+    summary->warnings.push_back(path + ": " + std::to_string(run.all_clients) +
+                                " 'All clients' entries (fio's sums of the entries before "
+                                "them) checked against those entries and left out");
+  }
   if (run.anchor != "job_start") {
     summary->warnings.push_back(
         path + ": fio " + run.fio_version + " gives no job_start: placed in time by the "

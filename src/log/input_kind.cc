@@ -12,6 +12,17 @@ constexpr std::streamsize kProbeBytes = 1 << 20;
 
 bool IsBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// fio's client prefixes each text line of a server with "<host> " (`<vm> w: (g=0): ...`).
+// A file that starts so is a client/server output even when it was cut before its JSON
+// document or before `client_stats`: its reader then says where it ends and what was
+// expected, where the log reader could only say that the first line has no time stamp.
+bool StartsWithServerText(const std::string& head, size_t first) {
+  if (head[first] != '<') return false;
+  const size_t close = head.find("> ", first);
+  const size_t nl = head.find('\n', first);
+  return close != std::string::npos && (nl == std::string::npos || close < nl);
+}
+
 }  // namespace
 
 const char* InputKindName(InputKind kind) {
@@ -49,10 +60,13 @@ InputKind DetectInputKind(const std::string& path) {
   }
   // The document starts at the first line beginning with '{' (fio's client prints the
   // servers' text lines before it).
+  const bool server_text = StartsWithServerText(head, first);
   size_t brace = c == '{' ? first : head.find("\n{");
-  if (brace == std::string::npos) return InputKind::kHistLog;
+  if (brace == std::string::npos) {
+    return server_text ? InputKind::kClientServer : InputKind::kHistLog;
+  }
   if (head[brace] == '\n') ++brace;
-  if (IsClientStatsText(head.substr(brace))) return InputKind::kClientServer;
+  if (IsClientStatsText(head.substr(brace)) || server_text) return InputKind::kClientServer;
   return c == '{' ? InputKind::kFioJson : InputKind::kHistLog;
 }
 

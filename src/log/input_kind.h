@@ -20,7 +20,8 @@ enum class InputKind {
 const char* InputKindName(InputKind kind);
 
 /// Decides from the start of the file at `path` (at most 1 MiB): JSON whose document (after
-/// any text lines) has `client_stats` is a client/server output, other JSON starting the
+/// any text lines) has `client_stats`, or a file starting with fio's `<host> ` text lines
+/// (cut before its document), is a client/server output, other JSON starting the
 /// file is fio json+ output, anything else (stamps, gzip, unreadable) a histogram log whose
 /// reader reports what is wrong with it. `-` (stdin) is a histogram log.
 InputKind DetectInputKind(const std::string& path);

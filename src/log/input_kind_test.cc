@@ -24,6 +24,13 @@ TEST(InputKind, TellsEveryKindByItsContent) {
   EXPECT_EQ(DetectInputKind(WriteTempFile("k2.log", "fio: note\n{ \"jobs\" : [] }\n")),
             InputKind::kHistLog);
   EXPECT_EQ(DetectInputKind("/nonexistent/x.log"), InputKind::kHistLog);
+  // A client/server output cut among its text lines or before `client_stats`: its reader
+  // says where it ends.
+  EXPECT_EQ(DetectInputKind(WriteTempFile("k3.json", "<vm> w: (g=0): rw=randrw\n<vm> Sta")),
+            InputKind::kClientServer);
+  EXPECT_EQ(DetectInputKind(WriteTempFile("k4.json", "<vm> w: (g=0): rw=randrw\n\n{\n"
+                                                     "  \"fio version\" : \"fio-3.42\",\n")),
+            InputKind::kClientServer);
   EXPECT_STREQ(InputKindName(InputKind::kClientServer), "fio client/server output");
 }
 

@@ -328,6 +328,17 @@ def client_server_cut():
     r = run(p)
     expect_error(r, 1, r"^fiohist: error: %s: byte %d: the JSON document starting at byte "
                  r"\d+ is cut \(expected it to end with '}'" % (re.escape(p), len(text) // 2))
+    # Cut early: among the servers' text lines, and in the document before `client_stats`.
+    start = text.index(b"\n{") + 1
+    p = scratch("cut-text-client.json", text[:start // 2])
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: byte %d: expected a line starting with '\{' "
+                 r"\(fio's JSON document\) after \d+ text lines, found the end of the file"
+                 % (re.escape(p), start // 2))
+    p = scratch("cut-head-client.json", text[:start + 200])
+    r = run(p)
+    expect_error(r, 1, r"^fiohist: error: %s: byte %d: the JSON document starting at byte "
+                 r"%d is cut" % (re.escape(p), start + 200, start))
 
 
 @case
