@@ -77,7 +77,11 @@
     for (const s of run.series) run.byKey[s.host + '|' + s.dir + '|' + s.res] = s;
     run.heatByKey = {};
     for (const h of run.heat) run.heatByKey[h.dir + '|' + h.res] = h;
-    run.resList = run.resolutions.slice().sort((a, b) => a - b);
+    // Only the resolutions with windows: one whose window would repeat the whole run held by
+    // the one below it is not written (a short run has no x3600 windows).
+    const held = new Set(run.series.map((x) => x.res));
+    run.resList = run.resolutions.filter((r) => held.has(r)).sort((a, b) => a - b);
+    if (run.resList.length === 0) run.resList = [1];
   }
   index(MAIN);
   if (BASE) index(BASE);
@@ -437,7 +441,10 @@
     const build = (res) => {
       const out = [];
       for (const [run, type] of runs) {
-        const r = run.resList.includes(res) ? res : 1;
+        // A shorter run may lack the other's resolution: its coarsest below it holds its
+        // whole span in as few windows.
+        const r = run.resList.includes(res) ? res
+          : Math.max(...run.resList.filter((x) => x <= res), run.resList[0]);
         const s = series(run, '', c.dir, r);
         if (!s) continue;
         ks.forEach(([km, kb], j) => {

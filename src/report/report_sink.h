@@ -72,7 +72,8 @@ struct HostStray {
   /// Mean over the quanta the host has I/Os in of log2(host / median of the hosts) of the
   /// host percentile, direction `all` (positive: slower than most hosts).
   double mean_log2 = 0;
-  /// Mean of |log2(host / cluster)|: the order of the small multiples (largest first).
+  /// Mean of |log2(host / median of the hosts)| per quantum: the order of the small
+  /// multiples (largest first).
   double mean_abs_log2 = 0;
   /// Quanta of the cluster in which the host had no I/O.
   long long missing_quanta = 0;

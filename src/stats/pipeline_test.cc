@@ -418,6 +418,40 @@ TEST(Pipeline, EpochGridSplitsRecordsAndSaysHowMuch) {
       << summary.warnings[0];
 }
 
+TEST(Pipeline, StraddledShareIsSummedPerScope) {
+  // Host A's records end 200 ms after the whole seconds, host B's on them: on the epoch grid
+  // only A's I/Os are spread over edges, and each scope's share counts its own I/Os.
+  PipelineOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;
+  o.log_hist_msec = 1000;
+  o.find_fio_json = false;
+  o.directions = {true, false, false, false};
+  o.scopes = {true, true, true};
+  CollectingSink sink;
+  RunSummary summary;
+  const std::string aligned = Line(2000, 0, 100) + Line(3000, 0, 100) + Line(4000, 0, 100);
+  ASSERT_TRUE(RunPipeline(o,
+                          {WriteTempFile("straddle_clat_hist.1.log.hostA", PhasedLog()),
+                           WriteTempFile("straddle_clat_hist.1.log.hostB", aligned)},
+                          &sink, &summary)
+                  .ok());
+  std::map<std::pair<int, std::string>, const ScopeResult*> q;  // quantum [1000, 2000)
+  for (const ScopeResult& r : sink.quanta) {
+    if (r.start_ms == 1000) q[{static_cast<int>(r.kind), r.host}] = &r;
+  }
+  const auto at = [&q](ScopeKind kind, const std::string& host) {
+    auto it = q.find({static_cast<int>(kind), host});
+    return it == q.end() ? -1.0 : it->second->straddled;
+  };
+  // A: 20 % of (200, 1200]'s 100 I/Os and of (1200, 2200]'s 300 lie across an edge, of its
+  // 0.2 * 100 + 0.8 * 300 = 260 in the quantum; B: (1000, 2000] fills it, 100 I/Os.
+  EXPECT_DOUBLE_EQ(at(ScopeKind::kHost, "hostA"), 80.0 / 260);
+  EXPECT_DOUBLE_EQ(at(ScopeKind::kJob, "hostA"), 80.0 / 260);
+  EXPECT_DOUBLE_EQ(at(ScopeKind::kHost, "hostB"), 0);
+  EXPECT_DOUBLE_EQ(at(ScopeKind::kJob, "hostB"), 0);
+  EXPECT_DOUBLE_EQ(at(ScopeKind::kCluster, ""), 80.0 / 360);
+}
+
 TEST(Pipeline, AnOriginGivenSetsThePhase) {
   PipelineOptions o;
   ASSERT_TRUE(ParseGridChoice("0.7", &o.grid).ok());  // 700 ms of the logs' time line
