@@ -110,13 +110,16 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
        "bootstrap resamples per run")
       ("seed", po::value(&a->options.bootstrap.seed)->default_value(1), "bootstrap seed")
       ("block-quanta", po::value(&a->options.bootstrap.block_quanta)->default_value(0),
-       "quanta per bootstrap block (0: the cube root of the run's quanta)")
+       "quanta per bootstrap block (0: chosen per run from its quanta's autocorrelation, "
+       "Politis & White 2004)")
       ("quantum,q", po::value(&quantum_s)->default_value(1.0, "1"),
        "quantum in seconds (from Elasticsearch: a multiple of the push quantum, default it)")
       ("skip-start", po::value(&skip_start)->default_value(0), "leave out the first S seconds")
       ("skip-end", po::value(&skip_end)->default_value(0), "leave out the last S seconds")
-      ("from", po::value(&from), "only quanta starting at or after T (ISO 8601, epoch s or ms)")
-      ("to", po::value(&to), "only quanta starting before T")
+      ("from", po::value(&from),
+       "only quanta starting at or after T (ISO 8601, epoch s or ms; the baselines' quanta at "
+       "the same offset from their first quantum)")
+      ("to", po::value(&to), "only quanta starting before T (likewise)")
       ("tag", po::value(&a->tag), "with --es-url: compare with the last runs carrying TAG")
       ("last", po::value(&last)->default_value(5), "with --tag: how many runs")
       ("unit,u", po::value(&unit)->default_value(unit), "latency unit: ns, us, ms, s")
@@ -295,9 +298,8 @@ int LoadFromEs(CompareArgs* a, RunData* run, std::vector<RunData>* baselines) {
   for (const std::string& b : a->baselines) {
     if (!s.ok()) break;
     baselines->emplace_back();
-    const int64_t quantum = a->quantum_given ? a->quantum_ms : 0;
-  s = ReadRunCells(client.get(), a->conn.index_prefix, b, quantum, a->window,
-                     &baselines->back());
+    s = ReadRunCells(client.get(), a->conn.index_prefix, b, quantum,
+                     BaselineWindow(a->window, *run), &baselines->back());
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());
@@ -343,7 +345,7 @@ int RunCompareCommand(int argc, char** argv) {
     for (const std::string& b : a.baselines) {
       if (!s.ok()) break;
       baselines.emplace_back();
-      s = LoadFromFiles(b, a.quantum_ms, a.window, &baselines.back());
+      s = LoadFromFiles(b, a.quantum_ms, BaselineWindow(a.window, run), &baselines.back());
     }
     if (!s.ok()) {
       std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());

@@ -67,10 +67,11 @@ Status RunCellsSink::Take(Direction direction, RunCells* cells) const {
   for (const auto& [host, unused] : hosts_) cells->hosts.push_back(host);
   if (quanta_.empty()) return Status::Error("run '" + run_ + "': no quanta");
   const int64_t first = quanta_.front().start_ms, last = quanta_.back().end_ms;
+  cells->first_quantum_ms = first;
   for (const Slot& q : quanta_) {
+    const int64_t t = window_.relative ? q.start_ms - first : q.start_ms;
     if (q.partial || q.start_ms < first + window_.skip_start_ms ||
-        q.end_ms > last - window_.skip_end_ms || q.start_ms < window_.from_ms ||
-        q.start_ms >= window_.to_ms) {
+        q.end_ms > last - window_.skip_end_ms || t < window_.from_ms || t >= window_.to_ms) {
       continue;
     }
     std::vector<Histogram> row(cells->hosts.size());
@@ -107,6 +108,16 @@ Status RunCellsSink::TakeAll(RunData* run) const {
                          " partial)");
   }
   return Status();
+}
+
+QuantumWindow BaselineWindow(const QuantumWindow& window, const RunData& run) {
+  if (!window.windowed() || window.relative || run.directions.empty()) return window;
+  QuantumWindow w = window;
+  const int64_t first = run.directions.front().first_quantum_ms;
+  if (w.from_ms != INT64_MIN) w.from_ms -= first;
+  if (w.to_ms != INT64_MAX) w.to_ms -= first;
+  w.relative = true;
+  return w;
 }
 
 }  // namespace fiohist

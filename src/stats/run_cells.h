@@ -25,6 +25,8 @@ struct RunCells {
   std::vector<std::string> hosts;
   std::vector<int64_t> starts_ms;
   std::vector<std::vector<Histogram>> cells;
+  /// The start of the run's first quantum, kept or not.
+  int64_t first_quantum_ms = 0;
 
   /// Kept quanta.
   size_t quanta() const { return cells.size(); }
@@ -47,7 +49,17 @@ struct QuantumWindow {
   /// Keep only quanta starting in [from_ms, to_ms) (absolute or run time, as stored).
   int64_t from_ms = INT64_MIN;
   int64_t to_ms = INT64_MAX;
+  /// from_ms and to_ms count from the run's first quantum: a baseline's window is the run's
+  /// window at the same offsets, since runs compared ran at other times.
+  bool relative = false;
+
+  /// Whether --from or --to chose a window.
+  bool windowed() const { return from_ms != INT64_MIN || to_ms != INT64_MAX; }
 };
+
+/// The window of a baseline of `run`: `window` moved to offsets from the start of `run`'s
+/// first quantum (unchanged where it chooses no window).
+QuantumWindow BaselineWindow(const QuantumWindow& window, const RunData& run);
 
 /// Collects a pipeline's (or a read-back's) host and cluster results per quantum into
 /// RunCells, one per direction that had I/Os. Needs the host and cluster scopes: the

@@ -73,6 +73,30 @@ TEST(RunCells, KeepsTheFullQuantaPerHost) {
   ASSERT_TRUE(RunPipeline(options, Epoch2Logs(), &none, &summary).ok());
   Status s = none.Take(Direction::kRead, &trimmed);
   EXPECT_NE(s.message().find("no full quantum left"), std::string::npos) << s.message();
+
+  // A window in the run's time; a baseline takes it at the same offsets from its own first
+  // quantum (here the same logs, so the same quanta).
+  QuantumWindow at;
+  at.from_ms = read.first_quantum_ms + 4000;
+  at.to_ms = read.first_quantum_ms + 9000;
+  RunCellsSink windowed("epoch2", at);
+  ASSERT_TRUE(RunPipeline(options, Epoch2Logs(), &windowed, &summary).ok());
+  RunData in_window;
+  ASSERT_TRUE(windowed.TakeAll(&in_window).ok());
+  const RunCells& w = in_window.directions[0];
+  ASSERT_GT(w.quanta(), 0u);
+  EXPECT_GE(w.starts_ms.front(), at.from_ms);
+  EXPECT_LT(w.starts_ms.back(), at.to_ms);
+  const QuantumWindow base = BaselineWindow(at, data);
+  EXPECT_TRUE(base.relative);
+  EXPECT_EQ(base.from_ms, 4000);
+  EXPECT_EQ(base.to_ms, 9000);
+  EXPECT_FALSE(BaselineWindow(QuantumWindow(), data).relative);
+  RunCellsSink relative("epoch2", base);
+  ASSERT_TRUE(RunPipeline(options, Epoch2Logs(), &relative, &summary).ok());
+  RunCells r;
+  ASSERT_TRUE(relative.Take(Direction::kRead, &r).ok());
+  EXPECT_EQ(r.starts_ms, w.starts_ms);
 }
 
 }  // namespace

@@ -3,27 +3,32 @@
 minimum effect, 95% over all metrics).
 
 Seven short runs of one fio job (psync random reads of a file in the page cache, one job,
-3 s each, on one of the two cores): six with 4 KiB blocks (A/A) and one with 16 KiB blocks,
-which makes each read copy four times the bytes (measured here: p50 +56% to +160%, p99 +67%
-to +200%). Identical runs on this shared 2-core machine differ by up to 30% (p50, I/O rate)
+3 s each, on one of the two cores): six with 4 KiB blocks (A/A) and one with 64 KiB blocks,
+which makes each read copy 16 times the bytes (measured here: p50 +299% [+243%, +365%], p99
++436%, against +43% to +160% for 16 KiB: at 16 KiB a run disturbed by a build beside it once
+came out inconclusive, +43% [-10%, +128%]; the change must stand out of that noise). Identical runs on this shared 2-core machine differ by up to 30% (p50, I/O rate)
 when other builds load it: that is the spread between runs the verdicts must know.
 Checked:
 - A/A: each 4k run against the other five (the spread between runs measured) is never a
   regression of any metric (a set with one is measured again, up to three sets: a run
   disturbed throughout by other work is not exchangeable with its baselines); against one other run (the spread unknown) every verdict is
   inconclusive (exit 6) and the notes say why. The tally of verdicts is printed.
-- 16k against five 4k runs: a regression (exit 5), p50 a regression with a positive change
-  whose interval holds it and lies above zero, p99 worse; against one 4k run inconclusive
+- 64k against five 4k runs: a regression (exit 5), p50 a regression with a positive change
+  whose interval holds it and lies above zero and holds the change fio's own JSON output
+  measures, p99 worse; against one 4k run inconclusive
   (exit 6), its reason saying the single baseline's interval points to a regression; the
-  other way round (4k against the 16k run) to an improvement.
+  other way round (4k against the 64k run) to an improvement.
 - The JSON output, and the JUnit XML read back by junitparser: a <failure> per regressed
   metric, <skipped> per inconclusive one, names and counts.
 - Bad input: the run as its own baseline (exit 2), a directory without logs (exit 1), logs of
-  another bucket layout (exit 1, message), ramps cut (fewer quanta).
+  another bucket layout (exit 1, message), ramps cut (fewer quanta); a minimum effect set per
+  metric; a --from/--to window (the baselines' quanta at the same offsets).
 
 Usage: compare_test.py FIOHIST FIO WORKDIR
 """
+import glob
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -130,7 +135,7 @@ for attempt in range(1, 4):
         break
     print(f"A/A set {attempt}: {len(regressions)} failed check(s) ({regressions[0]}, ...): "
           "a disturbed run, measuring the set again")
-big = fio_run("bs16k", "16k")
+big = fio_run("bs64k", "64k")
 for run, base in zip(aa[1:], aa[:-1]):
     rc, out, err = compare("--format", "json", run, base)
     js = json.loads(out)
@@ -143,39 +148,53 @@ for run, base in zip(aa[1:], aa[:-1]):
           "one baseline: the notes say the spread between runs is unknown")
 print("A/A verdicts at the defaults:", ", ".join(f"{k[0]} {k[1]} {v}" for k, v in sorted(tally.items())))
 
-# 16k against 4k: a regression with the right sign.
+# 64k against 4k: a regression with the right sign.
 junit_file = os.path.join(WORK, "verdict.xml")
 json_file = os.path.join(WORK, "verdict.json")
 rc, out, err = compare(big, *aa[1:], "--junit", junit_file, "--json", json_file)
 print(out)
-check(rc == 5, f"16k vs five 4k runs: exit 5 (got {rc})")
+check(rc == 5, f"64k vs five 4k runs: exit 5 (got {rc})")
 with open(json_file) as f:
     js = json.load(f)
-check(js["verdict"] == "regression", "16k vs 4k: verdict regression")
+check(js["verdict"] == "regression", "64k vs 4k: verdict regression")
 m = metrics(js)["p50"]
 check(m["verdict"] == "regression" and m["change"] > 0.05,
-      f"16k vs 4k: p50 regression, change {m['change']:+.1%} above the minimum effect")
+      f"64k vs 4k: p50 regression, change {m['change']:+.1%} above the minimum effect")
 check(0 < m["change_low"] <= m["change"] <= m["change_high"],
-      f"16k vs 4k: p50 interval [{m['change_low']:+.1%}, {m['change_high']:+.1%}] holds the change and lies above 0")
+      f"64k vs 4k: p50 interval [{m['change_low']:+.1%}, {m['change_high']:+.1%}] holds the change and lies above 0")
+
+
+def fio_p50(run):
+    """fio's own whole-run read clat p50 of a run (its JSON output), in ns."""
+    with open(os.path.join(run, "fio.json")) as f:
+        return json.load(f)["jobs"][0]["read"]["clat_ns"]["percentile"]["50.000000"]
+
+
+# The change as fio itself measured it (its p50 against the geometric mean of the baselines'),
+# not the comparison's own estimate, lies in the interval.
+fio_change = fio_p50(big) / math.exp(sum(math.log(fio_p50(b)) for b in aa[1:]) / 5) - 1
+check(m["change_low"] <= fio_change <= m["change_high"],
+      f"64k vs 4k: fio's own p50 change {fio_change:+.1%} lies in the interval "
+      f"[{m['change_low']:+.1%}, {m['change_high']:+.1%}]")
 for k in ("p50", "p99"):
     m = metrics(js)[k]
     # p99 of 3 s runs differs much between identical runs here: the sign must be right, the
     # verdict may be inconclusive.
     check(m["change"] > 0 and m["verdict"] in ("regression", "inconclusive"),
-          f"16k vs 4k: {k} worse ({m['change']:+.1%}, {m['verdict']})")
+          f"64k vs 4k: {k} worse ({m['change']:+.1%}, {m['verdict']})")
     check(abs(m["run_value"] / m["baseline_value"] - 1 - m["change"]) < 1e-6,
-          f"16k vs 4k: {k} change is run / baseline - 1")
+          f"64k vs 4k: {k} change is run / baseline - 1")
 rc, out, err = compare("--format", "json", big, aa[0])
 js = json.loads(out)
 m = metrics(js)["p50"]
 check(rc == 6 and m["verdict"] == "inconclusive" and "one baseline" in m["reason"] and
       "regression" in m["reason"] and m["change"] > 0,
-      f"16k vs one 4k run: inconclusive, exit 6, the reason pointing to a regression ({rc}: {m['reason']})")
+      f"64k vs one 4k run: inconclusive, exit 6, the reason pointing to a regression ({rc}: {m['reason']})")
 rc, out, err = compare("--format", "json", aa[0], big)
 js = json.loads(out)
 m = metrics(js)["p50"]
 check(rc == 6 and m["change"] < 0 and "improvement" in m["reason"],
-      f"4k vs the 16k run: p50 lower, inconclusive pointing to an improvement ({rc}: {m['reason']})")
+      f"4k vs the 64k run: p50 lower, inconclusive pointing to an improvement ({rc}: {m['reason']})")
 
 # JUnit read back by a JUnit parser.
 xml = junitparser.JUnitXml.fromfile(junit_file)
@@ -199,6 +218,40 @@ whole = json.loads(out)["quanta"]
 rc, out, err = compare("--format", "json", "--skip-start", "0.5", "--skip-end", "0.5", aa[1], aa[0])
 # (counted from the first quantum: the partial first and last ones are out anyway)
 check(json.loads(out)["quanta"] <= whole - 6, f"ramps cut: {json.loads(out)['quanta']} of {whole} quanta")
+
+# A minimum effect per metric: 64k's p50 change is no regression when only a rise beyond the
+# top of its interval would count (as a share, at most 999%, the largest taken).
+with open(json_file) as f:
+    high = metrics(json.load(f))["p50"]["change_high"]
+effect = float("%.4g" % min(9.99, (1 + high) * 1.5 - 1))
+rc, out, err = compare("--format", "json", "--metrics", "p50", "--min-effect",
+                       "p50=%.4g" % effect, big, *aa[1:])
+js = json.loads(out) if out else {"metrics": []}
+m = metrics(js).get("p50", {})
+check(abs(m.get("min_effect", 0) - effect) < 1e-9 and m.get("verdict") != "regression" and
+      rc in (0, 6), f"64k vs 4k, --min-effect p50={effect:.0%}: no regression ({rc}, "
+      f"{m.get('verdict')}, {err.strip()[-200:]})")
+
+
+def first_quantum_ms(run):
+    """The start of the run's first quantum (pctiles on the same 0.1 s grid)."""
+    logs = sorted(glob.glob(os.path.join(run, "*_hist.*")))
+    p = subprocess.run([FIOHIST, "pctiles", "--quantum", "0.1", "--scope", "cluster", *logs],
+                       capture_output=True, text=True, check=True)
+    rows = p.stdout.splitlines()
+    col = rows[0].split(",").index("start_ms")
+    return min(int(float(r.split(",")[col])) for r in rows[1:] if r)
+
+
+# A window (--from/--to in the run's time): the run's quanta inside it, and the baseline's
+# at the same offsets from its own first quantum (it ran at another time).
+t0 = first_quantum_ms(aa[1])
+rc, out, err = compare("--format", "json", "--from", str(t0 + 1000), "--to", str(t0 + 2000),
+                       aa[1], *aa[2:4])
+js = json.loads(out) if out else {}
+check(rc in (0, 6) and js.get("quanta") == 10,
+      f"--from/--to one second into the run: its 10 quanta, baselines at the same offsets "
+      f"({rc}, {js.get('quanta')} quanta, {err.strip()[-200:]})")
 
 # Bad input.
 rc, out, err = compare(aa[0], aa[0])
