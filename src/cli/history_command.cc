@@ -18,6 +18,7 @@
 #include "cli/exit_code.h"
 #include "es/change_point_index.h"
 #include "es/run_reader.h"
+#include "log/time_anchor.h"
 #include "stats/change_points.h"
 #include "stats/run_comparison.h"
 
@@ -40,8 +41,10 @@ const char kUsage[] =
     "index <prefix>-changes (one document per tag, metric, direction and run where the change\n"
     "starts, replaced when found again; earlier ones of the same runs and metrics that this\n"
     "analysis no longer finds are removed), for dashboards to draw as annotations, and each\n"
-    "run with its baseline (the tag's finished run before it: every point of --json names\n"
-    "it too), for the history dashboard's links to the comparison.\n";
+    "run and direction as a history point: its values with their intervals (of p50, p99,\n"
+    "p99.9 and iops, what the history dashboard draws) and its baseline (the tag's finished\n"
+    "run before it: every point of --json names it too), for the dashboard's links to the\n"
+    "comparison.\n";
 
 }  // namespace
 
@@ -145,6 +148,8 @@ int RunHistoryCommand(int argc, char** argv) {
                              std::chrono::system_clock::now().time_since_epoch())
                              .count();
   std::vector<ChangePointRecord> annotations;
+  // Each run's values per direction with their intervals: the history points of --annotate.
+  std::map<std::pair<std::string, Direction>, std::vector<HistoryPointRecord::Value>> values_of;
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   auto number = [&w](double v) { std::isfinite(v) ? w.Double(v) : w.Null(); };
@@ -188,6 +193,8 @@ int RunHistoryCommand(int argc, char** argv) {
       w.Key("high");
       number(hi);
       w.EndObject();
+      values_of[{x.run[i], x.direction}].push_back(
+          {HistoryValueField(spec.name), x.value[i] / scale, lo, hi});
       if (!json) {
         std::printf("  %-32s %10.4g  [%.4g, %.4g]\n", x.run[i].c_str(), x.value[i] / scale, lo, hi);
       }
@@ -237,14 +244,23 @@ int RunHistoryCommand(int argc, char** argv) {
   for (const MetricSpec& m : specs) metric_names.push_back(m.name);
   std::vector<HistoryPointRecord> points;
   for (const StoredRun& r : runs) {
-    HistoryPointRecord p;
-    p.tag = tag;
-    p.run = r.run;
-    p.baseline = baseline_of.count(r.run) ? baseline_of[r.run] : "";
-    p.start_ms = static_cast<int64_t>(r.start_ms);
-    p.runs = static_cast<int>(runs.size());
-    p.analysed_at_ms = now_ms;
-    points.push_back(p);
+    int64_t end_ms = 0;
+    if (r.end.empty() || !ParseStartTime(r.end, &end_ms).ok()) end_ms = 0;
+    for (Direction d : {Direction::kRead, Direction::kWrite, Direction::kTrim, Direction::kAll}) {
+      auto v = values_of.find({r.run, d});
+      if (v == values_of.end()) continue;
+      HistoryPointRecord p;
+      p.tag = tag;
+      p.run = r.run;
+      p.direction = DirectionName(d);
+      p.baseline = baseline_of.count(r.run) ? baseline_of[r.run] : "";
+      p.start_ms = static_cast<int64_t>(r.start_ms);
+      p.end_ms = end_ms;
+      p.runs = static_cast<int>(runs.size());
+      p.analysed_at_ms = now_ms;
+      p.values = v->second;
+      points.push_back(p);
+    }
   }
   ChangeWriteReport report;
   s = InstallChangeTemplate(client.get(), "", conn.index_prefix, IndexSettings());

@@ -3,10 +3,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "log/time_anchor.h"
+#include "output/fields.h"
 
 namespace fiohist {
 namespace {
@@ -43,11 +46,19 @@ std::string ChangePointId(const ChangePointRecord& c) {
                "/" + EscapePart(c.run));
 }
 
+std::string HistoryValueField(const std::string& metric) {
+  std::string field = metric;
+  std::replace(field.begin(), field.end(), '.', '_');
+  return field;
+}
+
 std::string HistoryPointId(const HistoryPointRecord& p) {
-  return CapId(EscapePart(p.tag) + "/" + EscapePart(p.run));
+  return CapId(EscapePart(p.tag) + "/" + EscapePart(p.run) + "/" + EscapePart(p.direction));
 }
 
 std::string HistoryPointDocument(const HistoryPointRecord& p) {
+  std::set<std::string> mapped;
+  for (const Field& f : ChangePointFields()) mapped.insert(f.name);
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
@@ -57,10 +68,16 @@ std::string HistoryPointDocument(const HistoryPointRecord& p) {
   w.String(FormatIsoTime(p.start_ms));
   w.Key("start_ms");
   w.Int64(p.start_ms);
+  if (p.end_ms > 0) {
+    w.Key("end_ms");
+    w.Int64(p.end_ms);
+  }
   w.Key("tag");
   w.String(p.tag);
   w.Key("run");
   w.String(p.run);
+  w.Key("direction");
+  w.String(p.direction);
   if (!p.baseline.empty()) {
     w.Key("baseline");
     w.String(p.baseline);
@@ -69,6 +86,16 @@ std::string HistoryPointDocument(const HistoryPointRecord& p) {
   w.Int(p.runs);
   w.Key("analysed_at");
   w.String(FormatIsoTime(p.analysed_at_ms));
+  for (const HistoryPointRecord::Value& v : p.values) {
+    const std::pair<const char*, double> parts[] = {{"", v.value}, {"_low", v.low},
+                                                    {"_high", v.high}};
+    for (const auto& [suffix, x] : parts) {
+      const std::string name = v.field + suffix;
+      if (!mapped.count(name) || !std::isfinite(x)) continue;
+      w.Key(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+      w.Double(x);
+    }
+  }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

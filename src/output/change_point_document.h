@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fiohist {
 
@@ -32,23 +33,38 @@ std::string ChangePointId(const ChangePointRecord& c);
 /// `baseline`; `kind` "change").
 std::string ChangePointDocument(const ChangePointRecord& c);
 
-/// One run of a tag's history as `history --annotate` saw it: the run and its baseline, the
-/// finished run of the tag before it, so a dashboard can link each run to its comparison.
+/// One run and direction of a tag's history as `history --annotate` saw it: the run's
+/// whole-run values with their bootstrap intervals (what the history dashboard draws), and
+/// its baseline, the finished run of the tag before it (what each point links to).
 struct HistoryPointRecord {
+  /// A metric's whole-run value and the 95% interval of `history` (latencies in us).
+  struct Value {
+    std::string field;  ///< its field: the metric's name with '.' as '_' ("p99_9", "iops")
+    double value = 0, low = 0, high = 0;
+  };
   std::string tag;
   std::string run;
+  std::string direction;       ///< "read", "write", "trim"
   std::string baseline;        ///< "" for the tag's first finished run
   int64_t start_ms = 0;        ///< the start of `run` (Unix ms)
+  int64_t end_ms = 0;          ///< its end (Unix ms; 0 unknown): the overview link's range
   int runs = 0;                ///< runs analysed
   int64_t analysed_at_ms = 0;  ///< when history ran (Unix ms)
+  /// Only values whose field is one of ChangePointFields() are written (the others are in
+  /// `history --json` alone: the index maps no field it does not know).
+  std::vector<Value> values;
 };
 
-/// The id: tag and run ("nightly/bs16k", escaped as ChangePointId's parts; two parts, so
-/// never a change point's id).
+/// The field of a metric's value in history point documents: "p99.9" -> "p99_9".
+std::string HistoryValueField(const std::string& metric);
+
+/// The id: tag, run and direction ("nightly/bs16k/read", escaped as ChangePointId's parts;
+/// three parts, so never a change point's id).
 std::string HistoryPointId(const HistoryPointRecord& p);
 
-/// The document: `kind` "point", `@timestamp` and `start_ms` the run's start, tag, run,
-/// baseline (absent for the first run), runs, analysed_at (fields of ChangePointFields()).
+/// The document: `kind` "point", `@timestamp` and `start_ms` the run's start, `end_ms`, tag,
+/// run, direction, baseline (absent for the first run), runs, analysed_at, then each value
+/// as FIELD, FIELD_low and FIELD_high (fields of ChangePointFields()).
 std::string HistoryPointDocument(const HistoryPointRecord& p);
 
 }  // namespace fiohist

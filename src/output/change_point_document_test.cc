@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -35,7 +36,13 @@ TEST(ChangePointDocument, CarriesExactlyTheTableFields) {
   std::set<std::string> keys, table;
   for (const auto& m : d.GetObject()) keys.insert(m.name.GetString());
   for (const Field& f : ChangePointFields()) table.insert(f.name);
-  table.erase("baseline");  // history points only
+  // History points only: the baseline, the run's end, and the values with their bounds.
+  for (const char* f : {"baseline", "end_ms"}) table.erase(f);
+  for (const char* metric : {"p50", "p99", "p99.9", "iops"}) {
+    for (const char* suffix : {"", "_low", "_high"}) {
+      table.erase(HistoryValueField(metric) + suffix);
+    }
+  }
   EXPECT_EQ(keys, table);
   EXPECT_STREQ(d["kind"].GetString(), "change");
   EXPECT_STREQ(d["@timestamp"].GetString(), "2025-11-25T10:00:00.000Z");
@@ -88,8 +95,10 @@ TEST(ChangePointDocument, HistoryPointNamesItsBaseline) {
   HistoryPointRecord p;
   p.tag = "nightly";
   p.run = "bs16k";
+  p.direction = "read";
   p.baseline = "aa4";
   p.start_ms = 1764064800000;
+  p.end_ms = 1764064803000;
   p.runs = 8;
   std::set<std::string> table;
   for (const Field& f : ChangePointFields()) table.insert(f.name);
@@ -101,8 +110,10 @@ TEST(ChangePointDocument, HistoryPointNamesItsBaseline) {
   }
   EXPECT_STREQ(d["kind"].GetString(), "point");
   EXPECT_STREQ(d["baseline"].GetString(), "aa4");
+  EXPECT_STREQ(d["direction"].GetString(), "read");
+  EXPECT_EQ(d["end_ms"].GetInt64(), 1764064803000);
   EXPECT_STREQ(d["@timestamp"].GetString(), "2025-11-25T10:00:00.000Z");
-  EXPECT_EQ(HistoryPointId(p), "nightly/bs16k");
+  EXPECT_EQ(HistoryPointId(p), "nightly/bs16k/read");
   p.baseline.clear();
   d.Parse(HistoryPointDocument(p).c_str());
   EXPECT_FALSE(d.HasMember("baseline"));
@@ -110,7 +121,37 @@ TEST(ChangePointDocument, HistoryPointNamesItsBaseline) {
   ChangePointRecord c;
   c.tag = "nightly";
   c.run = "bs16k";
+  c.direction = "read";
   EXPECT_NE(ChangePointId(c), HistoryPointId(p));
+}
+
+// The values of history's default metrics are written with their intervals, each to a
+// field of the table; a metric the index does not map (p90) and a bound that does not
+// exist are left out, never written as something else.
+TEST(ChangePointDocument, HistoryPointCarriesTheBootstrapIntervals) {
+  HistoryPointRecord p;
+  p.tag = "nightly";
+  p.run = "r";
+  p.direction = "write";
+  for (const char* metric : {"p50", "p99", "p99.9", "p90", "iops"}) {
+    p.values.push_back({HistoryValueField(metric), 10, 8, 12.5});
+  }
+  p.values.back().high = NAN;  // iops: no upper bound
+  rapidjson::Document d;
+  d.Parse(HistoryPointDocument(p).c_str());
+  ASSERT_TRUE(d.IsObject());
+  for (const char* f : {"p50", "p99", "p99_9"}) {
+    const std::string name = f;
+    ASSERT_TRUE(d.HasMember(name.c_str()) && d.HasMember((name + "_low").c_str()) &&
+                d.HasMember((name + "_high").c_str()))
+        << name;
+    EXPECT_EQ(d[(name + "_low").c_str()].GetDouble(), 8);
+    EXPECT_EQ(d[(name + "_high").c_str()].GetDouble(), 12.5);
+  }
+  EXPECT_TRUE(d.HasMember("iops") && d.HasMember("iops_low"));
+  EXPECT_FALSE(d.HasMember("iops_high"));
+  EXPECT_FALSE(d.HasMember("p90"));
+  EXPECT_EQ(HistoryValueField("p99.99"), "p99_99");
 }
 
 }  // namespace

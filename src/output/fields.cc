@@ -175,6 +175,22 @@ const std::vector<Field>& ChangePointFields() {
       // How many runs the series had, and when it was analysed.
       {"runs", FieldType::kInteger, kInChanges},
       {"analysed_at", FieldType::kDate, kInChanges},
+      // History points only: the run's end (the overview link's range), and its whole-run
+      // values of the default metrics (history's --metrics) with the 95% interval of the block
+      // bootstrap (the spread within the run, not the spread between runs), latencies in us.
+      {"end_ms", FieldType::kLong, kInChanges},
+      {"p50", FieldType::kDouble, kInChanges},
+      {"p50_low", FieldType::kDouble, kInChanges},
+      {"p50_high", FieldType::kDouble, kInChanges},
+      {"p99", FieldType::kDouble, kInChanges},
+      {"p99_low", FieldType::kDouble, kInChanges},
+      {"p99_high", FieldType::kDouble, kInChanges},
+      {"p99_9", FieldType::kDouble, kInChanges},
+      {"p99_9_low", FieldType::kDouble, kInChanges},
+      {"p99_9_high", FieldType::kDouble, kInChanges},
+      {"iops", FieldType::kDouble, kInChanges},
+      {"iops_low", FieldType::kDouble, kInChanges},
+      {"iops_high", FieldType::kDouble, kInChanges},
       // The annotation's text and tags (direction, metric, "rise" or "fall").
       {"text", FieldType::kKeyword, kInChanges},
       {"labels", FieldType::kKeyword, kInChanges},

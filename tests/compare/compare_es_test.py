@@ -14,11 +14,13 @@ pushed under tag `nightly`, then checked:
   it), and the change point at the first 64k run; with `--annotate` it is a document of
   `<prefix>-changes` (id tag/direction/metric/run, the run before it, the ratio, the run's
   start), written again without a duplicate, a stale one of an analysed run and metric
-  removed, and each run is a point document naming its baseline; `delete --older-than
+  removed, and each run is a point document per direction naming its baseline and carrying
+  history's value and interval; `delete --older-than
   --dry-run` counts them, `delete --run` takes the run's own along;
-- the tag history dashboard's queries, as Grafana sends them: the runs with their
-  whole-run p50/p99/p99.9 and bounds (equal to the run documents), the baseline of each
-  (joined by run), and each point's link to the comparison naming the run and its baseline;
+- the tag history dashboard's queries, as Grafana sends them: the history points of the
+  chosen direction with their whole-run p50 and its bootstrap interval (what `history`
+  computed), the baseline of each, and each point's links to its overview and to the
+  comparison naming the run and its baseline;
 - a run still `running` gives exit 6 and says so, and `--tag` skips it;
 - `runs --tag` lists the tag's runs with their state and whole-run p50/p99.
 
@@ -190,12 +192,19 @@ stored_runs = {h["_source"]["run"]: h["_source"] for h in es(
 check(doc.get("start_ms") == stored_runs["bs64k"]["start_ms"],
       "--annotate: the annotation's time is the start of the first run at the new level")
 points = changes("point")
-check(sorted(points) == sorted("nightly/" + n for n in names) and
-      all(points["nightly/" + n].get("baseline") == b and
-          points["nightly/" + n]["start_ms"] == stored_runs[n]["start_ms"]
+check(sorted(points) == sorted("nightly/%s/read" % n for n in names) and
+      all(points["nightly/%s/read" % n].get("baseline") == b and
+          points["nightly/%s/read" % n]["start_ms"] == stored_runs[n]["start_ms"] and
+          points["nightly/%s/read" % n]["direction"] == "read"
           for n, b in zip(names, [None] + names[:-1])),
-      f"--annotate: a point per run naming its baseline, the run before it "
-      f"({[(p['run'], p.get('baseline')) for p in points.values()]})")
+      f"--annotate: a point per run and direction (id tag/run/direction) naming its baseline, "
+      f"the run before it ({[(p['run'], p.get('baseline')) for p in points.values()]})")
+# Each point carries history's value and bootstrap interval (--json of the same analysis).
+interval_of = {p["run"]: p for p in series[0]["points"]} if series else {}
+check(all(abs(points["nightly/%s/read" % n].get(k, -1) - interval_of[n][f]) <=
+          1e-9 * interval_of[n][f]
+          for n in names for k, f in (("p50", "value"), ("p50_low", "low"), ("p50_high", "high"))),
+      "--annotate: each point's p50, p50_low, p50_high are history's value and interval")
 # A stale change point of an analysed run and metric goes; another metric's stays.
 for run, metric in (("aa3", "p50"), ("aa3", "p99")):
     es("PUT", "/%s-changes/_doc/nightly%%2Fread%%2F%s%%2F%s?refresh=true" % (PREFIX, metric, run),
@@ -270,35 +279,34 @@ def interpolate(url, row):
 
 
 p1 = panels[1]
-fr = frames(p1)
-rows = fr["A"]
+rows = frames(p1)["A"]
 check(sorted(h["run"] for h in rows) == sorted(names) and
-      all(0 < h["p50"] <= h["p99"] <= h["p99_9"] and h["start_ms"] < h["end_ms"] for h in rows),
-      f"history dashboard: one point per run with p50 <= p99 <= p99.9 and its link's range ({len(rows)})")
-# The bands: each percentile's bounds, as the run document has them.
-bounds_ok = []
-for h in rows:
-    doc = stored_runs[h["run"]]
-    for m in ("p50", "p99", "p99_9"):
-        want = [doc.get(m + "_low"), doc.get(m), doc.get(m + "_high")]
-        got = [h.get(m + "_low"), h.get(m), h.get(m + "_high")]
-        bounds_ok.append(got == want and got[0] is not None and got[0] <= got[1] and
-                         (got[2] is None and m in doc.get("few_ios", []) or
-                          got[2] is not None and got[1] <= got[2]))
-check(len(bounds_ok) == 3 * len(names) and all(bounds_ok),
-      f"history dashboard: every run's p50, p99, p99.9 with the run document's bounds "
+      all(h["start_ms"] < h["end_ms"] and abs(h["end_ms"] - stored_runs[h["run"]]["end_ms"]) <= 1000
+          for h in rows),
+      f"history dashboard: one point per run of the direction (read), its link's range the "
+      f"run's ({len(rows)}: {[(h['run'], h['end_ms'], stored_runs[h['run']]['end_ms']) for h in rows]})")
+# The bands: each run's bootstrap interval, as `history` computed it (the annotate above wrote
+# only p50: --metrics p50).
+bounds_ok = [h.get("p50_low", 0) < h.get("p50", 0) < h.get("p50_high", 0) and
+             [h["p50_low"], h["p50"], h["p50_high"]] ==
+             [points["nightly/%s/read" % h["run"]][k] for k in ("p50_low", "p50", "p50_high")]
+             for h in rows]
+check(len(bounds_ok) == len(names) and all(bounds_ok),
+      f"history dashboard: every run's p50 inside its bootstrap interval, as history wrote it "
       f"({sum(bounds_ok)} of {len(bounds_ok)})")
 bands = {o["matcher"]["options"]: {pr["id"]: pr["value"] for pr in o["properties"]}
          for o in p1["fieldConfig"]["overrides"] if o["matcher"]["id"] == "byName"}
 check(all(bands.get(m + "_high", {}).get("custom.fillBelowTo") == m + "_low"
           for m in ("p50", "p99", "p99_9")),
       "history dashboard: each percentile's _high fills down to its _low (a band)")
-# The baseline of each run (query B), joined by run as the panel's joinByField does.
-join = [tr["options"] for tr in p1["transformations"] if tr["id"] == "joinByField"]
-check(join == [{"byField": "run", "mode": "outerTabular"}], f"history dashboard: joined by run ({join})")
-baseline_of = {h["run"]: h.get("baseline") for h in fr["B"]}
+# Another direction: none here (the runs only read).
+other = g.Variables(board, {"tag": "nightly", "direction": "write"})
+body, t = g.build_target_request(p1["targets"][0], "@timestamp", frm, to, 1000, other)
+check(g.parse_response(msearch(p1["targets"][0]["datasource"]["uid"], body), t)["hits"] == [],
+      "history dashboard: $direction write shows none of these read-only runs")
+baseline_of = {h["run"]: h.get("baseline") for h in rows}
 check(baseline_of == dict(zip(names, [None] + names[:-1])),
-      f"history dashboard: query B names each run's baseline ({baseline_of})")
+      f"history dashboard: each point names its baseline ({baseline_of})")
 links = p1["fieldConfig"]["defaults"]["links"]
 compare_link = [x["url"] for x in links if x["url"].startswith("/d/fiohist-compare")]
 overview_link = [x["url"] for x in links if x["url"].startswith("/d/fiohist-overview")]
