@@ -15,8 +15,12 @@ both servers have the same HOST). Then:
   intervals (as in live mode, README "Live mode"), and fio 3.33's client/server hist logs
   over-count (line k of a direction holds its interval plus line k-2: 2.7 times fio's own count,
   printed); repaired (interval = line k - line k-2), their I/Os per quantum agree within 10 %
-  (median); percentiles per quantum and of the whole run are printed, not asserted, as in
-  live mode (a loaded machine's latencies are bimodal from second to second);
+  (median); percentiles per quantum (and how often the two 95 % intervals overlap) and of
+  the whole run are printed, not asserted: the repaired logs are an inference, fio 3.33's
+  client JSON has no job_start to place its entries closer than the client's whole-second
+  timestamp, and a loaded machine's latencies are bimodal from second to second. Live
+  mode's bound (80 % overlap) holds for status streams against local hist logs
+  (live.follow_es), not for these;
 - `push --out` of the same file writes documents for both hosts;
 - the shipped fio 3.42 client/server file (tests/golden/data/fio-3.42) reads with job_start.
 Waits for events (a server's port listening, fio exiting), never fixed sleeps.
@@ -169,6 +173,28 @@ def compare(client_rows, log_rows, fields=("p50", "p99")):
     return sorted(rels)
 
 
+def overlap(client_rows, log_rows, fields=("p50", "p99")):
+    """(overlapping, pairs): full cluster quanta's percentiles whose 95 % intervals from the
+    client JSON and from the logs overlap (a missing `_high`, too few I/Os, is unbounded), as
+    live mode's comparison counts them (tests/live/live_test.py)."""
+    ref = {(r["start_ms"], r["direction"]): r for r in log_rows if r["scope"] == "cluster"}
+    pairs = overlapping = 0
+    for r in client_rows:
+        o = ref.get((r["start_ms"], r["direction"]))
+        if not o or r["scope"] != "cluster" or r["direction"] not in ("read", "write") or \
+                r["partial"] == "true" or o["partial"] == "true":
+            continue
+        for p in fields:
+            if not r[p] or not o[p]:
+                continue
+            a_lo, b_lo = float(r[p + "_low"] or r[p]), float(o[p + "_low"] or o[p])
+            a_hi = float(r[p + "_high"]) if r[p + "_high"] else float("inf")
+            b_hi = float(o[p + "_high"]) if o[p + "_high"] else float("inf")
+            pairs += 1
+            overlapping += a_lo <= b_hi and b_lo <= a_hi
+    return overlapping, pairs
+
+
 def live(tmp):
     # Two servers on one host: told apart by port (their logs would overwrite each other).
     one = os.path.join(tmp, "one-host")
@@ -248,6 +274,14 @@ def against_logs(out, logs, what, bound):
     # bimodal (p50 jumps between ~5 and ~60 us from one second to the next). Asserted: the
     # I/Os per quantum (the timing model), within 10 % (median; measured 4.9 %) once the logs
     # are repaired.
+    both, pairs = overlap(rows(client_q), rows(log_q))
+    print("  p50/p99 of full cluster quanta: the two 95%% intervals overlap in %d of %d (%.1f%%)"
+          % (both, pairs, 100.0 * both / pairs if pairs else 0))
+    # Printed, not held to live mode's bound (80 %): fio 3.33's client/server hist logs are
+    # only an inference once repaired, and fio 3.33's client JSON has no job_start, so its
+    # entries sit on the client's whole-second `timestamp`, seconds from the logs' own time
+    # line. Measured on one run: 69-75 % overlap as placed; the logs' start moved in 250 ms
+    # steps over +-3 s gave 54-91 % with no shift standing out (median difference 6-23 %).
     counts = compare(rows(client_q), rows(log_q), ("samples",))
     cmed = counts[len(counts) // 2] if counts else 1
     print("  I/Os per quantum: median difference %.2f%%" % (100 * cmed))
