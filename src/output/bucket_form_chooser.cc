@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "histogram/bucket_layout.h"
-#include "output/documents.h"
+#include "output/json_text.h"
 
 namespace fiohist {
 namespace {

@@ -13,147 +13,17 @@
 
 #include "base/number_format.h"
 #include "log/time_anchor.h"
+#include "output/document_id.h"
 #include "output/fields.h"
+#include "output/json_text.h"
 
 namespace fiohist {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using namespace json_text;  // NOLINT: the pieces every document is written with
 
-constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
-constexpr uint64_t kIdSeedA = 0xcbf29ce484222325ULL;
-constexpr uint64_t kIdSeedB = 0x84222325cbf29ce4ULL;
-
-uint64_t Mix(uint64_t z) {  // splitmix64 finaliser: spreads every input bit
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// The two FNV-1a hashes behind an id, fed piece by piece so that the key string never
-// has to be built.
-struct IdHash {
-  uint64_t a = kIdSeedA;
-  uint64_t b = kIdSeedB;
-
-  void Feed(const char* s, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      a = (a ^ c) * kFnvPrime;
-      b = (b ^ c) * kFnvPrime;
-    }
-  }
-  void Feed(const std::string& s) { Feed(s.data(), s.size()); }
-  void Feed(const char* s) { Feed(s, std::strlen(s)); }
-  void Sep() { Feed("\x1f", 1); }
-
-  // The 32 lowercase hex digits of the id.
-  void Hex(char* out) const {
-    static const char kHex[] = "0123456789abcdef";
-    const uint64_t x = Mix(a);
-    const uint64_t y = Mix(b ^ x);
-    for (int i = 0; i < 16; ++i) {
-      out[15 - i] = kHex[(x >> (4 * i)) & 15];
-      out[31 - i] = kHex[(y >> (4 * i)) & 15];
-    }
-  }
-};
-
-// Bytes PutDouble may write.
-constexpr size_t kMaxDouble = MaxValueBytes(FieldType::kDouble);
-
-// Shortest round-trip digits as std::to_chars writes them (WriteShortest: to_chars was
-// most of the cost of a document). JSON numbers need no ".0", but Elasticsearch's dynamic
-// mapping would read an integer as long: whole doubles stay recognisable as doubles.
-char* PutDouble(char* p, double v) {
-  char* end = WriteShortest(p, v);
-  for (const char* q = p; q < end; ++q) {
-    if (*q == '.' || *q == 'e') return end;
-  }
-  end[0] = '.';
-  end[1] = '0';
-  return end + 2;
-}
-
-}  // namespace
-
-char* FormatJsonDouble(char* out, double v) { return PutDouble(out, v); }
-
-namespace {
-
-// A number field's value: null when not finite (JSON has no inf or NaN).
-char* PutNum(char* p, double v) {
-  if (std::isfinite(v)) return PutDouble(p, v);
-  std::memcpy(p, "null", 4);
-  return p + 4;
-}
-
-template <size_t N>
-char* Lit(char* p, const char (&s)[N]) {
-  std::memcpy(p, s, N - 1);
-  return p + N - 1;
-}
-
-char* Put(char* p, const std::string& s) {
-  std::memcpy(p, s.data(), s.size());
-  return p + s.size();
-}
-
-// Bytes PutString may write for `n` bytes of text.
-constexpr size_t StringRoom(size_t n) { return 2 + 6 * n; }
-
-// A JSON string exactly as rapidjson's Writer writes it: \" \\ \b \f \n \r \t, other
-// control characters as \u00XX (upper-case hex), every other byte (UTF-8 too) as it is.
-char* PutString(char* p, const char* s, size_t n) {
-  static const char kHex[] = "0123456789ABCDEF";
-  *p++ = '"';
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') {
-      *p++ = static_cast<char>(c);
-      continue;
-    }
-    *p++ = '\\';
-    switch (c) {
-      case '"':
-      case '\\':
-        *p++ = static_cast<char>(c);
-        break;
-      case '\b':
-        *p++ = 'b';
-        break;
-      case '\f':
-        *p++ = 'f';
-        break;
-      case '\n':
-        *p++ = 'n';
-        break;
-      case '\r':
-        *p++ = 'r';
-        break;
-      case '\t':
-        *p++ = 't';
-        break;
-      default:
-        p = Lit(p, "u00");
-        *p++ = kHex[c >> 4];
-        *p++ = kHex[c & 15];
-    }
-  }
-  *p++ = '"';
-  return p;
-}
-char* PutString(char* p, const std::string& s) { return PutString(p, s.data(), s.size()); }
-char* PutString(char* p, const char* s) { return PutString(p, s, std::strlen(s)); }
-
-// PutString's text as a std::string, for the fragments built once.
-std::string StringText(const char* s, size_t n) {
-  std::string t(StringRoom(n), '\0');
-  t.resize(static_cast<size_t>(PutString(t.data(), s, n) - t.data()));
-  return t;
-}
-// `"name":`.
-std::string KeyText(const char* name) { return StringText(name, std::strlen(name)) + ":"; }
+static_assert(MaxValueBytes(FieldType::kDouble) == kMaxDouble,
+              "fields.cc budgets a double as json_text writes it");
 
 // The row of ResultFields() named `name` (a percentile name matches the percentile row):
 // a document can only carry what the table defines, so a name missing there stops the
@@ -179,15 +49,6 @@ std::string ResultKey(const char* name) {
   return "," + KeyText(name);
 }
 
-// `name`, checked against RunFields() like ResultField().
-const char* RunKey(const char* name) {
-  for (const Field& f : RunFields()) {
-    if (!std::strcmp(f.name, name)) return name;
-  }
-  std::fprintf(stderr, "fiohist: internal error: run field '%s' is not in fields.cc\n", name);
-  std::abort();
-}
-
 // A date field's value (at most MaxValueBytes(FieldType::kDate) bytes): ISO 8601 when the
 // run has absolute time; else milliseconds since
 // the jobs started (relative logs without an anchor), which a date field reads as early
@@ -200,142 +61,6 @@ char* PutTime(char* p, int64_t ms, bool absolute) {
     return p + 26;
   }
   return PutString(p, FormatIsoTime(ms));
-}
-
-// Writer-based helpers of the run document (one per run: clarity over speed).
-
-void Key(Writer& w, const char* k) { w.Key(k); }
-
-void FastDouble(Writer& w, double v) {
-  char buf[kMaxDouble];
-  const char* end = PutDouble(buf, v);
-  w.RawValue(buf, static_cast<size_t>(end - buf), rapidjson::kNumberType);
-}
-void Str(Writer& w, const char* k, const std::string& v) {
-  w.Key(k);
-  w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
-void Num(Writer& w, const char* k, double v) {
-  w.Key(k);
-  if (std::isfinite(v)) {
-    FastDouble(w, v);
-  } else {
-    w.Null();
-  }
-}
-
-void Meta(Writer& w, const RunMeta& meta) {
-  if (!meta.run.empty()) Str(w, "run", meta.run);
-  if (!meta.tags.empty()) {
-    Key(w, "tags");
-    w.StartArray();
-    for (const std::string& t : meta.tags) w.String(t.c_str(), static_cast<unsigned>(t.size()));
-    w.EndArray();
-  }
-  if (!meta.labels.empty()) {
-    Key(w, "labels");
-    w.StartObject();
-    for (const auto& [k, v] : meta.labels) Str(w, k.c_str(), v);
-    w.EndObject();
-  }
-}
-
-// min, mean, max and the percentiles of `s` (when it has samples), each field name
-// prefixed with `prefix` ("" or "read_").
-void LatencyFields(Writer& w, const std::string& prefix, const ScopeResult& r,
-                   const PercentileList& percentiles, double ns_per_unit) {
-  const LatencyStats& s = r.stats;
-  if (s.samples <= 0) return;
-  for (Stat stat : {Stat::kMin, Stat::kMean, Stat::kMax}) {
-    Num(w, (prefix + StatName(stat)).c_str(), StatValue(stat, r, ns_per_unit));
-  }
-  for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
-    Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
-  }
-  // The confidence bounds; no upper one where the percentile rests on too few I/Os.
-  for (size_t i = 0; i < s.few_ios.size() && i < s.percentile_ns.size(); ++i) {
-    Num(w, (prefix + percentiles.field_names[i] + kLowSuffix).c_str(),
-        s.percentile_low_ns[i] / ns_per_unit);
-    if (s.few_ios[i]) continue;
-    Num(w, (prefix + percentiles.field_names[i] + kHighSuffix).c_str(),
-        s.percentile_high_ns[i] / ns_per_unit);
-  }
-}
-
-void TimeField(Writer& w, const char* key, int64_t ms, bool absolute) {
-  if (absolute) {
-    Str(w, key, FormatIsoTime(ms));
-  } else {
-    Key(w, key);
-    w.Int64(ms);
-  }
-}
-
-// Writes a JSON list body "[a,b,c" of n pieces: piece(i) gives {text, bytes to copy,
-// bytes used}, each text starting with its ',' and copied at its fixed size (the caller
-// leaves that slack). The list's first comma then becomes the "[": no branch per element.
-struct ListPiece {
-  const char* text;
-  size_t copy;
-  size_t used;
-};
-template <typename Piece>
-char* PutListBody(char* p, size_t n, Piece piece) {
-  char* open = p;
-  *p = ',';
-  for (size_t i = 0; i < n; ++i) {
-    const ListPiece t = piece(i);
-    std::memcpy(p, t.text, t.copy);
-    p += t.used;
-  }
-  if (n == 0) ++p;
-  *open = '[';
-  return p;
-}
-
-// Bytes PutRuns and PutInts may write per element.
-constexpr size_t kRunRoom = 2 * 9;  // ",gap,length" of up to 8 digits each
-constexpr size_t kIntRoom = 21;     // ",<int64>"
-
-// The `n` ascending columns col(i) as runs of consecutive buckets: [first, length, gap,
-// length, gap, length...], the gap from a run's last bucket to the next run's first. A
-// quantum's body is mostly one run, so this is a few numbers where indices would be
-// hundreds.
-template <typename Col>
-char* PutRuns(char* p, size_t n, Col col) {
-  char* open = p;
-  *p = ',';
-  size_t i = 0;
-  int64_t prev = 0;
-  while (i < n) {
-    size_t j = i + 1;
-    while (j < n && col(j) == col(j - 1) + 1) ++j;
-    *p++ = ',';
-    p = std::to_chars(p, p + 8, col(i) - prev).ptr;
-    *p++ = ',';
-    p = std::to_chars(p, p + 8, j - i).ptr;
-    prev = col(j - 1);
-    i = j;
-  }
-  if (n == 0) ++p;
-  *open = '[';
-  *p++ = ']';
-  return p;
-}
-
-// [v(0),...,v(n-1)] of integers.
-template <typename Val>
-char* PutInts(char* p, size_t n, Val val) {
-  char* open = p;
-  *p = ',';
-  for (size_t i = 0; i < n; ++i) {
-    *p++ = ',';
-    p = std::to_chars(p, p + 20, val(i)).ptr;
-  }
-  if (n == 0) ++p;
-  *open = '[';
-  *p++ = ']';
-  return p;
 }
 
 }  // namespace
@@ -373,26 +98,10 @@ class DocumentBuilder::Out {
   size_t used_;
 };
 
-std::string HashHex128(const std::string& key) {
-  IdHash h;
-  h.Feed(key);
-  std::string out(32, '0');
-  h.Hex(out.data());
-  return out;
-}
-
 DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit,
                                  BucketForm form)
     : info_(info), meta_(std::move(meta)), ns_per_unit_(ns_per_unit), form_(form) {
-  {
-    rapidjson::StringBuffer buf;
-    Writer w(buf);
-    w.StartObject();
-    Meta(w, meta_);
-    w.EndObject();
-    const std::string inner(buf.GetString() + 1, buf.GetSize() - 2);  // without { }
-    if (!inner.empty()) meta_json_ = "," + inner;
-  }
+  meta_json_ = RunMetaJson(meta_);
   for (size_t i = 0; i < scope_json_.size(); ++i) {
     const char* name = ScopeName(static_cast<ScopeKind>(i));
     scope_json_[i] = ResultKey("scope") + StringText(name, std::strlen(name));
@@ -820,100 +529,7 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
 
 std::string DocumentBuilder::Run(const RunSummary& summary,
                                  const std::vector<ScopeResult>& whole_run) const {
-  rapidjson::StringBuffer buf;
-  Writer w(buf);
-  w.StartObject();
-  Meta(w, meta_);
-  TimeField(w, RunKey("@timestamp"), info_.first_quantum_ms, info_.absolute);
-  TimeField(w, RunKey("start"), info_.first_quantum_ms, info_.absolute);
-  TimeField(w, RunKey("end"), summary.end_ms, info_.absolute);
-  Num(w, RunKey("duration_s"),
-      static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
-  Key(w, RunKey("start_ms"));
-  w.Int64(info_.first_quantum_ms);
-  Key(w, RunKey("end_ms"));
-  w.Int64(summary.end_ms);
-  Key(w, RunKey("hosts"));
-  w.StartArray();
-  for (const std::string& h : info_.hosts) w.String(h.c_str());
-  w.EndArray();
-  Key(w, RunKey("jobs"));
-  w.StartArray();
-  for (const LogSource& l : info_.logs) w.String((l.host + "/" + l.job).c_str());
-  w.EndArray();
-  Key(w, RunKey("files"));
-  w.Int(static_cast<int>(info_.logs.size()));
-  Num(w, RunKey("quantum_s"), static_cast<double>(info_.quantum_ms) / 1000.0);
-  Str(w, RunKey("layout"), info_.layout.Name());
-  Key(w, RunKey("fio_versions"));
-  w.StartArray();
-  for (const std::string& v : info_.fio_versions) w.String(v.c_str());
-  w.EndArray();
-  Str(w, RunKey("anchor"), info_.anchor);
-  Str(w, RunKey("grid"), info_.grid);
-  Key(w, RunKey("grid_origin_ms"));
-  w.Int64(info_.grid_origin_ms);
-  Key(w, RunKey("log_hist_msec"));
-  w.Int64(info_.log_hist_msec);
-  Key(w, RunKey("resolutions"));
-  w.StartArray();
-  for (int m : summary.resolutions.empty() ? info_.resolutions : summary.resolutions) w.Int(m);
-  w.EndArray();
-  if (!summary.io_shares.empty()) {
-    double lowest = summary.io_shares.front().share();
-    for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());
-    Num(w, RunKey("logged_io_share"), lowest);
-  }
-  Str(w, RunKey("state"), summary.state);
-  if (!info_.sla.empty()) {
-    Key(w, RunKey("sla"));
-    w.StartArray();
-    for (const SlaThreshold& t : info_.sla) w.String(t.text.c_str());
-    w.EndArray();
-    Key(w, RunKey("sla_breaches"));
-    w.Int64(summary.sla_breaches);
-    Key(w, RunKey("sla_breaches_beyond_noise"));
-    w.Int64(summary.sla_breaches_beyond_noise);
-  }
-  for (const ScopeResult& r : whole_run) {
-    if (r.kind != ScopeKind::kCluster) continue;
-    const std::string prefix =
-        r.direction == Direction::kAll ? "" : std::string(DirectionName(r.direction)) + "_";
-    Num(w, (prefix + StatName(Stat::kSamples)).c_str(), StatValue(Stat::kSamples, r, ns_per_unit_));
-    Num(w, (prefix + StatName(Stat::kIops)).c_str(), StatValue(Stat::kIops, r, ns_per_unit_));
-    LatencyFields(w, prefix, r, info_.percentiles, ns_per_unit_);
-    if (r.direction != Direction::kAll) continue;
-    Key(w, RunKey("few_ios"));
-    w.StartArray();
-    for (size_t i = 0; i < r.stats.few_ios.size(); ++i) {
-      if (r.stats.few_ios[i]) w.String(info_.percentiles.field_names[i].c_str());
-    }
-    w.EndArray();
-  }
-  Num(w, RunKey("confidence"), info_.confidence);
-  Key(w, RunKey("summary"));
-  w.StartArray();
-  for (const ScopeResult& r : whole_run) {
-    w.StartObject();
-    // Kept in _source only (`summary` is not indexed): no field of the mapping.
-    Str(w, "scope", ScopeName(r.kind));
-    if (!r.host.empty()) Str(w, "host", r.host);
-    if (!r.job.empty()) Str(w, "job", r.job);
-    Str(w, "direction", DirectionName(r.direction));
-    Num(w, "samples", r.stats.samples);
-    // The share of fio's I/Os on the job's entries (the host's, for grouped fio JSON).
-    for (const IoShare& sh : summary.io_shares) {
-      const bool mine = r.kind == ScopeKind::kJob    ? sh.host == r.host && sh.job == r.job
-                        : r.kind == ScopeKind::kHost ? sh.host == r.host && sh.job.empty()
-                                                     : false;
-      if (mine) Num(w, "logged_io_share", sh.share());
-    }
-    LatencyFields(w, "", r, info_.percentiles, ns_per_unit_);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return std::string(buf.GetString(), buf.GetSize());
+  return RunDocument(info_, meta_, ns_per_unit_, summary, whole_run);
 }
 
 }  // namespace fiohist

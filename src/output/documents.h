@@ -9,17 +9,11 @@
 
 #include "output/bucket_carry.h"
 #include "output/doc_kind.h"
+#include "output/run_document.h"
 #include "stats/result_sink.h"
 #include "stats/sla.h"
 
 namespace fiohist {
-
-/// Who a push belongs to: the run name and the user's tags and labels.
-struct RunMeta {
-  std::string run;
-  std::vector<std::string> tags;
-  std::vector<std::pair<std::string, std::string>> labels;
-};
 
 /// How a bucket document carries its integer counts (docs/documents.md): as a `latency`
 /// histogram (bucket midpoints in us, counts) where the cluster has that field type, else
@@ -132,13 +126,5 @@ class DocumentBuilder {
   // FNV-1a states of the two id hashes after "<kind>\x1f<run>\x1f", per kind.
   uint64_t id_seed_[3][2] = {};
 };
-
-/// Writes `v` as documents write doubles: std::to_chars' shortest round-trip text (exact),
-/// with ".0" after a whole number so that Elasticsearch maps it as a double (inf and NaN
-/// are the caller's business). At most 32 bytes; returns the end.
-char* FormatJsonDouble(char* out, double v);
-
-/// Lowercase hex of a 128-bit hash of `key` (not cryptographic; for document ids).
-std::string HashHex128(const std::string& key);
 
 }  // namespace fiohist

@@ -5,12 +5,12 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <random>
 
 #include "log/time_anchor.h"
+#include "output/document_id.h"
 
 namespace fiohist {
 namespace {
@@ -129,45 +129,6 @@ TEST(Documents, IdsAreDeterministicAndDistinct) {
   later.start_ms += 1000;
   EXPECT_NE(a.Id(DocKind::kPercentiles, f.r), a.Id(DocKind::kPercentiles, later));
   EXPECT_EQ(a.Id(DocKind::kPercentiles, f.r).size(), 32u);
-}
-
-// The text std::to_chars gives, with ".0" after whole numbers: what documents promise.
-std::string ReferenceDouble(double v) {
-  char buf[64];
-  char* end = std::to_chars(buf, buf + sizeof(buf), v).ptr;
-  std::string s(buf, end);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
-}
-
-std::string Formatted(double v) {
-  char buf[64];
-  return std::string(buf, FormatJsonDouble(buf, v));
-}
-
-TEST(Documents, DoublesAreExactlyToCharsText) {
-  std::mt19937_64 g(7);
-  for (int i = 0; i < 200000; ++i) {
-    uint64_t bits = g();
-    double any;
-    std::memcpy(&any, &bits, sizeof any);
-    if (std::isfinite(any)) {
-      ASSERT_EQ(Formatted(any), ReferenceDouble(any)) << any;
-    }
-    // Short decimals and weighted counts, where the fast path answers, and their neighbours.
-    const double w = static_cast<double>(g() % 1000000) / 1e6 * static_cast<double>(g() % 5000);
-    const double dec = static_cast<double>(g() % 100000000) / std::pow(10.0, g() % 16);
-    for (double v : {w, dec, std::nextafter(dec, 0.0), std::nextafter(dec, 1e300), -dec}) {
-      ASSERT_EQ(Formatted(v), ReferenceDouble(v)) << v;
-    }
-  }
-  for (double v : {0.0, -0.0, 1.0, 1e-7, 9.99e-8, 1e14, 1e15, 999999999999999.9, 1e16, 1e21,
-                   1e22, 1e23, 0.1, 0.3, 100000.0, 1000000.0, 12000000.0, 5e-324, 1.5e300}) {
-    EXPECT_EQ(Formatted(v), ReferenceDouble(v)) << v;
-    EXPECT_EQ(Formatted(-v), ReferenceDouble(-v)) << v;
-  }
-  EXPECT_EQ(Formatted(1000000.0), "1e+06");  // to_chars' choice, kept as it was
-  EXPECT_EQ(Formatted(2.0), "2.0");
 }
 
 TEST(Documents, StringsAreEscapedAsRapidjsonDoes) {

@@ -1,0 +1,209 @@
+#include "output/run_document.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "log/time_anchor.h"
+#include "output/fields.h"
+#include "output/json_text.h"
+
+namespace fiohist {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// `name`, checked against RunFields(): the run document carries only what the table
+// defines, so a name missing there stops the program at the first run document, in every
+// test.
+const char* RunKey(const char* name) {
+  for (const Field& f : RunFields()) {
+    if (!std::strcmp(f.name, name)) return name;
+  }
+  std::fprintf(stderr, "fiohist: internal error: run field '%s' is not in fields.cc\n", name);
+  std::abort();
+}
+
+void Key(Writer& w, const char* k) { w.Key(k); }
+
+void FastDouble(Writer& w, double v) {
+  char buf[json_text::kMaxDouble];
+  const char* end = json_text::PutDouble(buf, v);
+  w.RawValue(buf, static_cast<size_t>(end - buf), rapidjson::kNumberType);
+}
+void Str(Writer& w, const char* k, const std::string& v) {
+  w.Key(k);
+  w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+}
+void Num(Writer& w, const char* k, double v) {
+  w.Key(k);
+  if (std::isfinite(v)) {
+    FastDouble(w, v);
+  } else {
+    w.Null();
+  }
+}
+
+void Meta(Writer& w, const RunMeta& meta) {
+  if (!meta.run.empty()) Str(w, "run", meta.run);
+  if (!meta.tags.empty()) {
+    Key(w, "tags");
+    w.StartArray();
+    for (const std::string& t : meta.tags) w.String(t.c_str(), static_cast<unsigned>(t.size()));
+    w.EndArray();
+  }
+  if (!meta.labels.empty()) {
+    Key(w, "labels");
+    w.StartObject();
+    for (const auto& [k, v] : meta.labels) Str(w, k.c_str(), v);
+    w.EndObject();
+  }
+}
+
+// min, mean, max and the percentiles of `s` (when it has samples), each field name
+// prefixed with `prefix` ("" or "read_").
+void LatencyFields(Writer& w, const std::string& prefix, const ScopeResult& r,
+                   const PercentileList& percentiles, double ns_per_unit) {
+  const LatencyStats& s = r.stats;
+  if (s.samples <= 0) return;
+  for (Stat stat : {Stat::kMin, Stat::kMean, Stat::kMax}) {
+    Num(w, (prefix + StatName(stat)).c_str(), StatValue(stat, r, ns_per_unit));
+  }
+  for (size_t i = 0; i < s.percentile_ns.size(); ++i) {
+    Num(w, (prefix + percentiles.field_names[i]).c_str(), s.percentile_ns[i] / ns_per_unit);
+  }
+  // The confidence bounds; no upper one where the percentile rests on too few I/Os.
+  for (size_t i = 0; i < s.few_ios.size() && i < s.percentile_ns.size(); ++i) {
+    Num(w, (prefix + percentiles.field_names[i] + kLowSuffix).c_str(),
+        s.percentile_low_ns[i] / ns_per_unit);
+    if (s.few_ios[i]) continue;
+    Num(w, (prefix + percentiles.field_names[i] + kHighSuffix).c_str(),
+        s.percentile_high_ns[i] / ns_per_unit);
+  }
+}
+
+void TimeField(Writer& w, const char* key, int64_t ms, bool absolute) {
+  if (absolute) {
+    Str(w, key, FormatIsoTime(ms));
+  } else {
+    Key(w, key);
+    w.Int64(ms);
+  }
+}
+
+}  // namespace
+
+std::string RunMetaJson(const RunMeta& meta) {
+  rapidjson::StringBuffer buf;
+  Writer w(buf);
+  w.StartObject();
+  Meta(w, meta);
+  w.EndObject();
+  const std::string inner(buf.GetString() + 1, buf.GetSize() - 2);  // without { }
+  return inner.empty() ? "" : "," + inner;
+}
+
+std::string RunDocument(const RunInfo& info_, const RunMeta& meta_, double ns_per_unit_,
+                        const RunSummary& summary, const std::vector<ScopeResult>& whole_run) {
+  rapidjson::StringBuffer buf;
+  Writer w(buf);
+  w.StartObject();
+  Meta(w, meta_);
+  TimeField(w, RunKey("@timestamp"), info_.first_quantum_ms, info_.absolute);
+  TimeField(w, RunKey("start"), info_.first_quantum_ms, info_.absolute);
+  TimeField(w, RunKey("end"), summary.end_ms, info_.absolute);
+  Num(w, RunKey("duration_s"),
+      static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
+  Key(w, RunKey("start_ms"));
+  w.Int64(info_.first_quantum_ms);
+  Key(w, RunKey("end_ms"));
+  w.Int64(summary.end_ms);
+  Key(w, RunKey("hosts"));
+  w.StartArray();
+  for (const std::string& h : info_.hosts) w.String(h.c_str());
+  w.EndArray();
+  Key(w, RunKey("jobs"));
+  w.StartArray();
+  for (const LogSource& l : info_.logs) w.String((l.host + "/" + l.job).c_str());
+  w.EndArray();
+  Key(w, RunKey("files"));
+  w.Int(static_cast<int>(info_.logs.size()));
+  Num(w, RunKey("quantum_s"), static_cast<double>(info_.quantum_ms) / 1000.0);
+  Str(w, RunKey("layout"), info_.layout.Name());
+  Key(w, RunKey("fio_versions"));
+  w.StartArray();
+  for (const std::string& v : info_.fio_versions) w.String(v.c_str());
+  w.EndArray();
+  Str(w, RunKey("anchor"), info_.anchor);
+  Str(w, RunKey("grid"), info_.grid);
+  Key(w, RunKey("grid_origin_ms"));
+  w.Int64(info_.grid_origin_ms);
+  Key(w, RunKey("log_hist_msec"));
+  w.Int64(info_.log_hist_msec);
+  Key(w, RunKey("resolutions"));
+  w.StartArray();
+  for (int m : summary.resolutions.empty() ? info_.resolutions : summary.resolutions) w.Int(m);
+  w.EndArray();
+  if (!summary.io_shares.empty()) {
+    double lowest = summary.io_shares.front().share();
+    for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());
+    Num(w, RunKey("logged_io_share"), lowest);
+  }
+  Str(w, RunKey("state"), summary.state);
+  if (!info_.sla.empty()) {
+    Key(w, RunKey("sla"));
+    w.StartArray();
+    for (const SlaThreshold& t : info_.sla) w.String(t.text.c_str());
+    w.EndArray();
+    Key(w, RunKey("sla_breaches"));
+    w.Int64(summary.sla_breaches);
+    Key(w, RunKey("sla_breaches_beyond_noise"));
+    w.Int64(summary.sla_breaches_beyond_noise);
+  }
+  for (const ScopeResult& r : whole_run) {
+    if (r.kind != ScopeKind::kCluster) continue;
+    const std::string prefix =
+        r.direction == Direction::kAll ? "" : std::string(DirectionName(r.direction)) + "_";
+    Num(w, (prefix + StatName(Stat::kSamples)).c_str(), StatValue(Stat::kSamples, r, ns_per_unit_));
+    Num(w, (prefix + StatName(Stat::kIops)).c_str(), StatValue(Stat::kIops, r, ns_per_unit_));
+    LatencyFields(w, prefix, r, info_.percentiles, ns_per_unit_);
+    if (r.direction != Direction::kAll) continue;
+    Key(w, RunKey("few_ios"));
+    w.StartArray();
+    for (size_t i = 0; i < r.stats.few_ios.size(); ++i) {
+      if (r.stats.few_ios[i]) w.String(info_.percentiles.field_names[i].c_str());
+    }
+    w.EndArray();
+  }
+  Num(w, RunKey("confidence"), info_.confidence);
+  Key(w, RunKey("summary"));
+  w.StartArray();
+  for (const ScopeResult& r : whole_run) {
+    w.StartObject();
+    // Kept in _source only (`summary` is not indexed): no field of the mapping.
+    Str(w, "scope", ScopeName(r.kind));
+    if (!r.host.empty()) Str(w, "host", r.host);
+    if (!r.job.empty()) Str(w, "job", r.job);
+    Str(w, "direction", DirectionName(r.direction));
+    Num(w, "samples", r.stats.samples);
+    // The share of fio's I/Os on the job's entries (the host's, for grouped fio JSON).
+    for (const IoShare& sh : summary.io_shares) {
+      const bool mine = r.kind == ScopeKind::kJob    ? sh.host == r.host && sh.job == r.job
+                        : r.kind == ScopeKind::kHost ? sh.host == r.host && sh.job.empty()
+                                                     : false;
+      if (mine) Num(w, "logged_io_share", sh.share());
+    }
+    LatencyFields(w, "", r, info_.percentiles, ns_per_unit_);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buf.GetString(), buf.GetSize());
+}
+
+}  // namespace fiohist

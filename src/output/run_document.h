@@ -1,0 +1,31 @@
+// The run document: one per run in <prefix>-runs, what it is and how it went (its span,
+// hosts, jobs, grid, state and whole-run statistics), written once per run with rapidjson's
+// Writer (clarity over speed, unlike the per-quantum documents).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stats/result_sink.h"
+
+namespace fiohist {
+
+/// Who a push belongs to: the run name and the user's tags and labels.
+struct RunMeta {
+  std::string run;
+  std::vector<std::string> tags;
+  std::vector<std::pair<std::string, std::string>> labels;
+};
+
+/// The meta fields every document carries, as `,"run":...,"tags":[...],"labels":{...}`
+/// ("" when there are none).
+std::string RunMetaJson(const RunMeta& meta);
+
+/// The run document (docs/documents.md, fields of RunFields()) from the whole-run results
+/// (cluster ones per direction give its statistics; all of them its `summary`). Latencies
+/// in units of `ns_per_unit` ns.
+std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_unit,
+                        const RunSummary& summary, const std::vector<ScopeResult>& whole_run);
+
+}  // namespace fiohist
