@@ -4,21 +4,15 @@
 #include <cstdio>
 #include <memory>
 
-#include "base/path.h"
 #include "base/worker_pool.h"
-#include "log/fio_json.h"
-#include "log/log_probe.h"
 #include "log/log_stream.h"
 #include "log/quantum_grid.h"
-#include "log/time_anchor.h"
 #include "stats/merge.h"
+#include "stats/run_layout.h"
 #include "stats/spilled_logs.h"
 
 namespace fiohist {
 namespace {
-
-// Enough lines to see several records of each direction.
-constexpr int kProbeLines = 64;
 
 // One log's state across the run: its stream (none when spilled), its share of the quanta
 // being computed and emitted (two buffers: quantum q is computed while q - 1 is written
@@ -121,26 +115,6 @@ struct StreamState {
   int64_t last_end = 0;  // end of the last quantum with data
 };
 
-// Logs are added up only when they share the first log's layout and kind of stamps.
-Status CheckLikeFirst(const LogSource& src, const LogProbe& probe, const LogSource& first,
-                      const LogProbe& first_probe) {
-  if (probe.columns != first_probe.columns) {
-    return Status::InputError(src.path, 1,
-                              "has " + std::to_string(probe.columns) +
-                                  " bucket counts per line but " + first.path + " has " +
-                                  std::to_string(first_probe.columns) +
-                                  ": logs of different layouts cannot be added up");
-  }
-  if (probe.epoch != first_probe.epoch) {
-    return Status::InputError(src.path, 1,
-                              std::string("has ") + (probe.epoch ? "Unix-epoch" : "relative") +
-                                  " time stamps but " + first.path + " has " +
-                                  (first_probe.epoch ? "Unix-epoch" : "relative") +
-                                  " ones: mixing them cannot be placed on one time line");
-  }
-  return Status();
-}
-
 class Pipeline {
  public:
   Pipeline(const PipelineOptions& options, ResultSink* sink, RunSummary* summary)
@@ -149,37 +123,6 @@ class Pipeline {
   Status Run(const std::vector<std::string>& paths);
 
  private:
-  // Layout: which logs, their layout and time line, and each one's stream setup.
-  Status Layout(const std::vector<std::string>& paths);
-  // Layout's steps, in order. Probes every log and keeps the ones with records in
-  // info_.logs (with their probes, in the same order) after checking they can be added up.
-  Status ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes);
-  // A log without records: an error, or under --skip-bad-lines a warning and left out.
-  Status EmptyLog(const LogSource& src);
-  // log_hist_msec: given, or the smallest typical gap between records of one direction.
-  Status SetLogHistMsec(const std::vector<LogProbe>& probes);
-  // Reads the fio JSON outputs given (or, with none given, found next to the logs),
-  // matches them with the logs and notes their fio versions.
-  Status ReadFioJsons();
-  // The --fio-json files, or the fio JSON outputs found in the logs' directories.
-  std::vector<FioJsonSpec> FioJsonSpecs() const;
-  // Fails when relative logs need an anchor that some of them have from no fio JSON.
-  Status CheckEveryLogMatched() const;
-  // How times become absolute: epoch stamps, --start-time, fio JSON, or not at all.
-  void SetAnchor();
-  // One stream setup per log: its layout, first interval and place on the time line.
-  Status MakeSetups(const std::vector<LogProbe>& probes);
-  // The quantum grid's origin (PlanGrid, from the probed records' ends) and the hosts far
-  // from its edges.
-  void ChooseGrid(const std::vector<LogProbe>& probes);
-  // Where the relative stamps of log `i` start on the run's time line.
-  int64_t OffsetOf(size_t i) const;
-  // The share of fio's I/Os each log (or host, for grouped JSON) holds, with a warning
-  // for each one below kLowIoShare.
-  void ShareOfFioIos();
-  // True when relative stamps need --start-time or a fio JSON to become absolute.
-  bool NeedsAnchor() const { return !info_.epoch_logs && !o_.has_start_time; }
-
   // Stream: every quantum of every log, in time order, into the sink.
   Status Stream();
   // Stream's steps, in order. Makes each log's slot and opens its stream (on all workers);
@@ -243,13 +186,11 @@ class Pipeline {
   const PipelineOptions& o_;
   ResultSink* sink_;
   RunSummary* summary_;
-  RunInfo info_;
-  // fio JSON outputs read, and which one covers each log (parallel to info_.logs).
-  std::vector<FioJsonSpec> json_specs_;
-  std::vector<FioJsonOutput> jsons_;
-  std::vector<FioJsonMatch> matches_;
+  // The run laid out (LayOutRun): its logs, time line and grid, each log's stream setup.
+  RunLayout layout_;
+  RunInfo& info_ = layout_.info;
+  const std::vector<StreamSetup>& setups_ = layout_.setups;
   std::vector<LogSlot> slots_;
-  std::vector<StreamSetup> setups_;
   WorkerPool* pool_ = nullptr;
   std::vector<int> host_log_count_;
   bool prepares_ = false;
@@ -265,275 +206,6 @@ class Pipeline {
   std::vector<std::string> worker_bytes_;
   SlaChecker sla_;  // counts the quanta that breach o_.sla
 };
-
-Status Pipeline::Layout(const std::vector<std::string>& paths) {
-  if (paths.empty()) return Status::Error("no logs given");
-  std::vector<LogSource> sources;
-  Status s = IdentifyLogs(paths, o_.host_mapping, &sources, &info_.hosts);
-  if (!s.ok()) return s;
-  // Report scopes in a stable order: by host, then job.
-  std::stable_sort(sources.begin(), sources.end(), [](const LogSource& a, const LogSource& b) {
-    return a.host_index != b.host_index ? a.host_index < b.host_index : a.job < b.job;
-  });
-  std::vector<LogProbe> probes;
-  s = ProbeLogs(sources, &probes);
-  if (!s.ok()) return s;
-  info_.epoch_logs = probes.front().epoch;
-  info_.percentiles = o_.percentiles;
-  info_.sla = o_.sla;
-  info_.confidence = o_.confidence;
-  sla_ = SlaChecker(o_.sla, o_.percentiles);
-  info_.quantum_ms = o_.quantum_ms;
-  s = SetLogHistMsec(probes);
-  if (!s.ok()) return s;
-  s = ReadFioJsons();
-  if (!s.ok()) return s;
-  SetAnchor();
-  s = MakeSetups(probes);
-  if (s.ok()) ChooseGrid(probes);
-  return s;
-}
-
-Status Pipeline::ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes) {
-  std::vector<LogSource> kept;
-  for (const LogSource& src : sources) {
-    LogProbe probe;
-    Status s = ProbeLog(src.path, kProbeLines, o_.skip_bad_lines, &probe);
-    if (!s.ok()) return s;
-    if (probe.empty) {
-      s = EmptyLog(src);
-      if (!s.ok()) return s;
-      continue;
-    }
-    if (kept.empty()) {
-      s = LayoutFromColumns(probe.columns, o_.layout_hint, &info_.layout);
-      if (!s.ok()) return Status::InputError(src.path, 1, s.message());
-    } else {
-      s = CheckLikeFirst(src, probe, kept.front(), probes->front());
-      if (!s.ok()) return s;
-    }
-    probes->push_back(probe);
-    kept.push_back(src);
-  }
-  if (kept.empty()) return Status::Error("no log has any record");
-  info_.logs = kept;
-  return Status();
-}
-
-Status Pipeline::EmptyLog(const LogSource& src) {
-  const std::string what = std::string("empty file: no histogram records") +
-                           (o_.skip_bad_lines ? " (or every line was bad)" : "") +
-                           " (expected lines like '1000, 0, 4096, 0, 3, ...')";
-  if (!o_.skip_bad_lines) return Status::InputError(src.path, 0, what);
-  summary_->warnings.push_back(src.path + ": " + what + "; skipped");
-  summary_->incomplete = true;
-  return Status();
-}
-
-Status Pipeline::SetLogHistMsec(const std::vector<LogProbe>& probes) {
-  int64_t global_gap = 0;
-  for (const LogProbe& p : probes) {
-    if (p.typical_gap_ms > 0 && (global_gap == 0 || p.typical_gap_ms < global_gap)) {
-      global_gap = p.typical_gap_ms;
-    }
-  }
-  if (o_.log_hist_msec > 0) {
-    info_.log_hist_msec = o_.log_hist_msec;
-  } else if (global_gap > 0) {
-    info_.log_hist_msec = global_gap;
-    info_.log_hist_msec_inferred = true;
-  } else {
-    return Status::InputError(info_.logs.front().path, 0,
-                              "cannot infer log_hist_msec: every log has a single record per "
-                              "direction; give --log-hist-msec");
-  }
-  return Status();
-}
-
-std::vector<FioJsonSpec> Pipeline::FioJsonSpecs() const {
-  std::vector<FioJsonSpec> specs;
-  for (const std::string& text : o_.fio_json) specs.push_back(ParseFioJsonSpec(text));
-  if (!specs.empty() || !o_.find_fio_json) return specs;
-  std::vector<std::string> dirs;  // as normalised, each looked in once
-  for (const LogSource& l : info_.logs) {
-    const std::string dir = NormalDirOf(l.path);
-    if (std::find(dirs.begin(), dirs.end(), dir) != dirs.end()) continue;
-    dirs.push_back(dir);
-    for (const std::string& path : FindFioJsonOutputs(ParentPath(l.path, "."))) {
-      FioJsonSpec spec;
-      spec.path = path;
-      spec.found = true;
-      specs.push_back(spec);
-    }
-  }
-  return specs;
-}
-
-Status Pipeline::ReadFioJsons() {
-  for (FioJsonSpec& spec : FioJsonSpecs()) {
-    FioJsonOutput out;
-    Status s = ReadFioJson(spec.path, &out);
-    if (!s.ok() && !spec.found) return s;
-    if (!s.ok()) {
-      summary_->warnings.push_back(s.message() + " (found next to the logs; not used)");
-      continue;
-    }
-    json_specs_.push_back(std::move(spec));
-    jsons_.push_back(std::move(out));
-  }
-  Status s = MatchFioJsons(info_.logs, json_specs_, jsons_, &matches_);
-  if (!s.ok()) {
-    // Absolute stamps (or --start-time) place the logs anyway: only the shares of fio's
-    // I/Os are lost, and the warning says so.
-    if (NeedsAnchor()) return s;
-    summary_->warnings.push_back(s.message() + "; the logs' shares of fio's I/Os are not reported");
-    matches_.assign(info_.logs.size(), FioJsonMatch());
-  }
-  s = CheckEveryLogMatched();
-  if (!s.ok()) return s;
-  std::vector<bool> used(jsons_.size(), false);
-  std::vector<std::string> noted;
-  for (size_t i = 0; i < matches_.size(); ++i) {
-    const FioJsonMatch& m = matches_[i];
-    if (m.file < 0) continue;
-    used[static_cast<size_t>(m.file)] = true;
-    const FioJsonSpec& spec = json_specs_[static_cast<size_t>(m.file)];
-    const FioJsonHost& h = jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)];
-    const std::string note = "host " + info_.logs[i].host + ": " + spec.path + " (" + m.how + "; " +
-                             h.anchor.method + ")" + (spec.found ? ", found next to the logs" : "");
-    if (std::find(noted.begin(), noted.end(), note) == noted.end()) noted.push_back(note);
-  }
-  info_.fio_json_notes = noted;
-  for (size_t f = 0; f < jsons_.size(); ++f) {
-    if (!used[f] && !json_specs_[f].found) {
-      summary_->warnings.push_back("--fio-json " + json_specs_[f].path +
-                                   ": covers no log (neither its host nor its directory)");
-    }
-    const std::string& v = jsons_[f].fio_version;
-    if (used[f] && !v.empty() &&
-        std::find(info_.fio_versions.begin(), info_.fio_versions.end(), v) ==
-            info_.fio_versions.end()) {
-      info_.fio_versions.push_back(v);
-    }
-  }
-  return Status();
-}
-
-Status Pipeline::CheckEveryLogMatched() const {
-  bool any = false;
-  for (const FioJsonMatch& m : matches_) any = any || m.file >= 0;
-  if (!any || !NeedsAnchor()) return Status();
-  for (size_t i = 0; i < matches_.size(); ++i) {
-    if (matches_[i].file >= 0) continue;
-    return Status::InputError(info_.logs[i].path, 0,
-                              "no fio JSON output covers this log (host '" + info_.logs[i].host +
-                                  "'), so its relative stamps cannot be placed on absolute "
-                                  "time: give --fio-json " +
-                                  info_.logs[i].host +
-                                  "=FILE (fio's --output-format=json of that host) or "
-                                  "--start-time");
-  }
-  return Status();
-}
-
-void Pipeline::SetAnchor() {
-  bool have_json = false;
-  for (const FioJsonMatch& m : matches_) have_json = have_json || m.file >= 0;
-  if (info_.epoch_logs) {
-    info_.anchor = "epoch";
-    info_.absolute = true;
-  } else if (o_.has_start_time) {
-    info_.anchor = "start-time";
-    info_.absolute = true;
-  } else if (have_json) {
-    info_.anchor = "fio-json";
-    info_.absolute = true;
-  }
-}
-
-Status Pipeline::MakeSetups(const std::vector<LogProbe>& probes) {
-  for (size_t i = 0; i < info_.logs.size(); ++i) {
-    StreamSetup setup;
-    setup.columns = probes.front().columns;
-    setup.first_interval_ms = probes[i].typical_gap_ms > 0 && o_.log_hist_msec == 0
-                                  ? probes[i].typical_gap_ms
-                                  : info_.log_hist_msec;
-    setup.skip_bad_lines = o_.skip_bad_lines;
-    if (!info_.epoch_logs) {
-      setup.offset_ms = OffsetOf(i);
-      setup.floor_ms = setup.offset_ms;  // relative stamps count from the job's start
-    }
-    setups_.push_back(setup);
-  }
-  return Status();
-}
-
-void Pipeline::ChooseGrid(const std::vector<LogProbe>& probes) {
-  std::vector<LogRecordEnds> logs(info_.logs.size());
-  for (size_t i = 0; i < logs.size(); ++i) {
-    logs[i].host = info_.logs[i].host;
-    logs[i].ends = probes[i].stamps;
-    for (RecordEnd& e : logs[i].ends) e.end_ms += setups_[i].offset_ms;
-  }
-  GridPlan plan = PlanGrid(o_.grid, o_.quantum_ms, info_.log_hist_msec, logs);
-  info_.grid_origin_ms = plan.origin_ms;
-  info_.grid = GridModeName(o_.grid.mode);
-  for (std::string& note : plan.notes) summary_->warnings.push_back(std::move(note));
-}
-
-int64_t Pipeline::OffsetOf(size_t i) const {
-  if (o_.has_start_time) return o_.start_time_ms;
-  const FioJsonMatch& m = matches_[i];
-  if (m.file < 0) return 0;  // no anchor at all (CheckEveryLogMatched rules out a partial one)
-  return jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)].anchor.start_ms;
-}
-
-void Pipeline::ShareOfFioIos() {
-  // Per job where fio's JSON lists the job the log's number names; per host (all the
-  // host's logs against the sum of its jobs) where it cannot (group_reporting).
-  std::map<std::pair<int, int>, IoShare> by_host;
-  std::vector<std::pair<int, int>> host_order;
-  for (size_t i = 0; i < matches_.size() && i < summary_->reports.size(); ++i) {
-    const FioJsonMatch& m = matches_[i];
-    if (m.file < 0) continue;
-    const FioJsonHost& h = jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)];
-    const LogSource& log = info_.logs[i];
-    const int job = FioJobNumber(log);
-    const double logged = summary_->reports[i].total_ios;
-    if (!h.grouped && job >= 1 && static_cast<size_t>(job) <= h.job_ios.size() &&
-        h.job_ios[static_cast<size_t>(job - 1)] > 0) {
-      summary_->io_shares.push_back(
-          {log.host, log.job, logged, h.job_ios[static_cast<size_t>(job - 1)]});
-      continue;
-    }
-    const std::pair<int, int> key(m.file, m.host);
-    if (!by_host.count(key)) {
-      host_order.push_back(key);
-      IoShare& sh = by_host[key];
-      sh.host = log.host;
-      for (double v : h.job_ios) sh.fio += v;
-    }
-    by_host[key].logged += logged;
-  }
-  for (const auto& key : host_order) {
-    if (by_host[key].fio > 0) summary_->io_shares.push_back(by_host[key]);
-  }
-  for (const IoShare& sh : summary_->io_shares) {
-    // Above 100 % (beyond rounding) the logs hold I/Os fio never counted: likely the JSON
-    // of another run or job.
-    const bool low = sh.share()<kLowIoShare, high = sh.share()> 1.01;
-    if (!low && !high) continue;
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * sh.share());
-    const std::string what = sh.host + (sh.job.empty() ? " (all jobs)" : "/" + sh.job) +
-                             ": the log" + (sh.job.empty() ? "s hold " : " holds ") + pct +
-                             " of the I/Os fio's JSON output counts";
-    summary_->warnings.push_back(
-        what + (low ? " (fio does not log its last partial interval): its whole-run "
-                      "percentiles may differ from fio's own summary"
-                    : ": is that JSON the output of this run and job?"));
-  }
-}
 
 void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
   if (!o_.scopes[0]) {
@@ -852,7 +524,8 @@ Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
 }
 
 Status Pipeline::Run(const std::vector<std::string>& paths) {
-  Status s = Layout(paths);
+  Status s = LayOutRun(o_, paths, &layout_, summary_);
+  sla_ = SlaChecker(o_.sla, o_.percentiles);
   if (s.ok()) s = Stream();
   summary_->reports.clear();
   summary_->io_shares.clear();
@@ -890,7 +563,7 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
                                    "writing?); it was complete and was used");
     }
   }
-  if (s.ok() && summary_->reports.size() == info_.logs.size()) ShareOfFioIos();
+  if (s.ok() && summary_->reports.size() == info_.logs.size()) AddIoShares(layout_, summary_);
   if (s.ok()) s = sink_->End(*summary_);
   return s;
 }
