@@ -78,7 +78,7 @@ def expected(data, chart, res):
                               for _, j in r.get("few", [])})
             out += [len({i for i, j in s["few"] if j == p}) for p in flagged]
         if chart["clamped"]:
-            out.append(None)  # the clamped markers: as many as clamped values
+            out.append(len(s["clamped"]))  # the clamped markers: one per clamped value
         return out
     if kind == "iops":
         return [len(series(run, "", d, res)["t"]) for d in chart["dirs"]]
@@ -154,9 +154,10 @@ def log_line(t, columns, counts):
     return "%d, 0, 4096, %s\n" % (t, ", ".join(map(str, row)))
 
 
-def synthetic_run(directory, seconds, hosts, columns=116, stop_at=None, seed=1):
+def synthetic_run(directory, seconds, hosts, columns=116, stop_at=None, seed=1, clamp_every=0):
     """Epoch-stamped reads, 1 s records, `columns` columns (log_hist_coarseness 4 of fio3):
-    hosts[i] latencies around column 40 + 2i; host 1 stops at `stop_at` s when given."""
+    hosts[i] latencies around column 40 + 2i; host 1 stops at `stop_at` s when given; every
+    `clamp_every`-th second (when given) 10 % more I/Os land in fio's last, clamped bucket."""
     os.makedirs(directory, exist_ok=True)
     rnd = random.Random(seed)
     paths = []
@@ -170,6 +171,8 @@ def synthetic_run(directory, seconds, hosts, columns=116, stop_at=None, seed=1):
                 base = 40 + 2 * i + (3 if 1200 <= s < 1260 else 0)
                 counts = [(base + rnd.randint(-2, 2), rnd.randint(50, 150)) for _ in range(6)]
                 counts.append((base + 12, rnd.randint(0, 3)))
+                if clamp_every and s % clamp_every == 0:
+                    counts.append((columns - 1, 60))
                 f.write(log_line(t0 + 1000 * s, columns, counts))
         paths.append(path)
     return paths
@@ -203,6 +206,19 @@ def browser_cases():
     check(rc == 0, "partial run: report written (%s)" % err[-300:])
     data, seen = check_page("partial", html)
     check("host hostB: no I/O in 60 quanta" in seen["notes"], "partial: the page says hostB misses 60 quanta")
+
+    # Stalls in fio's last bucket: those percentiles are lower bounds, drawn as markers (one
+    # per clamped value) and named in the notes.
+    logs = synthetic_run(os.path.join(OUT, "clamped"), 60, ["hostA", "hostB"], seed=4,
+                         clamp_every=10)
+    html = os.path.join(OUT, "clamped.html")
+    rc, _, err = fiohist(["report", "-o", html] + logs)
+    check(rc == 0, "clamped run: report written (%s)" % err[-300:])
+    data, seen = check_page("clamped", html)
+    clamped = sum(len(x["clamped"]) for x in data["main"]["series"]
+                  if x["host"] == "" and x["res"] == 1)
+    check(clamped > 0 and "clamped" in seen["notes"],
+          "clamped: %d clamped cluster values, and the notes say so" % clamped)
 
     # A baseline: both runs overlaid on elapsed time.
     html = os.path.join(OUT, "baseline.html")
