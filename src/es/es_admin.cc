@@ -5,35 +5,19 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 
+#include "es/admin_json.h"
 #include "es/change_point_index.h"
 #include "es/index_templates.h"
-#include "log/time_anchor.h"
 
 namespace fiohist {
 
 namespace {
 
 using rapidjson::Value;
-
-const char kMultiIndexOptions[] = "ignore_unavailable=true&allow_no_indices=true";
-
-// Retention judges a run by when its data ends: the percentile documents of coarser
-// resolutions span whole windows (up to 10 h by default) past the last quantum, so they are
-// left out of its max(end).
-const char kNotCoarse[] = R"({"bool":{"must_not":{"range":{"resolution":{"gt":1}}}}})";
-
-Status ParseJson(const HttpResult& result, const char* what, rapidjson::Document* doc) {
-  doc->Parse(result.body.data(), result.body.size());
-  if (doc->HasParseError() || !doc->IsObject()) {
-    return Status::Error(std::string(what) + ": the response is not a JSON object");
-  }
-  return Status();
-}
 
 // The query {"query":{"term":{"run": RUN}}} plus optional top-level members.
 void WriteRunQuery(rapidjson::Writer<rapidjson::StringBuffer>* w, const std::string& run) {
@@ -45,24 +29,6 @@ void WriteRunQuery(rapidjson::Writer<rapidjson::StringBuffer>* w, const std::str
   w->String(run.data(), static_cast<rapidjson::SizeType>(run.size()));
   w->EndObject();
   w->EndObject();
-}
-
-double NumberOr(const Value& obj, const char* key, double fallback) {
-  if (obj.IsObject() && obj.HasMember(key) && obj[key].IsNumber()) return obj[key].GetDouble();
-  return fallback;
-}
-
-std::string StringOr(const Value& obj, const char* key) {
-  if (obj.IsObject() && obj.HasMember(key) && obj[key].IsString()) return obj[key].GetString();
-  return "";
-}
-
-// ISO 8601 (UTC) of a min/max date aggregation's numeric value, "" when it has none. Not
-// `value_as_string`: over indices where the field is mapped in some and absent in others
-// (bucket documents have no `end`), the server does not apply the date format.
-std::string AggTime(const Value& agg) {
-  const double ms = NumberOr(agg, "value", std::nan(""));
-  return std::isfinite(ms) ? FormatIsoTime(static_cast<int64_t>(ms)) : std::string();
 }
 
 }  // namespace
