@@ -12,6 +12,7 @@
 #include "es/bulk_indexer.h"
 #include "es/es_admin.h"
 #include "es/http_client.h"
+#include "es/index_setup.h"
 #include "es/index_templates.h"
 
 namespace fiohist {

@@ -1,5 +1,5 @@
-// Administration of fiohist's indices in one cluster: installing the index templates, creating
-// a run's monthly indices, listing the runs stored, deleting one run's documents, retention.
+// Administration of fiohist's indices in one cluster: listing the runs stored, deleting one
+// run's documents, retention.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 #include "es/bulk_indexer.h"
 #include "es/http_client.h"
-#include "es/index_templates.h"
+#include "es/index_setup.h"
 #include "base/status.h"
 
 namespace fiohist {
@@ -42,14 +42,6 @@ struct ServerInfo {
   std::string source;   ///< the request that told: "GET /" or "GET /_nodes/_local"
 };
 
-/// What InstallTemplates did.
-struct TemplateReport {
-  bool histogram_supported = true;     ///< false: the buckets fallback template was installed
-  std::vector<std::string> installed;  ///< template names
-  std::vector<std::string> created;    ///< indices created now (the others existed)
-  std::vector<std::string> updated;    ///< existing indices given the fields they lacked
-};
-
 /// What `delete --older-than` drops: whole monthly indices whose every document ended before
 /// the cutoff, and single runs (in the month holding the cutoff, or in a single index of before
 /// partitioning) that ended before it.
@@ -74,24 +66,6 @@ struct DeleteReport {
 class EsAdmin {
  public:
   EsAdmin(HttpClient* client, std::string prefix) : client_(client), prefix_(std::move(prefix)) {}
-
-  /// Installs the three templates from `mappings_dir` ("" = DefaultMappingsDir()), and the
-  /// change points' one (change_point_index.h), with `settings`; with none given, the shards and replicas of fiohist templates already there
-  /// (version 2 on) are kept, so push does not undo what setup chose. When the cluster lacks the
-  /// `histogram` field type, installs fiohist-buckets-nohistogram.json instead and says so in
-  /// the report. A refused template gets one message saying what to do. Indices an earlier
-  /// fiohist made get the fields it did not map (an index keeps its mapping from creation).
-  Status InstallTemplates(const std::string& mappings_dir, const IndexSettings& settings,
-                          TemplateReport* report);
-
-  /// Whether the installed buckets template maps `latency` as a `histogram` (false: the
-  /// fallback of a server without the type, as InstallTemplates chose; also false when
-  /// there is no template: the compact form fits any mapping). For `load --no-setup`, which
-  /// installs nothing and must send the form the template expects.
-  Status BucketsTemplateHasHistogram(bool* histogram);
-
-  /// Creates the three indices of the month of `run_start_ms` that do not exist yet.
-  Status CreateRunIndices(int64_t run_start_ms, TemplateReport* report);
 
   /// Works out what retention with `cutoff_ms` (Unix ms) removes: nothing is changed.
   Status PlanRetention(int64_t cutoff_ms, RetentionPlan* plan);
@@ -120,23 +94,11 @@ class EsAdmin {
  private:
   Status DeleteRunByScroll(const std::string& run, const BulkOptions& bulk_options,
                            DeleteReport* report);
-  Status KeptSettings(DocKind kind, IndexSettings* settings);
-  // Maps, in every existing index of `kind`, the top-level fields of the installed template
-  // `template_body` that the index lacks (it was made by an earlier fiohist).
-  Status AddMissingFields(DocKind kind, const std::string& template_body,
-                          TemplateReport* report);
   Status ListIndices(std::vector<std::string>* indices);
   Status LatestEnd(const std::string& indices, double* end_ms, uint64_t* docs);
   HttpClient* client_;
   std::string prefix_;
 };
-
-/// Reads the answer of GET /_index_template/NAME: the shards and replicas of a fiohist template
-/// of version 2 or later (older ones had fixed replicas 0: they get today's defaults).
-bool ParseTemplateSettings(const std::string& body, IndexSettings* settings);
-
-/// The message for a template the cluster refused (old version, missing privilege).
-std::string TemplateRefusedMessage(const std::string& name, const HttpResult& result);
 
 /// The JSON body of a term query on `run` (escaped by RapidJSON).
 std::string RunTermQuery(const std::string& run);
@@ -144,10 +106,6 @@ std::string RunTermQuery(const std::string& run);
 /// True for the answer of a cluster without the endpoint asked for (the integ-test build's
 /// 400 "no handler found for uri" or 405 "Incorrect HTTP method" for _delete_by_query).
 bool LacksEndpoint(const HttpResult& result);
-
-/// True when a mapping was refused because the `histogram` field type does not exist
-/// (mapper_parsing_exception, possibly nested in caused_by).
-bool LacksHistogramType(const HttpResult& result);
 
 /// Reads the answer of GET / into `info`; false if it names no version.
 bool ParseServerRoot(const std::string& body, ServerInfo* info);

@@ -27,6 +27,7 @@
 #include "es/change_point_index.h"
 #include "es/es_admin.h"
 #include "es/http_client.h"
+#include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
 
@@ -177,10 +178,10 @@ class EsTest : public ::testing::Test {
     ASSERT_FALSE(url_.empty()) << "FIOHIST_ES_URL is not set (run through ctest -L es)";
     client_ = Client(url_);
     prefix_ = TestPrefix();
-    EsAdmin admin(client_.get(), prefix_);
-    Status st = admin.InstallTemplates("", IndexSettings(), &templates_);
+    IndexSetup setup(client_.get(), prefix_);
+    Status st = setup.InstallTemplates("", IndexSettings(), &templates_);
     ASSERT_TRUE(st.ok()) << st.message();
-    st = admin.CreateRunIndices(1795442400000, &templates_);
+    st = setup.CreateRunIndices(1795442400000, &templates_);
     ASSERT_TRUE(st.ok()) << st.message();
   }
   void TearDown() override {
@@ -360,10 +361,10 @@ TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
   EXPECT_NE(r.body.find(R"("latency":{"type":"object","enabled":false})"), std::string::npos)
       << r.body.substr(0, 500);
   // A second setup is harmless.
-  EsAdmin admin(client_.get(), prefix_);
+  IndexSetup setup(client_.get(), prefix_);
   TemplateReport again;
-  ASSERT_TRUE(admin.InstallTemplates("", IndexSettings(), &again).ok());
-  ASSERT_TRUE(admin.CreateRunIndices(1795442400000, &again).ok());
+  ASSERT_TRUE(setup.InstallTemplates("", IndexSettings(), &again).ok());
+  ASSERT_TRUE(setup.CreateRunIndices(1795442400000, &again).ok());
   EXPECT_TRUE(again.created.empty());
   // The default replicas: auto_expand_replicas 0-1 (green on one node, a replica on many).
   r = client_->Request("GET", "/" + TestIndex(prefix_, DocKind::kBuckets) +
@@ -372,14 +373,14 @@ TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
 }
 
 TEST_F(Admin, SettingsChosenAtSetupStay) {
-  EsAdmin admin(client_.get(), prefix_);
+  IndexSetup setup(client_.get(), prefix_);
   TemplateReport report;
   IndexSettings chosen;
   ASSERT_TRUE(ParseIndexSettings(true, 2, "0", &chosen).ok());
-  ASSERT_TRUE(admin.InstallTemplates("", chosen, &report).ok());
+  ASSERT_TRUE(setup.InstallTemplates("", chosen, &report).ok());
   // A later install without settings (what push does) keeps them.
-  ASSERT_TRUE(admin.InstallTemplates("", IndexSettings(), &report).ok());
-  ASSERT_TRUE(admin.CreateRunIndices(1700000000000, &report).ok());  // 2023-11
+  ASSERT_TRUE(setup.InstallTemplates("", IndexSettings(), &report).ok());
+  ASSERT_TRUE(setup.CreateRunIndices(1700000000000, &report).ok());  // 2023-11
   HttpResult r = client_->Request("GET", "/" + IndexName(prefix_, DocKind::kPercentiles,
                                                          1700000000000) +
                                              "/_settings?flat_settings=true");
