@@ -37,53 +37,6 @@ bool LacksEndpoint(const HttpResult& r) {
          r.body.find("Incorrect HTTP method") != std::string::npos;
 }
 
-bool ParseServerRoot(const std::string& body, ServerInfo* info) {
-  rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("version")) return false;
-  const Value& v = doc["version"];
-  const std::string number = StringOr(v, "number");
-  if (number.empty()) return false;
-  info->product = StringOr(v, "distribution") == "opensearch" ? "OpenSearch" : "Elasticsearch";
-  info->version = number;
-  info->source = "GET /";
-  return true;
-}
-
-bool ParseNodesInfo(const std::string& body, ServerInfo* info) {
-  rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("nodes") ||
-      !doc["nodes"].IsObject()) {
-    return false;
-  }
-  for (auto it = doc["nodes"].MemberBegin(); it != doc["nodes"].MemberEnd(); ++it) {
-    const std::string version = StringOr(it->value, "version");
-    if (version.empty()) continue;
-    info->product = it->value.HasMember("build_flavor") ? "Elasticsearch" : "OpenSearch";
-    info->version = version;
-    info->source = "GET /_nodes/_local";
-    return true;
-  }
-  return false;
-}
-
-std::string DescribeServerDecisions(const ServerInfo& info, const TemplateReport& report) {
-  std::string line = "server: ";
-  if (info.product.empty()) {
-    line += "unknown (neither GET / nor GET /_nodes/_local named it)";
-  } else {
-    line += info.product + " " + info.version + " (" + info.source + ")";
-  }
-  if (report.histogram_supported) {
-    line += ", `histogram` field type present: bucket documents carry `latency`";
-  } else {
-    line += ", no `histogram` field type: bucket documents mapped without it (" +
-            TemplateFileName(DocKind::kBuckets, true) + ")";
-  }
-  return line;
-}
-
 Status ParseDeleteByQuery(const std::string& body, size_t max_errors, DeleteReport* report) {
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
@@ -267,14 +220,6 @@ Status EsAdmin::ApplyRetention(const RetentionPlan& plan, const BulkOptions& bul
     }
   }
   return Status();
-}
-
-void EsAdmin::ProbeServer(ServerInfo* info) {
-  *info = ServerInfo();
-  HttpResult r = client_->Request("GET", "/");
-  if (r.ok() && ParseServerRoot(r.body, info)) return;
-  r = client_->Request("GET", "/_nodes/_local?filter_path=nodes.*.version,nodes.*.build_flavor");
-  if (r.ok()) ParseNodesInfo(r.body, info);
 }
 
 Status EsAdmin::ListRuns(std::vector<StoredRun>* runs) {

@@ -9,7 +9,7 @@
 
 #include "es/bulk_indexer.h"
 #include "es/http_client.h"
-#include "es/index_setup.h"
+#include "es/index_templates.h"
 #include "base/status.h"
 
 namespace fiohist {
@@ -33,13 +33,6 @@ struct StoredRun {
   /// runs recorded it. Quanta start at grid_origin_ms + k x quantum (NaN if absent).
   std::string grid;
   double grid_origin_ms = std::numeric_limits<double>::quiet_NaN();
-};
-
-/// Which server answers, as the server itself says (never guessed from the URL).
-struct ServerInfo {
-  std::string product;  ///< "Elasticsearch", "OpenSearch", or "" when the server did not say
-  std::string version;  ///< "2.19.1", or ""
-  std::string source;   ///< the request that told: "GET /" or "GET /_nodes/_local"
 };
 
 /// What `delete --older-than` drops: whole monthly indices whose every document ended before
@@ -75,11 +68,6 @@ class EsAdmin {
   Status ApplyRetention(const RetentionPlan& plan, const BulkOptions& bulk_options,
                         uint64_t* deleted);
 
-  /// Asks the server what it is: GET / (both engines; version.distribution is "opensearch" on
-  /// OpenSearch), else GET /_nodes/_local (the Elasticsearch integ-test build has no GET /).
-  /// Never fails: an unknown server leaves `info` empty.
-  void ProbeServer(ServerInfo* info);
-
   /// Lists the runs found in every index of the prefix (all months, and the single indices of
   /// before partitioning), oldest first.
   Status ListRuns(std::vector<StoredRun>* runs);
@@ -106,18 +94,6 @@ std::string RunTermQuery(const std::string& run);
 /// True for the answer of a cluster without the endpoint asked for (the integ-test build's
 /// 400 "no handler found for uri" or 405 "Incorrect HTTP method" for _delete_by_query).
 bool LacksEndpoint(const HttpResult& result);
-
-/// Reads the answer of GET / into `info`; false if it names no version.
-bool ParseServerRoot(const std::string& body, ServerInfo* info);
-
-/// Reads the answer of GET /_nodes/_local (filtered to version and build_flavor) into `info`:
-/// Elasticsearch reports a build_flavor, OpenSearch dropped it. False if no node has a version.
-bool ParseNodesInfo(const std::string& body, ServerInfo* info);
-
-/// One line on what the server is and what fiohist decided from it, e.g. "server: OpenSearch
-/// 2.19.1 (GET /), no `histogram` field type: bucket documents mapped without it
-/// (fiohist-buckets-nohistogram.json)".
-std::string DescribeServerDecisions(const ServerInfo& info, const TemplateReport& report);
 
 /// Reads a `_delete_by_query` response into `report` (deleted, failures with reasons).
 Status ParseDeleteByQuery(const std::string& body, size_t max_errors, DeleteReport* report);

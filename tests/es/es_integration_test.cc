@@ -30,6 +30,7 @@
 #include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
+#include "es/server_probe.h"
 
 namespace fiohist {
 namespace {
@@ -394,9 +395,8 @@ TEST_F(Admin, SettingsChosenAtSetupStay) {
 TEST_F(Admin, ProbeServerNamesTheEngine) {
   // Found out from the server (the URL says nothing): the Elasticsearch integ-test build has no
   // GET / and answers GET /_nodes/_local; OpenSearch answers GET /.
-  EsAdmin admin(client_.get(), prefix_);
   ServerInfo info;
-  admin.ProbeServer(&info);
+  ProbeServer(client_.get(), &info);
   EXPECT_EQ(info.product, EngineProduct());
   EXPECT_FALSE(info.version.empty());
   EXPECT_EQ(info.source, Engine() == "opensearch" ? "GET /" : "GET /_nodes/_local");
