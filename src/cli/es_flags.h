@@ -10,7 +10,6 @@
 
 #include "base/status.h"
 #include "es/bulk_indexer.h"
-#include "es/es_admin.h"
 #include "es/http_client.h"
 #include "es/index_setup.h"
 #include "es/index_templates.h"

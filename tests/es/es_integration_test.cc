@@ -25,11 +25,11 @@
 
 #include "es/bulk_indexer.h"
 #include "es/change_point_index.h"
-#include "es/es_admin.h"
 #include "es/http_client.h"
 #include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
+#include "es/run_catalog.h"
 #include "es/server_probe.h"
 
 namespace fiohist {
@@ -405,9 +405,9 @@ TEST_F(Admin, ProbeServerNamesTheEngine) {
 TEST_F(Admin, ListRuns) {
   IndexRun(client_.get(), prefix_, "run-a", 30);
   IndexRun(client_.get(), prefix_, "run-b", 10);
-  EsAdmin admin(client_.get(), prefix_);
+  RunCatalog catalog(client_.get(), prefix_);
   std::vector<StoredRun> runs;
-  ASSERT_TRUE(admin.ListRuns(&runs).ok());
+  ASSERT_TRUE(catalog.ListRuns(&runs).ok());
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run, "run-a");
   EXPECT_EQ(runs[0].documents, 31u);
@@ -433,18 +433,18 @@ TEST_F(Admin, DeleteOneRunLeavesAnother) {
     }
   }
   ASSERT_TRUE(bulk.Finish().ok());
-  EsAdmin admin(client_.get(), prefix_);
+  RunCatalog catalog(client_.get(), prefix_);
   DeleteReport report;
   BulkOptions options = FastRetries();
   options.max_batch_docs = 100;
-  Status st = admin.DeleteRun("run-a", options, &report);
+  Status st = catalog.DeleteRun("run-a", options, &report);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_FALSE(report.used_delete_by_query);  // the integ-test build has none
   EXPECT_EQ(report.deleted, 706u);
   EXPECT_EQ(report.failed, 0u);
   EXPECT_EQ(report.remaining, 0u);
   uint64_t left = 0;
-  ASSERT_TRUE(admin.CountRunDocuments("run-b", &left).ok());
+  ASSERT_TRUE(catalog.CountRunDocuments("run-b", &left).ok());
   EXPECT_EQ(left, 306u);
   EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 306u);
 }
@@ -453,9 +453,9 @@ TEST_F(Admin, RunNamesAreMatchedExactly) {
   IndexRun(client_.get(), prefix_, "run", 5);
   IndexRun(client_.get(), prefix_, "run-2", 5);
   IndexRun(client_.get(), prefix_, "Run", 5);
-  EsAdmin admin(client_.get(), prefix_);
+  RunCatalog catalog(client_.get(), prefix_);
   DeleteReport report;
-  ASSERT_TRUE(admin.DeleteRun("run", FastRetries(), &report).ok());
+  ASSERT_TRUE(catalog.DeleteRun("run", FastRetries(), &report).ok());
   EXPECT_EQ(report.deleted, 6u);
   EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 12u);
 }

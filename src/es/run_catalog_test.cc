@@ -1,11 +1,13 @@
-// Unit tests of EsAdmin's response interpretation, on answers recorded from real clusters.
-#include "es/es_admin.h"
+// Unit tests of RunCatalog's queries and response interpretation, on answers recorded from
+// real clusters.
+#include "es/run_catalog.h"
 
 #include <gtest/gtest.h>
 
 namespace fiohist {
 namespace {
 
+// The suite keeps its name from es_admin_test.cc, where these tests were written.
 TEST(EsAdmin, RunTermQueryEscapes) {
   EXPECT_EQ(RunTermQuery("a\"b\\c"), R"({"query":{"term":{"run":"a\"b\\c"}}})");
 }
@@ -15,10 +17,10 @@ TEST(EsAdmin, LacksEndpoint) {
   HttpResult r{
       400, R"({"error":"no handler found for uri [/a,b/_delete_by_query] and method [POST]"})", ""};
   EXPECT_TRUE(LacksEndpoint(r));
-  r = {
-      405,
-      R"({"error":"Incorrect HTTP method for uri [/_reindex] and method [POST], allowed: [GET]","status":405})",
-      ""};
+  r = {405,
+       R"({"error":"Incorrect HTTP method for uri [/_reindex] and method [POST], allowed: [GET]",)"
+       R"("status":405})",
+       ""};
   EXPECT_TRUE(LacksEndpoint(r));
   r = {400, R"({"error":{"type":"parsing_exception","reason":"unknown query [tem]"},"status":400})",
        ""};
