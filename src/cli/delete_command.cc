@@ -10,8 +10,8 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "es/change_point_index.h"
-#include "es/es_admin.h"
 #include "es/index_templates.h"
+#include "es/retention.h"
 #include "es/run_catalog.h"
 
 namespace po = boost::program_options;
@@ -79,9 +79,10 @@ int DeleteOneRun(RunCatalog* catalog, const std::string& run, const std::string&
 }
 
 // Retention: plans, prints the plan, applies it unless `dry_run`; the exit code.
-int DeleteOlderThan(EsAdmin* admin, int64_t cutoff_ms, bool dry_run, const BulkOptions& bulk) {
+int DeleteOlderThan(Retention* retention, int64_t cutoff_ms, bool dry_run,
+                    const BulkOptions& bulk) {
   RetentionPlan plan;
-  Status st = admin->PlanRetention(cutoff_ms, &plan);
+  Status st = retention->Plan(cutoff_ms, &plan);
   if (!st.ok()) {
     std::cerr << "fiohist delete: " << st.message() << "\n";
     return kExitError;
@@ -99,7 +100,7 @@ int DeleteOlderThan(EsAdmin* admin, int64_t cutoff_ms, bool dry_run, const BulkO
   }
   if (dry_run) return kExitOk;
   uint64_t deleted = 0;
-  st = admin->ApplyRetention(plan, bulk, &deleted);
+  st = retention->Apply(plan, bulk, &deleted);
   std::cout << "dropped " << plan.drop_indices.size() << " indices (" << plan.drop_months.size()
             << " months), deleted " << plan.delete_runs.size() << " runs (" << deleted
             << " documents)\n";
@@ -158,8 +159,8 @@ int RunDeleteCommand(int argc, char** argv) {
                              std::chrono::system_clock::now().time_since_epoch())
                              .count();
   const int64_t cutoff_ms = now_ms - age_s * 1000;
-  EsAdmin admin(client.get(), conn.index_prefix);
-  rc = DeleteOlderThan(&admin, cutoff_ms, dry_run, bulk);
+  Retention retention(client.get(), conn.index_prefix);
+  rc = DeleteOlderThan(&retention, cutoff_ms, dry_run, bulk);
   if (rc == kExitError) return rc;
   Status st =
       DeleteChangePointsBefore(client.get(), conn.index_prefix, cutoff_ms, dry_run, &changes);

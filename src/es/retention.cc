@@ -1,4 +1,4 @@
-#include "es/es_admin.h"
+#include "es/retention.h"
 
 #include <rapidjson/document.h>
 
@@ -17,11 +17,11 @@ using rapidjson::Value;
 
 }  // namespace
 
-Status EsAdmin::ListIndices(std::vector<std::string>* indices) {
+Status Retention::ListIndices(std::vector<std::string>* indices) {
   indices->clear();
-  HttpResult r = client_->Request("GET", "/" + AllIndexPatterns(prefix_) +
-                                             "/_settings/index.number_of_shards?" +
-                                             kMultiIndexOptions);
+  HttpResult r =
+      client_->Request("GET", "/" + AllIndexPatterns(prefix_) +
+                                  "/_settings/index.number_of_shards?" + kMultiIndexOptions);
   if (!r.ok()) return Status::Error("listing indices failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
   Status st = ParseJson(r, "listing indices", &doc);
@@ -33,7 +33,7 @@ Status EsAdmin::ListIndices(std::vector<std::string>* indices) {
   return Status();
 }
 
-Status EsAdmin::LatestEnd(const std::string& indices, double* end_ms, uint64_t* docs) {
+Status Retention::LatestEnd(const std::string& indices, double* end_ms, uint64_t* docs) {
   HttpResult r = client_->Request(
       "POST", "/" + indices + "/_search?" + kMultiIndexOptions,
       std::string(R"({"size":0,"track_total_hits":true,"query":)") + kNotCoarse +
@@ -55,7 +55,7 @@ Status EsAdmin::LatestEnd(const std::string& indices, double* end_ms, uint64_t* 
   return Status();
 }
 
-Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
+Status Retention::Plan(int64_t cutoff_ms, RetentionPlan* plan) {
   *plan = RetentionPlan();
   plan->cutoff_ms = cutoff_ms;
   std::vector<std::string> indices;
@@ -77,8 +77,8 @@ Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
     std::snprintf(key, sizeof key, "%04d.%02d", parts.year, parts.month);
     months[key].push_back(index);
     month_end[key] = MonthEndMs(parts.year, parts.month);
-    month_start[key] = parts.month == 1 ? MonthEndMs(parts.year - 1, 12)
-                                        : MonthEndMs(parts.year, parts.month - 1);
+    month_start[key] =
+        parts.month == 1 ? MonthEndMs(parts.year - 1, 12) : MonthEndMs(parts.year, parts.month - 1);
   }
   for (const auto& [month, names] : months) {
     std::string joined;
@@ -100,11 +100,10 @@ Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
   if (by_run.empty()) return Status();
   std::string joined;
   for (const std::string& n : by_run) joined += (joined.empty() ? "" : ",") + n;
-  const std::string aggs =
-      std::string(R"({"size":0,"query":)") + kNotCoarse +
-      R"(,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
-      R"("aggs":{"start":{"min":{"field":"@timestamp"}},)"
-      R"("end":{"max":{"field":"end"}}}}}})";
+  const std::string aggs = std::string(R"({"size":0,"query":)") + kNotCoarse +
+                           R"(,"aggs":{"runs":{"terms":{"field":"run","size":10000},)"
+                           R"("aggs":{"start":{"min":{"field":"@timestamp"}},)"
+                           R"("end":{"max":{"field":"end"}}}}}})";
   HttpResult r = client_->Request("POST", "/" + joined + "/_search?" + kMultiIndexOptions, aggs);
   if (!r.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
@@ -125,8 +124,8 @@ Status EsAdmin::PlanRetention(int64_t cutoff_ms, RetentionPlan* plan) {
   return Status();
 }
 
-Status EsAdmin::ApplyRetention(const RetentionPlan& plan, const BulkOptions& bulk_options,
-                               uint64_t* deleted) {
+Status Retention::Apply(const RetentionPlan& plan, const BulkOptions& bulk_options,
+                        uint64_t* deleted) {
   *deleted = 0;
   // Month by month, checking again just before dropping: a run pushed into an old month since
   // the plan was made keeps its month.
@@ -146,7 +145,8 @@ Status EsAdmin::ApplyRetention(const RetentionPlan& plan, const BulkOptions& bul
     Status st = LatestEnd(joined, &end_ms, &docs);
     if (!st.ok()) return st;
     if (!(end_ms < static_cast<double>(plan.cutoff_ms))) {
-      return Status::Error("month " + month + " received documents ending after the cutoff "
+      return Status::Error("month " + month +
+                           " received documents ending after the cutoff "
                            "since the plan was made: not dropped");
     }
     HttpResult r = client_->Request("DELETE", "/" + joined + "?ignore_unavailable=true");
