@@ -18,6 +18,7 @@
 #include "cli/exit_code.h"
 #include "cli/run_inputs.h"
 #include "cli/status_input.h"
+#include "es/run_catalog.h"
 #include "es/run_reader.h"
 #include "log/time_anchor.h"
 #include "output/comparison_report.h"
@@ -246,9 +247,9 @@ int Inconclusive(const std::string& message) {
 int LoadFromEs(CompareArgs* a, RunData* run, std::vector<RunData>* baselines) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("compare", &a->conn);
   if (!client) return kExitError;
-  EsAdmin admin(client.get(), a->conn.index_prefix);
+  RunCatalog catalog(client.get(), a->conn.index_prefix);
   std::vector<StoredRun> stored;
-  Status s = admin.ListRuns(&stored);
+  Status s = catalog.ListRuns(&stored);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());
     return kExitError;

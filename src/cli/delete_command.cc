@@ -10,8 +10,9 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "es/change_point_index.h"
-#include "es/es_admin.h"
 #include "es/index_templates.h"
+#include "es/retention.h"
+#include "es/run_catalog.h"
 
 namespace po = boost::program_options;
 
@@ -43,10 +44,10 @@ int DeleteChanges(const Status& st, uint64_t n, bool dry_run) {
 }
 
 // Deletes one run; the exit code.
-int DeleteOneRun(EsAdmin* admin, const std::string& run, const std::string& prefix,
+int DeleteOneRun(RunCatalog* catalog, const std::string& run, const std::string& prefix,
                  const BulkOptions& bulk) {
   uint64_t before = 0;
-  Status st = admin->CountRunDocuments(run, &before);
+  Status st = catalog->CountRunDocuments(run, &before);
   if (!st.ok()) {
     std::cerr << "fiohist delete: " << st.message() << "\n";
     return kExitError;
@@ -57,7 +58,7 @@ int DeleteOneRun(EsAdmin* admin, const std::string& run, const std::string& pref
     return kExitError;
   }
   DeleteReport report;
-  st = admin->DeleteRun(run, bulk, &report);
+  st = catalog->DeleteRun(run, bulk, &report);
   BulkStats shown;
   shown.errors = report.errors;
   shown.failed = report.failed;
@@ -78,9 +79,10 @@ int DeleteOneRun(EsAdmin* admin, const std::string& run, const std::string& pref
 }
 
 // Retention: plans, prints the plan, applies it unless `dry_run`; the exit code.
-int DeleteOlderThan(EsAdmin* admin, int64_t cutoff_ms, bool dry_run, const BulkOptions& bulk) {
+int DeleteOlderThan(Retention* retention, int64_t cutoff_ms, bool dry_run,
+                    const BulkOptions& bulk) {
   RetentionPlan plan;
-  Status st = admin->PlanRetention(cutoff_ms, &plan);
+  Status st = retention->Plan(cutoff_ms, &plan);
   if (!st.ok()) {
     std::cerr << "fiohist delete: " << st.message() << "\n";
     return kExitError;
@@ -98,7 +100,7 @@ int DeleteOlderThan(EsAdmin* admin, int64_t cutoff_ms, bool dry_run, const BulkO
   }
   if (dry_run) return kExitOk;
   uint64_t deleted = 0;
-  st = admin->ApplyRetention(plan, bulk, &deleted);
+  st = retention->Apply(plan, bulk, &deleted);
   std::cout << "dropped " << plan.drop_indices.size() << " indices (" << plan.drop_months.size()
             << " months), deleted " << plan.delete_runs.size() << " runs (" << deleted
             << " documents)\n";
@@ -145,10 +147,10 @@ int RunDeleteCommand(int argc, char** argv) {
   }
   std::unique_ptr<HttpClient> client = ConnectOrComplain("delete", &conn);
   if (!client) return kExitError;
-  EsAdmin admin(client.get(), conn.index_prefix);
   uint64_t changes = 0;
   if (!run.empty()) {
-    rc = DeleteOneRun(&admin, run, conn.index_prefix, bulk);
+    RunCatalog catalog(client.get(), conn.index_prefix);
+    rc = DeleteOneRun(&catalog, run, conn.index_prefix, bulk);
     if (rc == kExitError) return rc;
     Status st = DeleteChangePointsOfRun(client.get(), conn.index_prefix, run, &changes);
     return std::max(rc, DeleteChanges(st, changes, false));
@@ -157,7 +159,8 @@ int RunDeleteCommand(int argc, char** argv) {
                              std::chrono::system_clock::now().time_since_epoch())
                              .count();
   const int64_t cutoff_ms = now_ms - age_s * 1000;
-  rc = DeleteOlderThan(&admin, cutoff_ms, dry_run, bulk);
+  Retention retention(client.get(), conn.index_prefix);
+  rc = DeleteOlderThan(&retention, cutoff_ms, dry_run, bulk);
   if (rc == kExitError) return rc;
   Status st =
       DeleteChangePointsBefore(client.get(), conn.index_prefix, cutoff_ms, dry_run, &changes);

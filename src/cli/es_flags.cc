@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "es/index_templates.h"
+#include "es/server_probe.h"
 
 namespace po = boost::program_options;
 
@@ -173,7 +174,7 @@ std::unique_ptr<HttpClient> ConnectOrComplain(const char* command, EsConnectionO
 
 void PrintServerDecisions(HttpClient* client, const TemplateReport& report) {
   ServerInfo info;
-  EsAdmin(client, "").ProbeServer(&info);
+  ProbeServer(client, &info);
   std::cerr << "fiohist: " << DescribeServerDecisions(info, report) << "\n";
 }
 

@@ -10,8 +10,8 @@
 
 #include "base/status.h"
 #include "es/bulk_indexer.h"
-#include "es/es_admin.h"
 #include "es/http_client.h"
+#include "es/index_setup.h"
 #include "es/index_templates.h"
 
 namespace fiohist {
@@ -73,7 +73,7 @@ void AddBulkOptions(boost::program_options::options_description* desc, BulkOptio
 /// nullptr on failure.
 std::unique_ptr<HttpClient> ConnectOrComplain(const char* command, EsConnectionOptions* conn);
 
-/// Asks the server what it is (EsAdmin::ProbeServer) and prints on stderr, once per command,
+/// Asks the server what it is (ProbeServer) and prints on stderr, once per command,
 /// that and what was decided from it: "fiohist: server: OpenSearch 2.19.1 (GET /), no
 /// `histogram` field type: ..." (setup, load and push, after installing the templates).
 void PrintServerDecisions(HttpClient* client, const TemplateReport& report);

@@ -34,7 +34,7 @@
 #include "cli/pipeline_flags.h"
 #include "cli/status_input.h"
 #include "es/document_sink.h"
-#include "es/es_admin.h"
+#include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
 #include "log/time_anchor.h"
@@ -218,11 +218,11 @@ Status OpenDestination(FollowArgs* args, LiveDestination* dest) {
   if (to_es) {
     Status s = MakeEsClient(args->conn, &dest->client);
     if (!s.ok()) return s;
-    EsAdmin admin(dest->client.get(), args->conn.index_prefix);
+    IndexSetup setup(dest->client.get(), args->conn.index_prefix);
     TemplateReport report;
     // Installed templates keep their shard and replica settings (push and setup set them);
     // the run's monthly indices are created from them by the first bulk request.
-    s = admin.InstallTemplates(args->mappings, IndexSettings(), &report);
+    s = setup.InstallTemplates(args->mappings, IndexSettings(), &report);
     if (!s.ok()) return s;
     PrintServerDecisions(dest->client.get(), report);
     histogram = report.histogram_supported;

@@ -17,6 +17,7 @@
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
 #include "es/change_point_index.h"
+#include "es/run_catalog.h"
 #include "es/run_reader.h"
 #include "log/time_anchor.h"
 #include "stats/change_points.h"
@@ -84,9 +85,9 @@ int RunHistoryCommand(int argc, char** argv) {
   for (const CompareMetric& m : metrics) specs.push_back(m.spec);
   std::unique_ptr<HttpClient> client = ConnectOrComplain("history", &conn);
   if (!client) return kExitError;
-  EsAdmin admin(client.get(), conn.index_prefix);
+  RunCatalog catalog(client.get(), conn.index_prefix);
   std::vector<StoredRun> stored;
-  s = admin.ListRuns(&stored);
+  s = catalog.ListRuns(&stored);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist history: %s\n", s.message().c_str());
     return kExitError;

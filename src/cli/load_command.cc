@@ -10,8 +10,8 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
-#include "es/es_admin.h"
 #include "es/es_sender.h"
+#include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
 #include "output/bucket_form_chooser.h"
@@ -55,15 +55,15 @@ int RunLoadCommand(int argc, char** argv) {
   // to this server writes, chosen by its templates.
   bool histogram = true;
   {
-    EsAdmin admin(client.get(), conn.index_prefix);
+    IndexSetup setup(client.get(), conn.index_prefix);
     Status st;
     if (!no_setup) {
       TemplateReport report;
-      st = admin.InstallTemplates(mappings, IndexSettings(), &report);
+      st = setup.InstallTemplates(mappings, IndexSettings(), &report);
       if (st.ok()) PrintServerDecisions(client.get(), report);
       histogram = report.histogram_supported;
     } else {
-      st = admin.BucketsTemplateHasHistogram(&histogram);
+      st = setup.BucketsTemplateHasHistogram(&histogram);
     }
     if (!st.ok()) {
       std::cerr << "fiohist load: " << st.message() << "\n";

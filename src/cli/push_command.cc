@@ -15,8 +15,8 @@
 #include "cli/run_inputs.h"
 #include "cli/status_input.h"
 #include "es/document_sink.h"
-#include "es/es_admin.h"
 #include "es/es_sender.h"
+#include "es/index_setup.h"
 #include "es/ndjson_dir.h"
 #include "es/queued_indexer.h"
 #include "output/fanout_sink.h"
@@ -213,10 +213,10 @@ struct Destination {
 Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
   Status s = MakeEsClient(args->conn, &dest->client);
   if (s.ok()) {
-    EsAdmin admin(dest->client.get(), args->conn.index_prefix);
+    IndexSetup setup(dest->client.get(), args->conn.index_prefix);
     TemplateReport report;
-    s = admin.InstallTemplates(args->mappings, args->settings, &report);
-    if (s.ok()) s = admin.CreateRunIndices(run_start_ms, &report);
+    s = setup.InstallTemplates(args->mappings, args->settings, &report);
+    if (s.ok()) s = setup.CreateRunIndices(run_start_ms, &report);
     if (s.ok()) PrintServerDecisions(dest->client.get(), report);
     dest->histogram = report.histogram_supported;
   }

@@ -12,8 +12,8 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
-#include "es/es_admin.h"
 #include "es/index_templates.h"
+#include "es/run_catalog.h"
 
 namespace po = boost::program_options;
 
@@ -49,9 +49,9 @@ int RunRunsCommand(int argc, char** argv) {
   if (rc >= 0) return rc;
   std::unique_ptr<HttpClient> client = ConnectOrComplain("runs", &conn);
   if (!client) return kExitError;
-  EsAdmin admin(client.get(), conn.index_prefix);
+  RunCatalog catalog(client.get(), conn.index_prefix);
   std::vector<StoredRun> runs;
-  Status st = admin.ListRuns(&runs);
+  Status st = catalog.ListRuns(&runs);
   if (!st.ok()) {
     std::cerr << "fiohist runs: " << st.message() << "\n";
     return kExitError;

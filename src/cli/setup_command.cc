@@ -6,7 +6,7 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
-#include "es/es_admin.h"
+#include "es/index_setup.h"
 
 namespace po = boost::program_options;
 
@@ -36,9 +36,9 @@ int RunSetupCommand(int argc, char** argv) {
   }
   std::unique_ptr<HttpClient> client = ConnectOrComplain("setup", &conn);
   if (!client) return kExitError;
-  EsAdmin admin(client.get(), conn.index_prefix);
+  IndexSetup setup(client.get(), conn.index_prefix);
   TemplateReport report;
-  Status st = admin.InstallTemplates(mappings, settings, &report);
+  Status st = setup.InstallTemplates(mappings, settings, &report);
   if (!st.ok()) {
     std::cerr << "fiohist setup: " << st.message() << "\n";
     return kExitError;

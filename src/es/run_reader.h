@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "es/es_admin.h"
 #include "es/http_client.h"
+#include "es/run_catalog.h"
 #include "stats/run_cells.h"
 
 namespace fiohist {

@@ -25,10 +25,12 @@
 
 #include "es/bulk_indexer.h"
 #include "es/change_point_index.h"
-#include "es/es_admin.h"
 #include "es/http_client.h"
+#include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
+#include "es/run_catalog.h"
+#include "es/server_probe.h"
 
 namespace fiohist {
 namespace {
@@ -177,10 +179,10 @@ class EsTest : public ::testing::Test {
     ASSERT_FALSE(url_.empty()) << "FIOHIST_ES_URL is not set (run through ctest -L es)";
     client_ = Client(url_);
     prefix_ = TestPrefix();
-    EsAdmin admin(client_.get(), prefix_);
-    Status st = admin.InstallTemplates("", IndexSettings(), &templates_);
+    IndexSetup setup(client_.get(), prefix_);
+    Status st = setup.InstallTemplates("", IndexSettings(), &templates_);
     ASSERT_TRUE(st.ok()) << st.message();
-    st = admin.CreateRunIndices(1795442400000, &templates_);
+    st = setup.CreateRunIndices(1795442400000, &templates_);
     ASSERT_TRUE(st.ok()) << st.message();
   }
   void TearDown() override {
@@ -360,10 +362,10 @@ TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
   EXPECT_NE(r.body.find(R"("latency":{"type":"object","enabled":false})"), std::string::npos)
       << r.body.substr(0, 500);
   // A second setup is harmless.
-  EsAdmin admin(client_.get(), prefix_);
+  IndexSetup setup(client_.get(), prefix_);
   TemplateReport again;
-  ASSERT_TRUE(admin.InstallTemplates("", IndexSettings(), &again).ok());
-  ASSERT_TRUE(admin.CreateRunIndices(1795442400000, &again).ok());
+  ASSERT_TRUE(setup.InstallTemplates("", IndexSettings(), &again).ok());
+  ASSERT_TRUE(setup.CreateRunIndices(1795442400000, &again).ok());
   EXPECT_TRUE(again.created.empty());
   // The default replicas: auto_expand_replicas 0-1 (green on one node, a replica on many).
   r = client_->Request("GET", "/" + TestIndex(prefix_, DocKind::kBuckets) +
@@ -372,14 +374,14 @@ TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
 }
 
 TEST_F(Admin, SettingsChosenAtSetupStay) {
-  EsAdmin admin(client_.get(), prefix_);
+  IndexSetup setup(client_.get(), prefix_);
   TemplateReport report;
   IndexSettings chosen;
   ASSERT_TRUE(ParseIndexSettings(true, 2, "0", &chosen).ok());
-  ASSERT_TRUE(admin.InstallTemplates("", chosen, &report).ok());
+  ASSERT_TRUE(setup.InstallTemplates("", chosen, &report).ok());
   // A later install without settings (what push does) keeps them.
-  ASSERT_TRUE(admin.InstallTemplates("", IndexSettings(), &report).ok());
-  ASSERT_TRUE(admin.CreateRunIndices(1700000000000, &report).ok());  // 2023-11
+  ASSERT_TRUE(setup.InstallTemplates("", IndexSettings(), &report).ok());
+  ASSERT_TRUE(setup.CreateRunIndices(1700000000000, &report).ok());  // 2023-11
   HttpResult r = client_->Request("GET", "/" + IndexName(prefix_, DocKind::kPercentiles,
                                                          1700000000000) +
                                              "/_settings?flat_settings=true");
@@ -393,9 +395,8 @@ TEST_F(Admin, SettingsChosenAtSetupStay) {
 TEST_F(Admin, ProbeServerNamesTheEngine) {
   // Found out from the server (the URL says nothing): the Elasticsearch integ-test build has no
   // GET / and answers GET /_nodes/_local; OpenSearch answers GET /.
-  EsAdmin admin(client_.get(), prefix_);
   ServerInfo info;
-  admin.ProbeServer(&info);
+  ProbeServer(client_.get(), &info);
   EXPECT_EQ(info.product, EngineProduct());
   EXPECT_FALSE(info.version.empty());
   EXPECT_EQ(info.source, Engine() == "opensearch" ? "GET /" : "GET /_nodes/_local");
@@ -404,9 +405,9 @@ TEST_F(Admin, ProbeServerNamesTheEngine) {
 TEST_F(Admin, ListRuns) {
   IndexRun(client_.get(), prefix_, "run-a", 30);
   IndexRun(client_.get(), prefix_, "run-b", 10);
-  EsAdmin admin(client_.get(), prefix_);
+  RunCatalog catalog(client_.get(), prefix_);
   std::vector<StoredRun> runs;
-  ASSERT_TRUE(admin.ListRuns(&runs).ok());
+  ASSERT_TRUE(catalog.ListRuns(&runs).ok());
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run, "run-a");
   EXPECT_EQ(runs[0].documents, 31u);
@@ -432,18 +433,18 @@ TEST_F(Admin, DeleteOneRunLeavesAnother) {
     }
   }
   ASSERT_TRUE(bulk.Finish().ok());
-  EsAdmin admin(client_.get(), prefix_);
+  RunCatalog catalog(client_.get(), prefix_);
   DeleteReport report;
   BulkOptions options = FastRetries();
   options.max_batch_docs = 100;
-  Status st = admin.DeleteRun("run-a", options, &report);
+  Status st = catalog.DeleteRun("run-a", options, &report);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_FALSE(report.used_delete_by_query);  // the integ-test build has none
   EXPECT_EQ(report.deleted, 706u);
   EXPECT_EQ(report.failed, 0u);
   EXPECT_EQ(report.remaining, 0u);
   uint64_t left = 0;
-  ASSERT_TRUE(admin.CountRunDocuments("run-b", &left).ok());
+  ASSERT_TRUE(catalog.CountRunDocuments("run-b", &left).ok());
   EXPECT_EQ(left, 306u);
   EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 306u);
 }
@@ -452,9 +453,9 @@ TEST_F(Admin, RunNamesAreMatchedExactly) {
   IndexRun(client_.get(), prefix_, "run", 5);
   IndexRun(client_.get(), prefix_, "run-2", 5);
   IndexRun(client_.get(), prefix_, "Run", 5);
-  EsAdmin admin(client_.get(), prefix_);
+  RunCatalog catalog(client_.get(), prefix_);
   DeleteReport report;
-  ASSERT_TRUE(admin.DeleteRun("run", FastRetries(), &report).ok());
+  ASSERT_TRUE(catalog.DeleteRun("run", FastRetries(), &report).ok());
   EXPECT_EQ(report.deleted, 6u);
   EXPECT_EQ(Count(client_.get(), AllIndexPatterns(prefix_)), 12u);
 }
