@@ -6,8 +6,7 @@
 namespace fiohist {
 namespace {
 
-// The suite keeps its name from es_admin_test.cc, where these tests were written.
-TEST(EsAdmin, LacksHistogramType) {
+TEST(IndexSetup, LacksHistogramType) {
   // PUT _index_template on the integ-test build: the cause is nested.
   HttpResult r{400,
                R"({"error":{"type":"illegal_argument_exception","reason":"composable template [t1])"
@@ -20,7 +19,7 @@ TEST(EsAdmin, LacksHistogramType) {
   EXPECT_FALSE(LacksHistogramType(r));
 }
 
-TEST(EsAdmin, ParseTemplateSettings) {
+TEST(IndexSetup, ParseTemplateSettings) {
   IndexSettings s;
   const char kV2[] =
       R"({"index_templates":[{"name":"fiohist-pctiles","index_template":{"version":2,)"
@@ -43,7 +42,7 @@ TEST(EsAdmin, ParseTemplateSettings) {
   EXPECT_FALSE(ParseTemplateSettings("{}", &s));
 }
 
-TEST(EsAdmin, TemplateRefusedSaysWhatToDo) {
+TEST(IndexSetup, TemplateRefusedSaysWhatToDo) {
   HttpResult r;
   r.status = 403;
   r.body = R"({"error":{"type":"security_exception","reason":)"

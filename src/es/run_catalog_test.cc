@@ -7,12 +7,11 @@
 namespace fiohist {
 namespace {
 
-// The suite keeps its name from es_admin_test.cc, where these tests were written.
-TEST(EsAdmin, RunTermQueryEscapes) {
+TEST(RunCatalog, RunTermQueryEscapes) {
   EXPECT_EQ(RunTermQuery("a\"b\\c"), R"({"query":{"term":{"run":"a\"b\\c"}}})");
 }
 
-TEST(EsAdmin, LacksEndpoint) {
+TEST(RunCatalog, LacksEndpoint) {
   // Elasticsearch 8.19.21 integ-test build, POST /a,b/_delete_by_query.
   HttpResult r{
       400, R"({"error":"no handler found for uri [/a,b/_delete_by_query] and method [POST]"})", ""};
@@ -29,7 +28,7 @@ TEST(EsAdmin, LacksEndpoint) {
   EXPECT_FALSE(LacksEndpoint(r));
 }
 
-TEST(EsAdmin, ParseDeleteByQuery) {
+TEST(RunCatalog, ParseDeleteByQuery) {
   // The shape documented for _delete_by_query (Elasticsearch 8.x).
   std::string body =
       R"({"took":147,"timed_out":false,"total":120,"deleted":119,"batches":1,)"

@@ -7,8 +7,7 @@
 namespace fiohist {
 namespace {
 
-// The suite keeps its name from es_admin_test.cc, where these tests were written.
-TEST(EsAdmin, ParseServerRoot) {
+TEST(ServerProbe, ParseServerRoot) {
   ServerInfo info;
   // OpenSearch 2.19.1 integ-test build, GET / (shortened).
   EXPECT_TRUE(ParseServerRoot(
@@ -28,7 +27,7 @@ TEST(EsAdmin, ParseServerRoot) {
       &info));
 }
 
-TEST(EsAdmin, ParseNodesInfo) {
+TEST(ServerProbe, ParseNodesInfo) {
   ServerInfo info;
   // GET /_nodes/_local?filter_path=nodes.*.version,nodes.*.build_flavor of both engines.
   EXPECT_TRUE(ParseNodesInfo(
@@ -44,7 +43,7 @@ TEST(EsAdmin, ParseNodesInfo) {
   EXPECT_FALSE(ParseNodesInfo("not json", &info));
 }
 
-TEST(EsAdmin, DescribeServerDecisions) {
+TEST(ServerProbe, DescribeServerDecisions) {
   ServerInfo info{"OpenSearch", "2.19.1", "GET /"};
   TemplateReport report;
   report.histogram_supported = false;
