@@ -93,7 +93,8 @@ async function main() {
       return { charts, render_ms: r.renderMs, all_drawn_ms: timing.allDrawn, timing,
         script_start_ms: r.scriptStartMs, dom_content_loaded_ms: nav ? nav.domContentLoadedEventEnd : null,
         sections: Array.from(document.querySelectorAll('section h2')).map((h) => h.textContent),
-        notes: document.getElementById('notes').innerText };
+        notes: document.getElementById('notes').innerText,
+        source: (document.getElementById('section-source-run') || { innerText: '' }).innerText };
     }));
     if (zoomId) {
       out.zoom = await page.evaluate((id) => new Promise((resolve) => {

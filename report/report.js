@@ -557,6 +557,18 @@
       ['grid', 'quantum ' + run.quantum_ms + ' ms, first quantum ' + fmtWhen(run, run.first_quantum_ms) + ', ' + run.quanta + ' quanta; zoom resolutions \u00d7' + run.resList.join(', \u00d7')],
       ['bucket layout', run.layout + (run.log_hist_msec ? ', log_hist_msec ' + run.log_hist_msec + (run.log_hist_msec_inferred ? ' (inferred)' : '') : '')],
     ];
+    // Coverage: how many quanta every log covered in full (the cluster's quanta of all
+    // directions), and the partial ones with the lowest share of the quantum covered.
+    const cs = series(run, '', 'all', 1) || run.series.find((x) => x.res === 1 && x.host === '');
+    if (cs) {
+      const part = cs.partial;
+      let low = -1;
+      for (const i of part) if (low < 0 || cs.cov[i] < cs.cov[low]) low = i;
+      facts.push(['coverage', (cs.t.length - part.length) + ' of ' + cs.t.length +
+        ' quanta with I/O complete (every log covered all of the quantum)' + (part.length
+        ? '; ' + part.length + ' partial (shaded), the lowest ' + (100 * cs.cov[low]).toFixed(0) +
+          ' % covered, at ' + fmtWhen(run, cs.t[low]) : '')]);
+    }
     if (src.fio_versions.length) facts.push(['fio', src.fio_versions.join(', ')]);
     for (const n of src.fio_json) facts.push(['fio JSON', n]);
     s.append(table(['', ''], facts, [0, 1]));

@@ -187,6 +187,10 @@ def browser_cases():
     check(len(data["main"]["breaches"]) > 0 and "SLA" in " ".join(seen["sections"]),
           "sample: SLA breaches listed (%d)" % len(data["main"]["breaches"]))
     check(seen["sections"][-1].startswith("Where the data came from"), "sample: the source section")
+    cs = series(data["main"], "", "all", 1)
+    want = "%d of %d quanta with I/O complete" % (len(cs["t"]) - len(cs["partial"]), len(cs["t"]))
+    check(want in seen["source"] and "%d partial" % len(cs["partial"]) in seen["source"],
+          "sample: the source section gives the coverage (%s)" % want)
 
     # A long run: zoomed out it draws a coarser resolution, zoomed in the quanta.
     logs = synthetic_run(os.path.join(OUT, "long"), 3600, ["hostA", "hostB", "hostC"])
