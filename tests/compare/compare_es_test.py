@@ -21,6 +21,7 @@ pushed under tag `nightly`, then checked:
   chosen direction with their whole-run p50 and its bootstrap interval (what `history`
   computed), the baseline of each, and each point's links to its overview and to the
   comparison naming the run and its baseline;
+- runs pushed at other quanta are refused (exit 1, saying so);
 - a run still `running` gives exit 6 and says so, and `--tag` skips it;
 - `runs --tag` lists the tag's runs with their state and whole-run p50/p99.
 
@@ -138,6 +139,15 @@ rc, out, err = stored("--format", "json", "bs64k", "--tag", "nightly", "--last",
 check(rc in (5, 6) and "only 4 finished runs" in err, f"--last 5: says only 4 ({err.strip()})")
 rc, out, err = stored("aa1", "--tag", "nightly")
 check(rc == 6 and "no finished run with tag" in err, f"first run of the tag: exit 6 ({rc}: {err.strip()})")
+
+# Runs pushed at other quanta (no tag, so the tag's history is untouched): refused, exit 1.
+rc, out, err = fiohist("push", "--es-url", URL, "--index-prefix", PREFIX, "--run", "aa1-q02",
+                       "--quantum", "0.2", "--quiet",
+                       *sorted(glob.glob(os.path.join(WORK, "aa1", "h_clat_hist.*.log"))))
+es("POST", "/%s-*/_refresh" % PREFIX)
+rc, out, err = stored("aa1-q02", "aa2", "aa3")
+check(rc == 1 and "different quanta" in err,
+      f"runs of different quanta (0.2 s, 0.1 s): exit 1, says so ({rc}: {err.strip()[-200:]})")
 rc, out, err = stored("aa2", "--tag", "nightly", "--last", "1")
 check(rc in (0, 5, 6) and "aa1" in out, f"aa2 --tag --last 1: against aa1 (exit {rc})")
 
@@ -365,7 +375,8 @@ check(rc == 0 and "would delete 10 change points and history points" in out,
 check(len(changes()) == 2 and len(changes("point")) == 8, "--dry-run deletes none")
 rc, out, err = fiohist("delete", "--es-url", URL, "--index-prefix", PREFIX, "--run", "bs64k")
 check(rc == 0 and "deleted 2 change points and history points" in out and
-      list(changes()) == ["nightly/read/p99/aa3"] and "nightly/bs64k" not in changes("point"),
+      list(changes()) == ["nightly/read/p99/aa3"] and "nightly/bs64k/read" not in changes("point")
+      and "nightly/bs64k-2/read" in changes("point"),
       f"delete --run bs64k: its change point and point go, the others stay ({out.strip()}; {err.strip()})")
 
 if failures:
