@@ -227,7 +227,12 @@ Status ParseConfidence(const std::string& text, double* confidence) {
 
 int64_t WholeIos(double weighted) {
   if (!(weighted > 0)) return 0;
-  return static_cast<int64_t>(std::floor(weighted * (1 + 1e-9)));
+  // fio's counts are 64-bit, but a sum of them need not fit int64_t (a corrupt or fuzzed log
+  // comes near); beyond kMaxIntervalIos the ranks' grid would overflow, and the interval of so
+  // many I/Os is far narrower than any bucket anyway.
+  const double whole = std::floor(weighted * (1 + 1e-9));
+  return whole >= static_cast<double>(kMaxIntervalIos) ? kMaxIntervalIos
+                                                       : static_cast<int64_t>(whole);
 }
 
 RankInterval QuantileRanks(int64_t n, double p, double confidence) {

@@ -37,10 +37,13 @@ struct RankInterval {
   int64_t upper = 0;
 };
 
+/// The most I/Os an interval is computed for (2^62): more are taken as this many.
+constexpr int64_t kMaxIntervalIos = int64_t{1} << 62;
+
 /// How many whole I/Os a weighted count stands for: records straddling quanta give
 /// fractional counts, so n is the count rounded down (only whole I/Os count, which can
 /// only widen an interval), with a relative tolerance of 1e-9 for sums of fractions that
-/// come out a hair below a whole number.
+/// come out a hair below a whole number; at most kMaxIntervalIos.
 int64_t WholeIos(double weighted);
 
 /// The interval ranks for quantile `p` (0..1) of `n` I/Os at `confidence` (0..1, checked

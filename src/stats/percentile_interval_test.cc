@@ -144,6 +144,13 @@ TEST(PercentileInterval, WholeIosRoundsDown) {
   EXPECT_EQ(WholeIos(3000), 3000);
   EXPECT_EQ(WholeIos(2999.9999999999), 3000);  // a sum of fractions a hair short
   EXPECT_EQ(WholeIos(2999.99), 2999);
+  // Sums of 64-bit counts beyond int64_t (the fuzzer's 1.2e19) are capped, never cast out
+  // of range, and their ranks stay inside the grid.
+  EXPECT_EQ(WholeIos(1.22222e19), kMaxIntervalIos);
+  EXPECT_EQ(WholeIos(1e300), kMaxIntervalIos);
+  const RankBracket b = QuantileRankBracket(kMaxIntervalIos - 12345, 0.99, 0.95);
+  EXPECT_LE(b.lower_min, b.upper_max);
+  EXPECT_GT(b.lower_min, 0);
 }
 
 TEST(PercentileInterval, ParsesConfidence) {
