@@ -49,6 +49,13 @@ void Num(Writer& w, const char* k, double v) {
   }
 }
 
+void Strings(Writer& w, const char* k, const std::vector<std::string>& v) {
+  w.Key(k);
+  w.StartArray();
+  for (const std::string& x : v) w.String(x.c_str());
+  w.EndArray();
+}
+
 void Meta(Writer& w, const RunMeta& meta) {
   if (!meta.run.empty()) Str(w, "run", meta.run);
   if (!meta.tags.empty()) {
@@ -108,46 +115,40 @@ std::string RunMetaJson(const RunMeta& meta) {
   return inner.empty() ? "" : "," + inner;
 }
 
-std::string RunDocument(const RunInfo& info_, const RunMeta& meta_, double ns_per_unit_,
+std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_unit,
                         const RunSummary& summary, const std::vector<ScopeResult>& whole_run) {
   rapidjson::StringBuffer buf;
   Writer w(buf);
   w.StartObject();
-  Meta(w, meta_);
-  TimeField(w, RunKey("@timestamp"), info_.first_quantum_ms, info_.absolute);
-  TimeField(w, RunKey("start"), info_.first_quantum_ms, info_.absolute);
-  TimeField(w, RunKey("end"), summary.end_ms, info_.absolute);
+  Meta(w, meta);
+  TimeField(w, RunKey("@timestamp"), info.first_quantum_ms, info.absolute);
+  TimeField(w, RunKey("start"), info.first_quantum_ms, info.absolute);
+  TimeField(w, RunKey("end"), summary.end_ms, info.absolute);
   Num(w, RunKey("duration_s"),
-      static_cast<double>(summary.end_ms - info_.first_quantum_ms) / 1000.0);
+      static_cast<double>(summary.end_ms - info.first_quantum_ms) / 1000.0);
   Key(w, RunKey("start_ms"));
-  w.Int64(info_.first_quantum_ms);
+  w.Int64(info.first_quantum_ms);
   Key(w, RunKey("end_ms"));
   w.Int64(summary.end_ms);
-  Key(w, RunKey("hosts"));
-  w.StartArray();
-  for (const std::string& h : info_.hosts) w.String(h.c_str());
-  w.EndArray();
+  Strings(w, RunKey("hosts"), info.hosts);
   Key(w, RunKey("jobs"));
   w.StartArray();
-  for (const LogSource& l : info_.logs) w.String((l.host + "/" + l.job).c_str());
+  for (const LogSource& l : info.logs) w.String((l.host + "/" + l.job).c_str());
   w.EndArray();
   Key(w, RunKey("files"));
-  w.Int(static_cast<int>(info_.logs.size()));
-  Num(w, RunKey("quantum_s"), static_cast<double>(info_.quantum_ms) / 1000.0);
-  Str(w, RunKey("layout"), info_.layout.Name());
-  Key(w, RunKey("fio_versions"));
-  w.StartArray();
-  for (const std::string& v : info_.fio_versions) w.String(v.c_str());
-  w.EndArray();
-  Str(w, RunKey("anchor"), info_.anchor);
-  Str(w, RunKey("grid"), info_.grid);
+  w.Int(static_cast<int>(info.logs.size()));
+  Num(w, RunKey("quantum_s"), static_cast<double>(info.quantum_ms) / 1000.0);
+  Str(w, RunKey("layout"), info.layout.Name());
+  Strings(w, RunKey("fio_versions"), info.fio_versions);
+  Str(w, RunKey("anchor"), info.anchor);
+  Str(w, RunKey("grid"), info.grid);
   Key(w, RunKey("grid_origin_ms"));
-  w.Int64(info_.grid_origin_ms);
+  w.Int64(info.grid_origin_ms);
   Key(w, RunKey("log_hist_msec"));
-  w.Int64(info_.log_hist_msec);
+  w.Int64(info.log_hist_msec);
   Key(w, RunKey("resolutions"));
   w.StartArray();
-  for (int m : summary.resolutions.empty() ? info_.resolutions : summary.resolutions) w.Int(m);
+  for (int m : summary.resolutions.empty() ? info.resolutions : summary.resolutions) w.Int(m);
   w.EndArray();
   if (!summary.io_shares.empty()) {
     double lowest = summary.io_shares.front().share();
@@ -155,10 +156,10 @@ std::string RunDocument(const RunInfo& info_, const RunMeta& meta_, double ns_pe
     Num(w, RunKey("logged_io_share"), lowest);
   }
   Str(w, RunKey("state"), summary.state);
-  if (!info_.sla.empty()) {
+  if (!info.sla.empty()) {
     Key(w, RunKey("sla"));
     w.StartArray();
-    for (const SlaThreshold& t : info_.sla) w.String(t.text.c_str());
+    for (const SlaThreshold& t : info.sla) w.String(t.text.c_str());
     w.EndArray();
     Key(w, RunKey("sla_breaches"));
     w.Int64(summary.sla_breaches);
@@ -169,18 +170,18 @@ std::string RunDocument(const RunInfo& info_, const RunMeta& meta_, double ns_pe
     if (r.kind != ScopeKind::kCluster) continue;
     const std::string prefix =
         r.direction == Direction::kAll ? "" : std::string(DirectionName(r.direction)) + "_";
-    Num(w, (prefix + StatName(Stat::kSamples)).c_str(), StatValue(Stat::kSamples, r, ns_per_unit_));
-    Num(w, (prefix + StatName(Stat::kIops)).c_str(), StatValue(Stat::kIops, r, ns_per_unit_));
-    LatencyFields(w, prefix, r, info_.percentiles, ns_per_unit_);
+    Num(w, (prefix + StatName(Stat::kSamples)).c_str(), StatValue(Stat::kSamples, r, ns_per_unit));
+    Num(w, (prefix + StatName(Stat::kIops)).c_str(), StatValue(Stat::kIops, r, ns_per_unit));
+    LatencyFields(w, prefix, r, info.percentiles, ns_per_unit);
     if (r.direction != Direction::kAll) continue;
     Key(w, RunKey("few_ios"));
     w.StartArray();
     for (size_t i = 0; i < r.stats.few_ios.size(); ++i) {
-      if (r.stats.few_ios[i]) w.String(info_.percentiles.field_names[i].c_str());
+      if (r.stats.few_ios[i]) w.String(info.percentiles.field_names[i].c_str());
     }
     w.EndArray();
   }
-  Num(w, RunKey("confidence"), info_.confidence);
+  Num(w, RunKey("confidence"), info.confidence);
   Key(w, RunKey("summary"));
   w.StartArray();
   for (const ScopeResult& r : whole_run) {
@@ -198,7 +199,7 @@ std::string RunDocument(const RunInfo& info_, const RunMeta& meta_, double ns_pe
                                                      : false;
       if (mine) Num(w, "logged_io_share", sh.share());
     }
-    LatencyFields(w, "", r, info_.percentiles, ns_per_unit_);
+    LatencyFields(w, "", r, info.percentiles, ns_per_unit);
     w.EndObject();
   }
   w.EndArray();
