@@ -21,6 +21,7 @@
 #include "es/run_reader.h"
 #include "log/time_anchor.h"
 #include "stats/change_points.h"
+#include "stats/percentiles.h"
 #include "stats/run_comparison.h"
 
 namespace po = boost::program_options;
@@ -195,7 +196,7 @@ int RunHistoryCommand(int argc, char** argv) {
       number(hi);
       w.EndObject();
       values_of[{x.run[i], x.direction}].push_back(
-          {HistoryValueField(spec.name), x.value[i] / scale, lo, hi});
+          {FieldNameOf(spec.name), x.value[i] / scale, lo, hi});
       if (!json) {
         std::printf("  %-32s %10.4g  [%.4g, %.4g]\n", x.run[i].c_str(), x.value[i] / scale, lo, hi);
       }

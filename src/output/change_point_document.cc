@@ -3,7 +3,6 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -46,19 +45,16 @@ std::string ChangePointId(const ChangePointRecord& c) {
                "/" + EscapePart(c.run));
 }
 
-std::string HistoryValueField(const std::string& metric) {
-  std::string field = metric;
-  std::replace(field.begin(), field.end(), '.', '_');
-  return field;
-}
-
 std::string HistoryPointId(const HistoryPointRecord& p) {
   return CapId(EscapePart(p.tag) + "/" + EscapePart(p.run) + "/" + EscapePart(p.direction));
 }
 
 std::string HistoryPointDocument(const HistoryPointRecord& p) {
-  std::set<std::string> mapped;
-  for (const Field& f : ChangePointFields()) mapped.insert(f.name);
+  static const std::set<std::string> mapped = [] {
+    std::set<std::string> names;
+    for (const Field& f : ChangePointFields()) names.insert(f.name);
+    return names;
+  }();
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();

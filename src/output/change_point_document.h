@@ -39,7 +39,7 @@ std::string ChangePointDocument(const ChangePointRecord& c);
 struct HistoryPointRecord {
   /// A metric's whole-run value and the 95% interval of `history` (latencies in us).
   struct Value {
-    std::string field;  ///< its field: the metric's name with '.' as '_' ("p99_9", "iops")
+    std::string field;  ///< its field: FieldNameOf() the metric's name ("p99_9", "iops")
     double value = 0, low = 0, high = 0;
   };
   std::string tag;
@@ -54,9 +54,6 @@ struct HistoryPointRecord {
   /// `history --json` alone: the index maps no field it does not know).
   std::vector<Value> values;
 };
-
-/// The field of a metric's value in history point documents: "p99.9" -> "p99_9".
-std::string HistoryValueField(const std::string& metric);
 
 /// The id: tag, run and direction ("nightly/bs16k/read", escaped as ChangePointId's parts;
 /// three parts, so never a change point's id).

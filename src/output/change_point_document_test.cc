@@ -8,6 +8,7 @@
 #include <string>
 
 #include "output/fields.h"
+#include "stats/percentiles.h"
 
 namespace fiohist {
 namespace {
@@ -40,7 +41,7 @@ TEST(ChangePointDocument, CarriesExactlyTheTableFields) {
   for (const char* f : {"baseline", "end_ms"}) table.erase(f);
   for (const char* metric : {"p50", "p99", "p99.9", "iops"}) {
     for (const char* suffix : {"", "_low", "_high"}) {
-      table.erase(HistoryValueField(metric) + suffix);
+      table.erase(FieldNameOf(metric) + suffix);
     }
   }
   EXPECT_EQ(keys, table);
@@ -134,7 +135,7 @@ TEST(ChangePointDocument, HistoryPointCarriesTheBootstrapIntervals) {
   p.run = "r";
   p.direction = "write";
   for (const char* metric : {"p50", "p99", "p99.9", "p90", "iops"}) {
-    p.values.push_back({HistoryValueField(metric), 10, 8, 12.5});
+    p.values.push_back({FieldNameOf(metric), 10, 8, 12.5});
   }
   p.values.back().high = NAN;  // iops: no upper bound
   rapidjson::Document d;
@@ -151,7 +152,7 @@ TEST(ChangePointDocument, HistoryPointCarriesTheBootstrapIntervals) {
   EXPECT_TRUE(d.HasMember("iops") && d.HasMember("iops_low"));
   EXPECT_FALSE(d.HasMember("iops_high"));
   EXPECT_FALSE(d.HasMember("p90"));
-  EXPECT_EQ(HistoryValueField("p99.99"), "p99_99");
+  EXPECT_EQ(FieldNameOf("p99.99"), "p99_99");
 }
 
 }  // namespace

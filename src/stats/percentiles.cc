@@ -81,6 +81,12 @@ PercentileList DefaultPercentiles() {
   return list;
 }
 
+std::string FieldNameOf(const std::string& name) {
+  std::string field = name;
+  std::replace(field.begin(), field.end(), '.', '_');
+  return field;
+}
+
 Status MakePercentiles(const std::vector<double>& values, PercentileList* list) {
   PercentileList out;
   for (double p : values) {
@@ -93,9 +99,7 @@ Status MakePercentiles(const std::vector<double>& values, PercentileList* list) 
     out.values.push_back(p);
     const std::string text = FormatPercentile(p);
     out.names.push_back("p" + text);
-    std::string field = "p" + text;
-    std::replace(field.begin(), field.end(), '.', '_');
-    out.field_names.push_back(field);
+    out.field_names.push_back(FieldNameOf(out.names.back()));
   }
   if (out.values.empty()) return Status::Error("no percentiles given");
   *list = std::move(out);

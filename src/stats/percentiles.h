@@ -21,6 +21,10 @@ struct PercentileList {
   std::vector<std::string> field_names;
 };
 
+/// A statistic's name as a document field: "p99.9" -> "p99_9" (Elasticsearch reads a dot as
+/// an object path); names without a dot ("iops") are their own field.
+std::string FieldNameOf(const std::string& name);
+
 /// The default list: 50, 90, 95, 99, 99.9, 99.99.
 PercentileList DefaultPercentiles();
 /// Parses "50,90,99.9" (commas or spaces). Fails on values outside [0, 100] or repeats.

@@ -392,12 +392,18 @@ TEST(Pipeline, GridFollowsTheRecordsEnds) {
   EXPECT_DOUBLE_EQ(sink.whole[0].straddled, 0);
 }
 
-TEST(Pipeline, EpochGridSplitsRecordsAndSaysHowMuch) {
+// Reads only, 1 s records, no fio JSON, quanta on whole seconds.
+PipelineOptions EpochGridReads() {
   PipelineOptions o;
   o.grid.mode = GridChoice::Mode::kEpoch;
   o.log_hist_msec = 1000;
   o.find_fio_json = false;
   o.directions = {true, false, false, false};
+  return o;
+}
+
+TEST(Pipeline, EpochGridSplitsRecordsAndSaysHowMuch) {
+  const PipelineOptions o = EpochGridReads();
   CollectingSink sink;
   RunSummary summary;
   ASSERT_TRUE(RunPipeline(o, {WriteTempFile("phased_epoch.log", PhasedLog())}, &sink, &summary).ok());
@@ -421,11 +427,7 @@ TEST(Pipeline, EpochGridSplitsRecordsAndSaysHowMuch) {
 TEST(Pipeline, StraddledShareIsSummedPerScope) {
   // Host A's records end 200 ms after the whole seconds, host B's on them: on the epoch grid
   // only A's I/Os are spread over edges, and each scope's share counts its own I/Os.
-  PipelineOptions o;
-  o.grid.mode = GridChoice::Mode::kEpoch;
-  o.log_hist_msec = 1000;
-  o.find_fio_json = false;
-  o.directions = {true, false, false, false};
+  PipelineOptions o = EpochGridReads();
   o.scopes = {true, true, true};
   CollectingSink sink;
   RunSummary summary;
