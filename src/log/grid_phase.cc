@@ -1,5 +1,6 @@
 #include "log/grid_phase.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -118,6 +119,12 @@ GridPlan PlanGrid(const GridChoice& choice, int64_t quantum_ms, int64_t log_hist
   if (plan.period_ms <= 1) return plan;
   const int64_t record_ms = log_hist_msec > 0 ? log_hist_msec : plan.period_ms;
   const int64_t far = static_cast<int64_t>(kFarFromEdge * static_cast<double>(plan.period_ms));
+  // Records already shorter than the quantum need to be shorter still, not "a fraction".
+  const std::string shorter =
+      record_ms < quantum_ms
+          ? "a shorter log_hist_msec than its " + std::to_string(record_ms) + " ms (e.g. " +
+                std::to_string(std::max<int64_t>(1, record_ms / 5)) + " ms)"
+          : "log_hist_msec a fraction of the quantum (e.g. 100 ms)";
   for (const std::string& host : hosts) {
     const std::vector<RecordEnd>& ends = by_host[host];
     if (ends.empty()) continue;
@@ -133,8 +140,7 @@ GridPlan PlanGrid(const GridChoice& choice, int64_t quantum_ms, int64_t log_hist
                                         static_cast<double>(record_ms) + 0.5)) +
         "% of the I/Os of each of its records that crosses an edge are placed in the "
         "neighbouring quantum by spreading them uniformly over the record; start the "
-        "hosts' fio together, or log with "
-        "log_hist_msec a fraction of the quantum (e.g. 100 ms)");
+        "hosts' fio together, or log with " + shorter);
   }
   return plan;
 }
