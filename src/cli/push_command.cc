@@ -308,6 +308,10 @@ class AnchorGate : public ResultSink {
   void Prepare(const ScopeResult& r, std::string* prepared) const override {
     next_->Prepare(r, prepared);
   }
+  bool takes_jobs_by_log() const override { return next_->takes_jobs_by_log(); }
+  Status JobDone(const std::string& host, const std::string& job) override {
+    return next_->JobDone(host, job);
+  }
   /// Begin refused an unanchored run (a usage error: the command line lacks an anchor).
   bool refused() const { return refused_; }
   /// Begin could not open the cluster or the directory.

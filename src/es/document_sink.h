@@ -50,6 +50,12 @@ class DocumentSink : public ResultSink {
   /// documents need the carry, so Quantum() builds them, in order).
   bool prepares() const override { return true; }
   void Prepare(const ScopeResult& r, std::string* prepared) const override;
+  /// Documents do not depend on each other's order; a job's bucket carries go with it.
+  bool takes_jobs_by_log() const override { return true; }
+  Status JobDone(const std::string& host, const std::string& job) override {
+    carry_.ForgetJob(host, job);
+    return Status();
+  }
 
   /// A live run (follow): hands on the run document now, from `info`'s hosts and jobs (they
   /// grow as streams start) and the whole-run results so far; End() writes the last one,

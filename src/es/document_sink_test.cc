@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "output/bucket_form_chooser.h"
 #include "stats/pipeline.h"
+#include "stats/resolution_sink.h"
 
 namespace fiohist {
 namespace {
@@ -11,8 +14,9 @@ namespace {
 const std::string kSamples = FIOHIST_SOURCE_DIR "/samples/epoch2";
 
 // The actions of a push of the sample logs (4 jobs on 2 hosts, epoch stamps) in `form`.
-std::vector<BulkAction> Push(BucketForm form) {
+std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256) {
   PipelineOptions o;
+  o.spill_min_logs = spill_min_logs;
   o.scopes = {true, true, true};
   o.keep_records = true;
   o.find_fio_json = false;
@@ -20,12 +24,13 @@ std::vector<BulkAction> Push(BucketForm form) {
   std::vector<BulkAction> actions;
   BucketOptions buckets;
   buckets.form = form;
-  DocumentSink sink("fiohist", RunMeta{"r", {}, {}},
-                    [&](BulkAction a) {
-                      actions.push_back(std::move(a));
-                      return Status();
-                    },
-                    buckets);
+  DocumentSink documents("fiohist", RunMeta{"r", {}, {}},
+                         [&](BulkAction a) {
+                           actions.push_back(std::move(a));
+                           return Status();
+                         },
+                         buckets);
+  ResolutionSink sink(&documents, {5, 10, 100});
   RunSummary summary;
   std::vector<std::string> logs;
   for (const char* name : {"1.log.hostX", "1.log.hostY", "2.log.hostX", "2.log.hostY"}) {
@@ -59,6 +64,29 @@ TEST(DocumentSink, FilesLoadAsADirectPushWrites) {
     EXPECT_GT(buckets, 100u);
     // Job documents are rewritten for either server; compact ones only for the histogram.
     EXPECT_EQ(chooser.rewritten(), buckets);
+  }
+}
+
+// With many logs (spilled) the job scope comes log by log after the other scopes: the
+// same documents, in another order, bucket counts included (each job's carry runs over its
+// quanta in time order either way, and is dropped when the job is done).
+TEST(DocumentSink, JobsByLogWriteTheSameDocuments) {
+  for (BucketForm form : {BucketForm::kFile, BucketForm::kHistogram, BucketForm::kCompact}) {
+    auto sorted = [](std::vector<BulkAction> actions) {
+      std::vector<std::string> out;
+      for (const BulkAction& a : actions) out.push_back(a.index + " " + a.id + " " + a.source);
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    const std::vector<BulkAction> in_step = Push(form);
+    const std::vector<BulkAction> by_log = Push(form, 1);
+    EXPECT_GT(in_step.size(), 300u);
+    EXPECT_EQ(sorted(by_log), sorted(in_step)) << static_cast<int>(form);
+    // Not the same order: the pipeline did take the job scope log by log.
+    std::vector<std::string> a, b;
+    for (const BulkAction& x : in_step) a.push_back(x.id);
+    for (const BulkAction& x : by_log) b.push_back(x.id);
+    EXPECT_NE(a, b);
   }
 }
 

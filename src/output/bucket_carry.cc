@@ -4,6 +4,24 @@
 
 namespace fiohist {
 
+void BucketCarry::SetKey(ScopeKind kind, const std::string& host, const std::string& job,
+                         Direction direction) {
+  key_.assign(ScopeName(kind));
+  key_ += '\x1f';
+  key_ += host;
+  key_ += '\x1f';
+  key_ += job;
+  key_ += '\x1f';
+  key_ += DirectionName(direction);
+}
+
+void BucketCarry::ForgetJob(const std::string& host, const std::string& job) {
+  for (Direction d : {Direction::kRead, Direction::kWrite, Direction::kTrim, Direction::kAll}) {
+    SetKey(ScopeKind::kJob, host, job, d);
+    carry_.erase(key_);
+  }
+}
+
 void BucketCarry::Round(const ScopeResult& r, IntegerBuckets* out) {
   out->columns.clear();
   out->counts.clear();
@@ -11,13 +29,7 @@ void BucketCarry::Round(const ScopeResult& r, IntegerBuckets* out) {
   out->scale = scale_;
   if (!r.histogram) return;
   const double scale = static_cast<double>(scale_);
-  key_.assign(ScopeName(r.kind));
-  key_ += '\x1f';
-  key_ += r.host;
-  key_ += '\x1f';
-  key_ += r.job;
-  key_ += '\x1f';
-  key_ += DirectionName(r.direction);
+  SetKey(r.kind, r.host, r.job, r.direction);
   std::vector<double>& carry = carry_[key_];
   r.histogram->ForEachNonZero([&](int c, double v) {
     if (c < 0 || c >= Histogram::kMaxColumns) return;

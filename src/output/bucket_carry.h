@@ -37,8 +37,15 @@ class BucketCarry {
   /// Fills `out` with `r`'s rounded counts (zero-count buckets are left out; their carry
   /// waits for the series' next count in that bucket).
   void Round(const ScopeResult& r, IntegerBuckets* out);
+  /// Drops the carries of every direction of the job (host, job): it has no more
+  /// results (ResultSink::JobDone).
+  void ForgetJob(const std::string& host, const std::string& job);
 
  private:
+  // Sets key_ to the series of (kind, host, job, direction).
+  void SetKey(ScopeKind kind, const std::string& host, const std::string& job,
+              Direction direction);
+
   // Carry per column of each series, keyed by "scope\x1fhost\x1fjob\x1fdirection".
   std::unordered_map<std::string, std::vector<double>> carry_;
   std::string key_;  // reused

@@ -88,5 +88,36 @@ TEST(BucketCarry, SeriesCarrySeparately) {
   EXPECT_EQ(b.counts[0], 1);
 }
 
+// A job done (ResultSink::JobDone) takes its carries with it, in every direction; other
+// series keep theirs.
+TEST(BucketCarry, ForgetJobDropsItsCarriesOnly) {
+  Histogram h;
+  h.Add(3, 0.4);  // rounds to 0 and carries 0.4
+  ScopeResult r;
+  r.kind = ScopeKind::kJob;
+  r.host = "h";
+  r.histogram = &h;
+  BucketCarry carry;
+  IntegerBuckets b;
+  for (const char* job : {"a", "b"}) {
+    r.job = job;
+    for (Direction d : {Direction::kRead, Direction::kWrite}) {
+      r.direction = d;
+      carry.Round(r, &b);
+      EXPECT_EQ(b.total, 0);
+    }
+  }
+  carry.ForgetJob("h", "a");
+  for (Direction d : {Direction::kRead, Direction::kWrite}) {
+    r.direction = d;
+    r.job = "a";
+    carry.Round(r, &b);  // 0.4 again: still below one half
+    EXPECT_EQ(b.total, 0);
+    r.job = "b";
+    carry.Round(r, &b);  // 0.4 + 0.4 carried
+    EXPECT_EQ(b.total, 1);
+  }
+}
+
 }  // namespace
 }  // namespace fiohist

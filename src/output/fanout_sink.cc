@@ -46,6 +46,21 @@ bool FanoutSink::reads_whole_run() const {
   return false;
 }
 
+bool FanoutSink::takes_jobs_by_log() const {
+  for (const ResultSink* s : sinks_) {
+    if (!s->takes_jobs_by_log()) return false;
+  }
+  return true;
+}
+
+Status FanoutSink::JobDone(const std::string& host, const std::string& job) {
+  for (ResultSink* s : sinks_) {
+    Status st = s->JobDone(host, job);
+    if (!st.ok()) return st;
+  }
+  return Status();
+}
+
 void FanoutSink::Prepare(const ScopeResult& r, std::string* prepared) const {
   for (const ResultSink* s : sinks_) {
     if (s->prepares()) s->Prepare(r, prepared);

@@ -24,6 +24,9 @@ class FanoutSink : public ResultSink {
   bool reads_job_histograms() const override;
   /// True when any of the sinks reads them.
   bool reads_whole_run() const override;
+  /// True when all of the sinks take them.
+  bool takes_jobs_by_log() const override;
+  Status JobDone(const std::string& host, const std::string& job) override;
 
  private:
   std::vector<ResultSink*> sinks_;

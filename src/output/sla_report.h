@@ -26,6 +26,8 @@ class SlaReportSink : public ResultSink {
   Status WholeRun(const ScopeResult&) override { return Status(); }
   Status End(const RunSummary& summary) override;
   bool reads_job_histograms() const override { return false; }
+  /// Checks cluster results only.
+  bool takes_jobs_by_log() const override { return true; }
 
   /// Breaching results so far (RunSummary::sla_breaches once the run ended).
   long long breaches() const { return breaches_; }

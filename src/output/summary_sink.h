@@ -23,6 +23,8 @@ class SummarySink : public ResultSink {
   Status WholeRun(const ScopeResult& r) override;
   Status End(const RunSummary& summary) override;
   bool reads_job_histograms() const override { return false; }
+  /// Reads cluster results only.
+  bool takes_jobs_by_log() const override { return true; }
 
  private:
   // One line per job whose log a fio JSON output counts: the share of its I/Os logged.

@@ -1,6 +1,8 @@
 #include "stats/pipeline.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 
@@ -115,6 +117,31 @@ struct StreamState {
   int64_t last_end = 0;  // end of the last quantum with data
 };
 
+// The job scope read again log by log (ResultSink::takes_jobs_by_log): a fixed number of
+// lanes, each reading one spilled log a chunk of quanta per step while the chunks of the
+// step before are written out. Fixed, so that the order of results does not depend on the
+// thread count; small, so that the sink keeps per-job state for a few logs only.
+constexpr size_t kJobLanes = 8;
+constexpr size_t kJobChunk = 16;
+constexpr size_t kNoLog = SIZE_MAX;
+
+struct JobLane {
+  // One step's quanta of the lane's log, with their results, kept until written out.
+  struct Chunk {
+    size_t log = kNoLog;  // kNoLog: nothing to write out
+    bool last = false;    // the log's last quanta: the sink hears JobDone after them
+    size_t n = 0;
+    std::array<ScopeHistograms, kJobChunk> shares;
+    std::array<Histogram, kJobChunk> all;
+    std::array<std::vector<ScopeResult>, kJobChunk> results;
+    std::array<std::vector<PlacedRecord>, kJobChunk> placed;
+    Status status;
+  };
+  size_t log = kNoLog;  // the log being read; kNoLog: idle
+  SpilledLogs::Position at;
+  std::array<Chunk, 2> chunk;  // the one being read, the one being written out
+};
+
 class Pipeline {
  public:
   Pipeline(const PipelineOptions& options, ResultSink* sink, RunSummary* summary)
@@ -158,6 +185,14 @@ class Pipeline {
   void EmitPending(int b, StreamState* st);
   // The earliest instant any log may still contribute to (INT64_MAX: all done).
   int64_t NextStart() const;
+  // The job scope when it comes log by log (jobs_by_log_), after every other quantum.
+  Status EmitJobsByLog();
+  // Reads the lane's next chunk of quanta into its buffer `b` and makes their results.
+  void ReadJobChunk(JobLane* lane, size_t b, int worker);
+  // Writes out buffer `b` of every lane, in lane order.
+  Status EmitJobChunks(std::vector<JobLane>* lanes, size_t b);
+  // The job scope's results are made with the others, quantum by quantum.
+  bool jobs_inline() const { return o_.scopes[2] && !jobs_by_log_; }
   // Whole-run statistics of every scope, after the last quantum.
   Status EmitWholeRun(int64_t last_end, QuantumState* whole);
   // Whole-run statistics of every log (the job scope).
@@ -198,6 +233,10 @@ class Pipeline {
   // keeps two histogram buffers and its own "all" scratch; else one, and one scratch per
   // worker.
   bool job_histograms_ = true;
+  // Job results come after the others, log by log (ResultSink::takes_jobs_by_log), read
+  // again from the spill: with many logs, what the sink keeps per job series lives for a
+  // few logs at a time.
+  bool jobs_by_log_ = false;
   std::vector<Histogram> worker_all_;
   // Logs read ahead into temporary files (many logs), or null: read in step.
   std::unique_ptr<SpilledLogs> spill_;
@@ -258,7 +297,7 @@ Status Pipeline::EmitQuantum(const QuantumState& state, int buffer) {
       if (!s.ok()) return s;
     }
   }
-  if (!o_.scopes[2]) return Status();
+  if (!jobs_inline()) return Status();
   for (const LogSlot& slot : slots_) {
     s = Emit(slot.results[static_cast<size_t>(buffer)], false);
     if (!s.ok()) return s;
@@ -284,6 +323,10 @@ Status Pipeline::Stream() {
   if (!s.ok()) return s;
   prepares_ = sink_->prepares();
   job_histograms_ = sink_->reads_job_histograms();
+  // The cluster's or hosts' results, all in before the first job's, tell the sink every
+  // window of the run (ResolutionSink decides its levels from them).
+  jobs_by_log_ = spill_ && o_.scopes[2] && (o_.scopes[0] || o_.scopes[1]) &&
+                 sink_->takes_jobs_by_log();
   if (!job_histograms_) worker_all_.resize(static_cast<size_t>(pool.size()));
 
   StreamState st(static_cast<int>(info_.hosts.size()));
@@ -297,6 +340,10 @@ Status Pipeline::Stream() {
   }
   EmitPending(1 - st.cur, &st);
   if (!st.emitted.ok()) return st.emitted;
+  if (jobs_by_log_) {
+    s = EmitJobsByLog();
+    if (!s.ok()) return s;
+  }
   summary_->end_ms = st.last_end;
   return EmitWholeRun(st.last_end, &st.whole);
 }
@@ -347,13 +394,13 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
   // Job results are written out during the next quantum (two buffers); logs' own
   // histograms outlive their quantum only when the sink reads them there: else one buffer
   // does, as without the job scope.
-  const size_t rb = o_.scopes[2] ? b : 0;
+  const size_t rb = jobs_inline() ? b : 0;
   const size_t lb = job_histograms_ ? rb : 0;
   QuantumState& state = st->state[b];
   state.start_ms = qs;
   state.end_ms = qe;
   state.elapsed_s = elapsed;
-  const bool by_host = spill_ && (!job_histograms_ || !o_.scopes[2]);
+  const bool by_host = spill_ && (!job_histograms_ || !jobs_inline());
   if (by_host) {
     FeedHosts(grid, q, rb, elapsed, host_begin, st, &state);
   } else {
@@ -408,7 +455,7 @@ void Pipeline::FeedHosts(const QuantumGrid& grid, int64_t q, size_t rb, double e
 
 void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
                        double elapsed, int worker, size_t i, ScopeHistograms* share) {
-  const bool job_scope = o_.scopes[2];
+  const bool job_scope = jobs_inline();
   LogSlot* slot = &slots_[i];
   ScopeHistograms& mine = *share;
   mine.Clear();
@@ -472,6 +519,91 @@ void Pipeline::EmitPending(int b, StreamState* st) {
   state.pending = false;
   st->whole.merge.Merge(state.merge, o_.scopes[1]);
   if (st->emitted.ok()) st->emitted = EmitQuantum(state, b);
+}
+
+Status Pipeline::EmitJobsByLog() {
+  std::vector<JobLane> lanes(kJobLanes);
+  size_t next_log = 0;
+  size_t cur = 0;
+  Status emitted;
+  for (;;) {
+    bool reading = false, writing = false;
+    for (JobLane& lane : lanes) {
+      if (lane.log == kNoLog && next_log < slots_.size()) {
+        lane.log = next_log;
+        lane.at = spill_->Restart(next_log++);
+      }
+      reading = reading || lane.log != kNoLog;
+      writing = writing || lane.chunk[1 - cur].log != kNoLog;
+    }
+    if (!reading && !writing) return Status();
+    // Task 0 writes out the step before while the other workers read this one.
+    pool_->ParallelFor(lanes.size() + 1, [&](int worker, size_t task) {
+      if (task == 0) {
+        emitted = EmitJobChunks(&lanes, 1 - cur);
+      } else {
+        ReadJobChunk(&lanes[task - 1], cur, worker);
+      }
+    });
+    if (!emitted.ok()) return emitted;
+    for (const JobLane& lane : lanes) {
+      if (!lane.chunk[cur].status.ok()) return lane.chunk[cur].status;
+    }
+    cur = 1 - cur;
+  }
+}
+
+void Pipeline::ReadJobChunk(JobLane* lane, size_t b, int worker) {
+  JobLane::Chunk& c = lane->chunk[b];
+  c.log = lane->log;
+  c.n = 0;
+  c.last = false;
+  if (lane->log == kNoLog) return;
+  const QuantumGrid grid(info_.grid_origin_ms, o_.quantum_ms);
+  ScopeResult base = slots_[lane->log].base;  // kind, host, job, logs
+  while (c.n < kJobChunk && !lane->at.done()) {
+    ScopeHistograms& mine = c.shares[c.n];
+    std::vector<PlacedRecord>* placed = o_.keep_records ? &c.placed[c.n] : nullptr;
+    if (placed) placed->clear();
+    int64_t q;
+    c.status = spill_->ReadNext(&lane->at, &q, &mine, placed,
+                                &worker_bytes_[static_cast<size_t>(worker)]);
+    if (!c.status.ok()) return;
+    if (!mine.any()) continue;  // as in step: a quantum no direction touched has no results
+    mine.logs = 1;
+    base.start_ms = grid.Start(q);
+    base.end_ms = grid.End(q);
+    base.elapsed_s = static_cast<double>(base.start_ms - info_.first_quantum_ms) / 1000.0;
+    SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), &base);
+    std::vector<ScopeResult>& results = c.results[c.n];
+    SetResults(mine, o_, info_.layout, base, &c.all[c.n], &results);
+    if (placed) {
+      for (ScopeResult& r : results) r.records = placed;
+    }
+    Prepare(&results);
+    ++c.n;
+  }
+  if (lane->at.done()) {
+    c.last = true;
+    lane->log = kNoLog;
+  }
+}
+
+Status Pipeline::EmitJobChunks(std::vector<JobLane>* lanes, size_t b) {
+  for (JobLane& lane : *lanes) {
+    JobLane::Chunk& c = lane.chunk[b];
+    if (c.log == kNoLog) continue;
+    for (size_t k = 0; k < c.n; ++k) {
+      Status s = Emit(c.results[k], false);
+      if (!s.ok()) return s;
+    }
+    if (c.last) {
+      Status s = sink_->JobDone(info_.logs[c.log].host, info_.logs[c.log].job);
+      if (!s.ok()) return s;
+    }
+    c.log = kNoLog;
+  }
+  return Status();
 }
 
 int64_t Pipeline::NextStart() const {

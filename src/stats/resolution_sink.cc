@@ -62,6 +62,7 @@ struct ResolutionSink::Series {
   };
   ScopeResult key;  // kind, host, job, direction
   std::vector<Window> windows;
+  size_t order = 0;  // index in order_
 };
 
 ResolutionSink::ResolutionSink(ResultSink* inner, std::vector<int> multiples)
@@ -80,14 +81,7 @@ Status ResolutionSink::Begin(const RunInfo& info) {
 Status ResolutionSink::Quantum(const ScopeResult& r) {
   Status s = inner_->Quantum(r);
   if (!s.ok() || multiples_.empty()) return s;
-  std::string key;
-  key.reserve(r.host.size() + r.job.size() + 4);
-  key += static_cast<char>(r.kind);
-  key += static_cast<char>(r.direction);
-  key += r.host;
-  key += '\x1f';
-  key += r.job;
-  std::unique_ptr<Series>& slot = series_[key];
+  std::unique_ptr<Series>& slot = series_[Key(r.kind, r.direction, r.host, r.job)];
   if (!slot) {
     slot = std::make_unique<Series>();
     slot->key.kind = r.kind;
@@ -95,10 +89,23 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
     slot->key.job = r.job;
     slot->key.direction = r.direction;
     slot->windows.resize(multiples_.size());
+    slot->order = order_.size();
     order_.push_back(slot.get());
   }
   const Part part{r.coverage * static_cast<double>(info_.quantum_ms), 1, r.partial};
   return Add(*slot, 0, r.start_ms, r.histogram, r.logs, part);
+}
+
+std::string ResolutionSink::Key(ScopeKind kind, Direction direction, const std::string& host,
+                                const std::string& job) {
+  std::string key;
+  key.reserve(host.size() + job.size() + 3);
+  key += static_cast<char>(kind);
+  key += static_cast<char>(direction);
+  key += host;
+  key += '\x1f';
+  key += job;
+  return key;
 }
 
 Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs,
@@ -154,22 +161,40 @@ Status ResolutionSink::Close(Series& s, size_t level, bool widest) {
   return Status();
 }
 
+Status ResolutionSink::Finish(Series& s, size_t level) {
+  if (!s.windows[level].open) return Status();
+  if (!Kept(level)) {  // one window holding what the widest written one holds
+    s.windows[level].open = false;
+    return Status();
+  }
+  return Close(s, level, Widest(level));
+}
+
+Status ResolutionSink::JobDone(const std::string& host, const std::string& job) {
+  for (Direction d : {Direction::kRead, Direction::kWrite, Direction::kTrim, Direction::kAll}) {
+    auto it = series_.find(Key(ScopeKind::kJob, d, host, job));
+    if (it == series_.end()) continue;
+    // Finest level first, as at the end of the run.
+    for (size_t level = 0; level < multiples_.size(); ++level) {
+      Status st = Finish(*it->second, level);
+      if (!st.ok()) return st;
+    }
+    order_[it->second->order] = nullptr;
+    series_.erase(it);
+  }
+  return inner_->JobDone(host, job);
+}
+
 Status ResolutionSink::End(const RunSummary& summary) {
   RunSummary out = summary;
   out.resolutions = {1};
   // Finest level first, so that each window reaches the next level before that one closes,
   // and the level below is complete when a level's fate is decided.
   for (size_t level = 0; level < multiples_.size(); ++level) {
-    const bool kept = level == 0 || spans_[level - 1].several;
-    const bool widest = kept && level + 1 < multiples_.size() && !spans_[level].several;
-    if (kept) out.resolutions.push_back(multiples_[level]);
+    if (Kept(level)) out.resolutions.push_back(multiples_[level]);
     for (Series* s : order_) {
-      if (!s->windows[level].open) continue;
-      if (!kept) {  // one window holding what the widest written one holds
-        s->windows[level].open = false;
-        continue;
-      }
-      Status st = Close(*s, level, widest);
+      if (s == nullptr) continue;
+      Status st = Finish(*s, level);
       if (!st.ok()) return st;
     }
   }

@@ -53,6 +53,12 @@ class ResolutionSink : public ResultSink {
     inner_->Prepare(r, prepared);
   }
 
+  /// Job series can be finished one job at a time once the run's windows are all known:
+  /// when job results come after every cluster and host one, as then.
+  bool takes_jobs_by_log() const override { return inner_->takes_jobs_by_log(); }
+  /// Closes the open windows of the job's series as End() would and forgets them.
+  Status JobDone(const std::string& host, const std::string& job) override;
+
   /// Coarse results handed on so far.
   uint64_t coarse_results() const { return coarse_results_; }
 
@@ -71,6 +77,17 @@ class ResolutionSink : public ResultSink {
   // Emits the open window of `level` and adds it to the next level, unless it is the
   // widest written (`widest`: the next level is left out).
   Status Close(Series& s, size_t level, bool widest = false);
+  // Which levels are written, and which is the widest, once every window of the run was
+  // seen (End(), or a job done after every cluster and host result).
+  bool Kept(size_t level) const { return level == 0 || spans_[level - 1].several; }
+  bool Widest(size_t level) const {
+    return Kept(level) && level + 1 < multiples_.size() && !spans_[level].several;
+  }
+  // Closes the series' open window of `level` as the end of the run does.
+  Status Finish(Series& s, size_t level);
+  // The key of a series in series_.
+  static std::string Key(ScopeKind kind, Direction direction, const std::string& host,
+                         const std::string& job);
 
   // Which windows the run has at a level (all series): one, or several.
   struct Span {
@@ -88,7 +105,8 @@ class ResolutionSink : public ResultSink {
   std::vector<int> multiples_;
   RunInfo info_;
   std::unordered_map<std::string, std::unique_ptr<Series>> series_;
-  std::vector<Series*> order_;  // in order of first appearance, for a stable end
+  // In order of first appearance, for a stable end; null where JobDone() finished one.
+  std::vector<Series*> order_;
   std::vector<Span> spans_;     // by level
   uint64_t coarse_results_ = 0;
 };

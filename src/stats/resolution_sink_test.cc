@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -170,6 +171,70 @@ TEST(ResolutionSink, LevelsRepeatingTheWholeRunAreLeftOut) {
         EXPECT_EQ(windows[m], 3) << "resolution " << m;
       }
     }
+  }
+}
+
+// Takes job results log by log (ResultSink::takes_jobs_by_log), as the document sink does.
+class ByLogSink : public SummarySink {
+ public:
+  bool takes_jobs_by_log() const override { return true; }
+  Status JobDone(const std::string& host, const std::string& job) override {
+    done.push_back(host + "/" + job);
+    return Status();
+  }
+  std::vector<std::string> done;
+};
+
+// Every field a document takes from a result, as text, sorted: the results as a set.
+std::vector<std::string> ResultSet(const std::vector<ScopeResult>& results) {
+  std::vector<std::string> out;
+  for (const ScopeResult& r : results) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%lld %lld %d %s %s %d %d %d %d %d %a %a %a %a %a",
+                  static_cast<long long>(r.start_ms), static_cast<long long>(r.end_ms),
+                  static_cast<int>(r.kind), r.host.c_str(), r.job.c_str(),
+                  static_cast<int>(r.direction), r.resolution, r.widest ? 1 : 0,
+                  r.partial ? 1 : 0, r.logs, r.coverage, r.stats.samples, r.stats.mean_ns,
+                  r.stats.max_ns, r.stats.percentile_ns.empty() ? 0 : r.stats.percentile_ns[0]);
+    out.push_back(line);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// With many logs the pipeline hands the job scope on log by log after the other scopes'
+// quanta, and JobDone() closes a job's windows then: the same coarse results (widest
+// marks, partial windows, levels left out) as when every series closes at the end.
+TEST(ResolutionSink, JobsDoneOneByOneCloseAsTheEndDoes) {
+  std::vector<std::string> logs;  // logs starting and ending at different times
+  for (int i = 0; i < 6; ++i) {
+    std::string text;
+    for (int k = 1 + 3 * i; k <= 20 + 7 * i; ++k) text += Line(k * 1000 + 1, 10 + k);
+    logs.push_back(WriteTempFile("rs_bylog_" + std::to_string(i) + ".log.host" +
+                                     std::to_string(i % 3),
+                                 text));
+  }
+  PipelineOptions o;
+  o.scopes = {true, true, true};
+  o.log_hist_msec = 1000;
+  for (const std::vector<int>& multiples :
+       {std::vector<int>{5, 10}, std::vector<int>{2, 10, 100, 1000}, std::vector<int>{60, 600}}) {
+    o.spill_min_logs = 0;
+    SummarySink at_end;
+    ResolutionSink in_step(&at_end, multiples);
+    RunSummary s1;
+    ASSERT_TRUE(RunPipeline(o, logs, &in_step, &s1).ok());
+    o.spill_min_logs = 1;
+    ByLogSink by_log;
+    ResolutionSink one_by_one(&by_log, multiples);
+    RunSummary s2;
+    ASSERT_TRUE(RunPipeline(o, logs, &one_by_one, &s2).ok());
+    EXPECT_EQ(by_log.done.size(), logs.size());  // passed on to the sink behind
+    EXPECT_EQ(by_log.summary.resolutions, at_end.summary.resolutions);
+    const std::vector<std::string> want = ResultSet(at_end.quanta);
+    EXPECT_GT(want.size(), 100u);
+    EXPECT_EQ(ResultSet(by_log.quanta), want) << multiples.size() << " resolutions";
+    EXPECT_EQ(ResultSet(by_log.whole), ResultSet(at_end.whole));
   }
 }
 

@@ -128,6 +128,16 @@ class ResultSink {
   /// False when WholeRun() ignores every result: a producer may then skip keeping the
   /// whole-run sums (read-back of quanta holds no histogram per series for the whole run).
   virtual bool reads_whole_run() const { return true; }
+  /// True when job results may come after every cluster and host result of the run's
+  /// quanta rather than among them: the pipeline then reads many spilled logs again a few
+  /// at a time (each log's quanta in time order, logs' results interleaved in a fixed
+  /// order) and calls JobDone() after a log's last one, so that state kept per job series
+  /// (coarser windows, bucket carries) lives for a few logs at a time, not for all of them.
+  virtual bool takes_jobs_by_log() const { return false; }
+  /// With takes_jobs_by_log(): the job (host, job) has no more per-quantum results.
+  virtual Status JobDone(const std::string& /*host*/, const std::string& /*job*/) {
+    return Status();
+  }
 };
 
 }  // namespace fiohist

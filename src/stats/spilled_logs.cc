@@ -143,7 +143,7 @@ Status SpilledLogs::WriteLog(size_t i, const LogSource& log, const StreamSetup& 
                              const QuantumGrid& grid, const Options& options, int worker) {
   SpillFile& file = *files_[static_cast<size_t>(worker)];
   Cursor& c = cursors_[i];
-  c.file = worker;
+  c.at.file = c.first.file = worker;
   LogStream stream(log, setup);
   std::string additions;  // this quantum's
   uint64_t addition_count = 0;
@@ -183,8 +183,8 @@ Status SpilledLogs::WriteLog(size_t i, const LogSource& log, const StreamSetup& 
     if (options.keep_records) PutPlaced(placed, &bytes);
     const uint32_t length = static_cast<uint32_t>(bytes.size() + kNextLength);
     if (first) {
-      c.first_offset = c.offset = file.size();
-      c.first_length = c.length = length;
+      c.first.offset = c.at.offset = file.size();
+      c.first.length = c.at.length = length;
     } else {
       PutLength(length, &pending);
       s = file.Append(pending);
@@ -202,55 +202,66 @@ Status SpilledLogs::WriteLog(size_t i, const LogSource& log, const StreamSetup& 
   return Status();
 }
 
-Status SpilledLogs::ReadAt(Cursor* c, int64_t q, bool placed_spilled, ScopeHistograms* share,
-                           std::vector<PlacedRecord>* placed, std::string* scratch) const {
-  if (c->length <= kNextLength) return Damaged("a log (past its end)");
-  Status s = files_[static_cast<size_t>(c->file)]->ReadAt(c->offset, c->length, scratch);
+Status SpilledLogs::ReadAt(Position* at, int64_t* q, int64_t* next_start, bool placed_spilled,
+                           ScopeHistograms* share, std::vector<PlacedRecord>* placed,
+                           std::string* scratch) const {
+  const std::string which = "quantum " + (*q == INT64_MIN ? std::string("?") : std::to_string(*q));
+  if (at->length <= kNextLength) return Damaged("a log (past its end)");
+  Status s = files_[static_cast<size_t>(at->file)]->ReadAt(at->offset, at->length, scratch);
   if (!s.ok()) return s;
   const char* p = scratch->data();
   const char* end = p + scratch->size() - kNextLength;
-  int64_t spilled_q, next_start;
+  int64_t spilled_q;
   uint64_t additions;
   share->Clear();
-  if (!GetSignedVarint(&p, end, &spilled_q) || (q != INT64_MIN && spilled_q != q) ||
-      !GetSignedVarint(&p, end, &next_start) || !GetShareFlags(&p, end, share) ||
+  if (!GetSignedVarint(&p, end, &spilled_q) || (*q != INT64_MIN && spilled_q != *q) ||
+      !GetSignedVarint(&p, end, next_start) || !GetShareFlags(&p, end, share) ||
       !GetVarint(&p, end, &additions)) {
-    return Damaged("quantum " + std::to_string(q) + " of a log");
+    return Damaged(which + " of a log");
   }
+  *q = spilled_q;
   thread_local std::vector<std::pair<uint32_t, uint64_t>> counts;
   for (uint64_t k = 0; k < additions; ++k) {
     double weight;
-    if (p == end) return Damaged("quantum " + std::to_string(q) + " of a log");
+    if (p == end) return Damaged(which + " of a log");
     const int d = static_cast<unsigned char>(*p++);
     if (d >= kLogDirections || !GetDouble(&p, end, &weight) || !GetCounts(&p, end, &counts)) {
-      return Damaged("quantum " + std::to_string(q) + " of a log");
+      return Damaged(which + " of a log");
     }
     share->direction[static_cast<size_t>(d)].AddWeighted(counts, weight);
   }
   if (placed_spilled && placed != nullptr && !GetPlaced(&p, end, placed)) {
-    return Damaged("quantum " + std::to_string(q) + " of a log");
+    return Damaged(which + " of a log");
   }
   uint32_t next_length;
   std::memcpy(&next_length, end, kNextLength);
-  c->offset += c->length;
-  c->length = next_length;
-  c->next_start_ms = next_start;
+  at->offset += at->length;
+  at->length = next_length;
   return Status();
 }
 
 Status SpilledLogs::Read(size_t i, int64_t q, ScopeHistograms* share,
                          std::vector<PlacedRecord>* placed, std::string* scratch) {
-  return ReadAt(&cursors_[i], q, keep_records_, share, placed, scratch);
+  Cursor& c = cursors_[i];
+  return ReadAt(&c.at, &q, &c.next_start_ms, keep_records_, share, placed, scratch);
+}
+
+SpilledLogs::Position SpilledLogs::Restart(size_t i) const { return cursors_[i].first; }
+
+Status SpilledLogs::ReadNext(Position* at, int64_t* q, ScopeHistograms* share,
+                             std::vector<PlacedRecord>* placed, std::string* scratch) const {
+  int64_t next_start;
+  *q = INT64_MIN;
+  return ReadAt(at, q, &next_start, keep_records_, share, placed, scratch);
 }
 
 Status SpilledLogs::ReadWhole(size_t i, ScopeHistograms* whole, std::string* scratch) const {
   whole->Clear();
-  Cursor c = cursors_[i];
-  c.offset = c.first_offset;
-  c.length = c.first_length;
+  Position at = Restart(i);
   ScopeHistograms mine;
-  while (c.length > kNextLength) {
-    Status s = ReadAt(&c, INT64_MIN, false, &mine, nullptr, scratch);
+  while (!at.done()) {
+    int64_t q;
+    Status s = ReadNext(&at, &q, &mine, nullptr, scratch);
     if (!s.ok()) return s;
     if (!mine.any()) continue;
     mine.logs = 1;

@@ -50,6 +50,24 @@ class SpilledLogs {
   /// is fed next: next_start_ms(i) < the end of q. `scratch` holds the bytes read.
   Status Read(size_t i, int64_t q, ScopeHistograms* share, std::vector<PlacedRecord>* placed,
               std::string* scratch);
+  /// Where a log's spilled quanta are read from: one cursor per log for the run's reading
+  /// in step (private), more for reading a log again on its own (Restart, ReadNext).
+  struct Position {
+    int file = 0;  // index in files_
+    uint64_t offset = 0;
+    uint32_t length = 0;  // on-disk length of the quantum at offset; 0: past the last
+    /// True past the log's last quantum (a quantum on disk is longer than the length
+    /// of the next one that ends it).
+    bool done() const { return length <= sizeof(uint32_t); }
+  };
+  /// The start of log `i`'s spilled quanta, for reading it again (any number of times,
+  /// while the run reads it in step too).
+  Position Restart(size_t i) const;
+  /// Reads the quantum at `*at` into `*share` (cleared first; `logs` left 0) and
+  /// `*placed` (when given and spilled), sets `*q` to its index and moves `*at` to the
+  /// next one. `*at` must not be done().
+  Status ReadNext(Position* at, int64_t* q, ScopeHistograms* share,
+                  std::vector<PlacedRecord>* placed, std::string* scratch) const;
   /// Sets `*whole` to log `i`'s sum over the run, summed as the in-step pipeline sums it
   /// (quanta in order, those with a touched direction), from its spilled quanta again.
   Status ReadWhole(size_t i, ScopeHistograms* whole, std::string* scratch) const;
@@ -60,18 +78,17 @@ class SpilledLogs {
   // Where a log's next quantum is: each spilled quantum ends with the on-disk length of
   // the next one (0 after the last), so a log's position is an offset and a length.
   struct Cursor {
-    int file = 0;  // index in files_
-    uint64_t offset = 0;
-    uint32_t length = 0;
+    Position at;
     int64_t next_start_ms = INT64_MAX;
-    uint64_t first_offset = 0;  // where the log's first quantum is
-    uint32_t first_length = 0;
+    Position first;  // where the log's first quantum is
     LogReport report;
   };
-  // Decodes the quantum at `c` (read into `scratch`) into `*share` (and `*placed`) and
-  // moves `c` to the next one; `q` is the quantum expected (INT64_MIN: any).
-  Status ReadAt(Cursor* c, int64_t q, bool placed_spilled, ScopeHistograms* share,
-                std::vector<PlacedRecord>* placed, std::string* scratch) const;
+  // Decodes the quantum at `at` (read into `scratch`) into `*share` (and `*placed`) and
+  // moves `at` to the next one; `*q` is the quantum expected (INT64_MIN: any; set to the
+  // one read), `*next_start` set to the log's next start after it.
+  Status ReadAt(Position* at, int64_t* q, int64_t* next_start, bool placed_spilled,
+                ScopeHistograms* share, std::vector<PlacedRecord>* placed,
+                std::string* scratch) const;
   // Reads log `i` on `worker`'s file; a failure is the log's error.
   Status WriteLog(size_t i, const LogSource& log, const StreamSetup& setup,
                   const QuantumGrid& grid, const Options& options, int worker);

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,7 +19,8 @@ namespace {
 // them) as text, so runs can be compared whole.
 class FingerprintSink : public ResultSink {
  public:
-  explicit FingerprintSink(bool job_histograms) : job_histograms_(job_histograms) {}
+  explicit FingerprintSink(bool job_histograms, bool by_log = false)
+      : job_histograms_(job_histograms), by_log_(by_log) {}
   Status Begin(const RunInfo& info) override {
     lines.push_back("begin " + std::to_string(info.start_ms) + " " +
                     std::to_string(info.first_quantum_ms));
@@ -26,6 +30,11 @@ class FingerprintSink : public ResultSink {
   Status WholeRun(const ScopeResult& r) override { return Add("w", r); }
   Status End(const RunSummary&) override { return Status(); }
   bool reads_job_histograms() const override { return job_histograms_; }
+  bool takes_jobs_by_log() const override { return by_log_; }
+  Status JobDone(const std::string& host, const std::string& job) override {
+    lines.push_back("done " + host + " " + job);
+    return Status();
+  }
 
   std::vector<std::string> lines;
 
@@ -67,6 +76,7 @@ class FingerprintSink : public ResultSink {
     return Status();
   }
   bool job_histograms_;
+  bool by_log_;
 };
 
 struct Outcome {
@@ -76,9 +86,9 @@ struct Outcome {
 };
 
 Outcome RunOnce(PipelineOptions o, const std::vector<std::string>& logs, bool spill,
-            bool job_histograms) {
+            bool job_histograms, bool by_log = false) {
   o.spill_min_logs = spill ? 1 : 0;
-  FingerprintSink sink(job_histograms);
+  FingerprintSink sink(job_histograms, by_log);
   RunSummary summary;
   Status s = RunPipeline(o, logs, &sink, &summary);
   return {sink.lines, summary.warnings, s.ok() ? "" : s.message()};
@@ -163,6 +173,95 @@ TEST(SpilledLogs, StallsGapsAndSkippedLinesAsInStep) {
   EXPECT_EQ(late_in_step.error, late_spilled.error);
   EXPECT_GT(late_in_step.lines.size(), 50u);
   EXPECT_EQ(late_in_step.lines, late_spilled.lines);
+}
+
+// The field of a fingerprint line holding the scope kind (2: job), and its host and job.
+bool IsJobQuantum(const std::string& line) {
+  std::istringstream in(line);
+  std::string what, start, end, elapsed, kind;
+  in >> what >> start >> end >> elapsed >> kind;
+  return what == "q" && kind == "2";
+}
+std::string JobOf(const std::string& line) {
+  std::istringstream in(line);
+  std::string f[7];
+  for (std::string& x : f) in >> x;
+  return f[5] + " " + f[6];
+}
+
+// A sink that takes the job scope log by log (ResultSink::takes_jobs_by_log) gets, with
+// spilled logs, the same results as in step: the cluster's and hosts' quanta in the same
+// order, then each job's quanta in time order, with JobDone after its last one, then the
+// whole run as ever; and the same order whatever the thread count. More logs than the
+// pipeline reads at once (its lanes), of different lengths, on three hosts.
+TEST(SpilledLogs, JobsByLogAreTheJobResultsInStep) {
+  std::vector<std::string> logs;
+  for (int i = 0; i < 11; ++i) {
+    std::string text;
+    for (int k = 1 + i % 3; k <= 4 + 2 * i; ++k) {
+      text += Line(k * 1000 + 1 + 37 * i, k % 2, 10 + k);
+    }
+    logs.push_back(WriteTempFile("bylog_" + std::to_string(i) + ".log.h" + std::to_string(i % 3),
+                                 text));
+  }
+  PipelineOptions o;
+  o.scopes = {true, true, true};
+  o.log_hist_msec = 1000;
+  for (bool keep_records : {false, true}) {
+    o.keep_records = keep_records;
+    o.threads = 1;
+    const Outcome in_step = RunOnce(o, logs, false, true);
+    const Outcome by_log = RunOnce(o, logs, true, true, true);
+    ASSERT_EQ(by_log.error, "");
+    o.threads = 3;
+    EXPECT_EQ(RunOnce(o, logs, true, true, true).lines, by_log.lines) << "3 threads";
+
+    // In step, less the jobs' quanta: the same lines in the same order.
+    std::vector<std::string> others, jobs_in_step, others_by_log, jobs_by_log;
+    std::map<std::string, std::vector<std::string>> per_job_in_step, per_job_by_log;
+    for (const std::string& l : in_step.lines) {
+      if (IsJobQuantum(l)) {
+        jobs_in_step.push_back(l);
+        per_job_in_step[JobOf(l)].push_back(l);
+      } else {
+        others.push_back(l);
+      }
+    }
+    size_t first_job = by_log.lines.size(), last_job = 0, first_whole = by_log.lines.size();
+    std::map<std::string, int> done;
+    for (size_t i = 0; i < by_log.lines.size(); ++i) {
+      const std::string& l = by_log.lines[i];
+      if (l.rfind("done ", 0) == 0) {
+        const std::string job = l.substr(5);
+        ++done[job];
+        // After its job's last quantum.
+        EXPECT_EQ(per_job_by_log[job].size(), per_job_in_step[job].size()) << l;
+        continue;
+      }
+      if (IsJobQuantum(l)) {
+        jobs_by_log.push_back(l);
+        per_job_by_log[JobOf(l)].push_back(l);
+        first_job = std::min(first_job, i);
+        last_job = i;
+      } else {
+        others_by_log.push_back(l);
+        if (l[0] == 'w') first_whole = std::min(first_whole, i);
+      }
+    }
+    ASSERT_GT(jobs_by_log.size(), 100u);
+    EXPECT_EQ(others_by_log, others);
+    EXPECT_EQ(per_job_by_log, per_job_in_step);  // each job's quanta in time order
+    EXPECT_EQ(done.size(), logs.size());
+    for (const auto& [job, n] : done) EXPECT_EQ(n, 1) << job;
+    EXPECT_LT(last_job, first_whole);
+    // Every cluster and host quantum before the first job's.
+    size_t last_other_quantum = 0;
+    for (size_t i = 0; i < by_log.lines.size(); ++i) {
+      if (by_log.lines[i][0] == 'q' && !IsJobQuantum(by_log.lines[i])) last_other_quantum = i;
+    }
+    EXPECT_LT(last_other_quantum, first_job);
+    EXPECT_EQ(by_log.warnings, in_step.warnings);
+  }
 }
 
 }  // namespace
