@@ -4,11 +4,20 @@
 
 namespace fiohist {
 
+// Grows `counts` to hold `n` columns. A vector would double its capacity; here the range
+// grows a few times at most, while thousands of histograms are kept at once (coarse windows,
+// host sums): capacity is rounded up to a whole bitmap word of columns instead.
+static void GrowTo(std::vector<double>* counts, size_t n) {
+  if (counts->size() >= n) return;
+  if (counts->capacity() < n) counts->reserve((n + 63) & ~size_t{63});
+  counts->resize(n);
+}
+
 void Histogram::Cover(int lo, int hi) {
   if (size_ == 0) {
     offset_ = lo;
     size_ = hi - lo;
-    if (counts_.size() < static_cast<size_t>(size_)) counts_.resize(static_cast<size_t>(size_));
+    GrowTo(&counts_, static_cast<size_t>(size_));
     std::fill(counts_.begin(), counts_.begin() + size_, 0.0);
     return;
   }
@@ -17,7 +26,7 @@ void Histogram::Cover(int lo, int hi) {
   const int new_hi = std::max(hi, offset_ + size_);
   const int shift = offset_ - new_lo;
   const size_t new_size = static_cast<size_t>(new_hi - new_lo);
-  if (counts_.size() < new_size) counts_.resize(new_size);
+  GrowTo(&counts_, new_size);
   if (shift > 0) {
     std::copy_backward(counts_.begin(), counts_.begin() + size_, counts_.begin() + shift + size_);
     std::fill(counts_.begin(), counts_.begin() + shift, 0.0);

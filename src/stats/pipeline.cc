@@ -340,6 +340,9 @@ Status Pipeline::Stream() {
   }
   EmitPending(1 - st.cur, &st);
   if (!st.emitted.ok()) return st.emitted;
+  // The quanta's scope sums (a histogram per host and direction, twice) are done with: let
+  // the job scope and the whole run have their memory.
+  for (QuantumState& done : st.state) done = QuantumState(0);
   if (jobs_by_log_) {
     s = EmitJobsByLog();
     if (!s.ok()) return s;
