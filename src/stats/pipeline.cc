@@ -21,13 +21,18 @@ namespace {
 // out; the histograms need the second one only when the sink reads job histograms) and its
 // whole-run histograms (not when spilled).
 struct LogSlot {
+  // The histograms a log keeps of its own when read in step (not when spilled logs are
+  // fed host by host into a worker's scratch: thousands of logs then keep none).
+  struct Histograms {
+    std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
+    std::array<Histogram, 2> all;            // scratch: sum over directions
+    ScopeHistograms whole;                   // this log over the whole run (not spilled)
+  };
   std::unique_ptr<LogStream> stream;
-  std::array<ScopeHistograms, 2> quantum;  // this log's share of a quantum
+  std::unique_ptr<Histograms> own;  // null when read host by host (Pipeline::by_host_)
   std::array<std::vector<ScopeResult>, 2> results;
   std::array<std::vector<PlacedRecord>, 2> placed;  // records starting in the quantum
-  ScopeResult base;              // this log's key fields (kind, host, job) for its results
-  std::array<Histogram, 2> all;  // scratch: sum over directions
-  ScopeHistograms whole;         // this log over the whole run
+  ScopeResult base;  // this log's key fields (kind, host, job) for its results
   Status status;
 };
 
@@ -237,6 +242,9 @@ class Pipeline {
   // again from the spill: with many logs, what the sink keeps per job series lives for a
   // few logs at a time.
   bool jobs_by_log_ = false;
+  // Spilled logs are fed host by host into a worker's scratch (FeedHosts): no log keeps
+  // histograms of its own (LogSlot::own), as none outlives its quantum.
+  bool by_host_ = false;
   std::vector<Histogram> worker_all_;
   // Logs read ahead into temporary files (many logs), or null: read in step.
   std::unique_ptr<SpilledLogs> spill_;
@@ -327,6 +335,10 @@ Status Pipeline::Stream() {
   // window of the run (ResolutionSink decides its levels from them).
   jobs_by_log_ = spill_ && o_.scopes[2] && (o_.scopes[0] || o_.scopes[1]) &&
                  sink_->takes_jobs_by_log();
+  by_host_ = spill_ && (!job_histograms_ || !jobs_inline());
+  if (!by_host_) {
+    for (LogSlot& slot : slots_) slot.own = std::make_unique<LogSlot::Histograms>();
+  }
   if (!job_histograms_) worker_all_.resize(static_cast<size_t>(pool.size()));
 
   StreamState st(static_cast<int>(info_.hosts.size()));
@@ -403,8 +415,7 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
   state.start_ms = qs;
   state.end_ms = qe;
   state.elapsed_s = elapsed;
-  const bool by_host = spill_ && (!job_histograms_ || !jobs_inline());
-  if (by_host) {
+  if (by_host_) {
     FeedHosts(grid, q, rb, elapsed, host_begin, st, &state);
   } else {
     // Task 0 writes out the previous quantum while the other workers read this one.
@@ -412,7 +423,7 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
       if (task == 0) {
         EmitPending(1 - st->cur, st);
       } else {
-        FeedLog(grid, q, lb, rb, elapsed, worker, task - 1, &slots_[task - 1].quantum[lb]);
+        FeedLog(grid, q, lb, rb, elapsed, worker, task - 1, &slots_[task - 1].own->quantum[lb]);
       }
     });
   }
@@ -420,7 +431,7 @@ Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
   for (LogSlot& slot : slots_) {
     if (!slot.status.ok()) return slot.status;
   }
-  if (by_host) {
+  if (by_host_) {
     state.merge.SumHosts();
   } else {
     SumScopes(host_begin, lb, &state);
@@ -484,8 +495,8 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
   }
   mine.logs = 1;
   if (!spill_) {
-    slot->whole.Merge(mine);
-    slot->whole.logs = 1;
+    slot->own->whole.Merge(mine);
+    slot->own->whole.logs = 1;
   }
   slot->base.start_ms = grid.Start(q);
   slot->base.end_ms = grid.End(q);
@@ -493,7 +504,7 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
   SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), &slot->base);
   std::vector<ScopeResult>& results = slot->results[rb];
   Histogram* all =
-      job_histograms_ ? &slot->all[lb] : &worker_all_[static_cast<size_t>(worker)];
+      job_histograms_ ? &slot->own->all[lb] : &worker_all_[static_cast<size_t>(worker)];
   SetResults(mine, o_, info_.layout, slot->base, all, &results);
   if (placed) {
     for (ScopeResult& r : results) r.records = placed;
@@ -509,7 +520,8 @@ void Pipeline::SumScopes(const std::vector<size_t>& host_begin, size_t lb, Quant
     ScopeHistograms& sum = state->merge.mutable_host(static_cast<int>(h));
     sum.Clear();
     for (size_t i = host_begin[h]; i < host_begin[h + 1]; ++i) {
-      if (slots_[i].quantum[lb].any()) sum.Merge(slots_[i].quantum[lb]);
+      const ScopeHistograms& share = slots_[i].own->quantum[lb];
+      if (share.any()) sum.Merge(share);
     }
     if (o_.scopes[1]) HostStats(state, false, h);
   });
@@ -636,7 +648,7 @@ Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
   ScopeHistograms spilled;  // a spilled log's whole run, read back
   std::string bytes;
   for (size_t i = 0; i < slots_.size(); ++i) {
-    const ScopeHistograms* whole = &slots_[i].whole;
+    const ScopeHistograms* whole = spill_ ? nullptr : &slots_[i].own->whole;
     if (spill_) {
       Status s = spill_->ReadWhole(i, &spilled, &bytes);
       if (!s.ok()) return s;
