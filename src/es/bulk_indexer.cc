@@ -11,6 +11,8 @@
 #include <random>
 #include <thread>
 
+#include "base/memory_release.h"
+
 namespace fiohist {
 
 const char kBulkPath[] =
@@ -211,6 +213,7 @@ void BulkIndexer::Flush() {
   items.swap(batch_);
   batch_bytes_ = 0;
   SendWithRetries(std::move(items));
+  ReleaseFreeMemory();  // the batch, its body and response: megabytes a sending thread keeps
   if (progress_) progress_(stats_);
 }
 

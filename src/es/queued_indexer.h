@@ -19,7 +19,8 @@ namespace fiohist {
 /// reading files (load) while batches are on the wire, and with several lanes the cluster
 /// works on several requests at once (one `_bulk` request keeps few of its write threads
 /// busy). An action's lane follows from its id, so actions on one document keep their
-/// order. About two batches are queued per lane.
+/// order. One batch is queued per lane (ready when the lane's request returns); more only
+/// held memory (measured: 63 MB more at two per lane on a push of 4096 logs, not faster).
 class QueuedIndexer {
  public:
   /// Starts a sending thread per indexer of `lanes` (at least one; not owned, they must
@@ -43,7 +44,7 @@ class QueuedIndexer {
  private:
   struct Lane {
     Lane(BulkIndexer* i, const BulkOptions& o)
-        : indexer(i), queue(2 * o.max_batch_docs, 2 * o.max_batch_bytes) {}
+        : indexer(i), queue(o.max_batch_docs, o.max_batch_bytes) {}
     BulkIndexer* indexer;
     ActionQueue queue;
     std::thread thread;

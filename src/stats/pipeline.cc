@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "base/memory_release.h"
 #include "base/worker_pool.h"
 #include "log/log_stream.h"
 #include "log/quantum_grid.h"
@@ -355,6 +356,7 @@ Status Pipeline::Stream() {
   // The quanta's scope sums (a histogram per host and direction, twice) are done with: let
   // the job scope and the whole run have their memory.
   for (QuantumState& done : st.state) done = QuantumState(0);
+  ReleaseFreeMemory();  // else kept for this thread, while workers make the job results
   if (jobs_by_log_) {
     s = EmitJobsByLog();
     if (!s.ok()) return s;

@@ -104,7 +104,8 @@ struct RunSummary {
 };
 
 /// Receives results in order: Begin, Quantum* (by time, then scope kind, host, job,
-/// direction), WholeRun* (same order without time), End. Any error stops the run.
+/// direction; a sink that takes_jobs_by_log() may get the job scope's after the others),
+/// WholeRun* (same order without time), End. Any error stops the run.
 class ResultSink {
  public:
   virtual ~ResultSink() = default;
