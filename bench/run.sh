@@ -493,6 +493,18 @@ if [ -n "$ES" ]; then
     fi
     NOTE=""
   fi
+  # The many-logs shape pushed straight to the node: peak memory with the sending lanes'
+  # batches on top of push --out's (issue 23: within 256 MB at 4096 logs).
+  if [ "$MANY" = 1 ] && [ "${N:-0}" -gt 0 ]; then
+    NOTE="$N logs, ulimit -n $MANY_NOFILE"
+    bench many_push_es "fiohist push --es-url ($N logs)" "$MANY_TEXT" "$MANY_RECORDS" /dev/null \
+      "${LIMIT[@]}" "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" \
+      "${ANCHOR_OPTS[@]}" --run many "${MANYGZ[@]}"
+    [ -n "${RSS[many_push_es]:-}" ] && MANY_ROWS+=("$(printf '  %-44s %s' \
+      "peak RSS / logs, many_push_es" \
+      "$(awk -v r="${RSS[many_push_es]}" -v n="$N" 'BEGIN{printf "%.1f KB", r/n}')")")
+    NOTE=""
+  fi
   BEFORE_EACH=""
   curl -s -o /dev/null -X DELETE "$ES/$PREFIX-pctiles*,$PREFIX-buckets*,$PREFIX-runs*?ignore_unavailable=true"
 fi
