@@ -400,13 +400,16 @@ if [ -n "$ES" ]; then
       sed -n 's/.*"count":\([0-9]*\).*/\1/p'
   }
   BEFORE_EACH=es_reset  # every indexing run starts from empty, freshly set up indices
+  # The help text is read whole first: `| grep -q` stops reading at the first match, and
+  # under pipefail the writer's broken pipe then made the test false.
+  PUSH_HELP=$("$FIOHIST" push --help 2>&1 || true)
   BATCH_OPTS=()
-  if "$FIOHIST" push --help 2>&1 | grep -q -- '--batch-docs'; then
+  if [[ $PUSH_HELP == *--batch-docs* ]]; then
     BATCH_OPTS=(--batch-docs 100000000 --batch-bytes 5242880)
   fi
   # The corpus has relative stamps and no fio JSON: push to a cluster needs the opt-in.
   ANCHOR_OPTS=()
-  if "$FIOHIST" push --help 2>&1 | grep -q -- '--unanchored'; then
+  if [[ $PUSH_HELP == *--unanchored* ]]; then
     ANCHOR_OPTS=(--unanchored)
   fi
   if [ "$DOCS" -gt 0 ] && probe x "$FIOHIST" push --es-url "$ES" --index-prefix "$PREFIX" \
@@ -471,7 +474,7 @@ if [ -n "$ES" ]; then
     # fiohist keeps --concurrency requests in flight (default 2): curl the same way, the
     # refresh after all of them.
     CONC=$("$FIOHIST" push --help 2>&1 | sed -n 's/.*--concurrency arg (=\([0-9]*\)).*/\1/p')
-    if [ -n "$CONC" ] && [ "$CONC" -gt 1 ] && curl --help all 2>/dev/null | grep -q -- '--parallel-max'; then
+    if [ -n "$CONC" ] && [ "$CONC" -gt 1 ] && [[ $(curl --help all 2>/dev/null || true) == *--parallel-max* ]]; then
       PAR_ARGS=(--parallel --parallel-max "$CONC")
       for c in "$WORK"/curl-bulk/*.ndjson; do
         [ ${#PAR_ARGS[@]} -gt 3 ] && PAR_ARGS+=(--next)
