@@ -24,12 +24,13 @@ std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256) {
   std::vector<BulkAction> actions;
   BucketOptions buckets;
   buckets.form = form;
-  DocumentSink documents("fiohist", RunMeta{"r", {}, {}},
-                         [&](BulkAction a) {
-                           actions.push_back(std::move(a));
-                           return Status();
-                         },
-                         buckets);
+  DocumentSink documents(
+      "fiohist", RunMeta{"r", {}, {}},
+      [&](BulkAction a) {
+        actions.push_back(std::move(a));
+        return Status();
+      },
+      buckets);
   ResolutionSink sink(&documents, {5, 10, 100});
   RunSummary summary;
   std::vector<std::string> logs;

@@ -43,8 +43,7 @@ class BucketCarry {
 
  private:
   // Sets key_ to the series of (kind, host, job, direction).
-  void SetKey(ScopeKind kind, const std::string& host, const std::string& job,
-              Direction direction);
+  void SetKey(ScopeKind kind, const std::string& host, const std::string& job, Direction direction);
 
   // Carry per column of each series, keyed by "scope\x1fhost\x1fjob\x1fdirection".
   std::unordered_map<std::string, std::vector<double>> carry_;

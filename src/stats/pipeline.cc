@@ -334,8 +334,8 @@ Status Pipeline::Stream() {
   job_histograms_ = sink_->reads_job_histograms();
   // The cluster's or hosts' results, all in before the first job's, tell the sink every
   // window of the run (ResolutionSink decides its levels from them).
-  jobs_by_log_ = spill_ && o_.scopes[2] && (o_.scopes[0] || o_.scopes[1]) &&
-                 sink_->takes_jobs_by_log();
+  jobs_by_log_ =
+      spill_ && o_.scopes[2] && (o_.scopes[0] || o_.scopes[1]) && sink_->takes_jobs_by_log();
   by_host_ = spill_ && (!job_histograms_ || !jobs_inline());
   if (!by_host_) {
     for (LogSlot& slot : slots_) slot.own = std::make_unique<LogSlot::Histograms>();
@@ -583,8 +583,8 @@ void Pipeline::ReadJobChunk(JobLane* lane, size_t b, int worker) {
     std::vector<PlacedRecord>* placed = o_.keep_records ? &c.placed[c.n] : nullptr;
     if (placed) placed->clear();
     int64_t q;
-    c.status = spill_->ReadNext(&lane->at, &q, &mine, placed,
-                                &worker_bytes_[static_cast<size_t>(worker)]);
+    c.status =
+        spill_->ReadNext(&lane->at, &q, &mine, placed, &worker_bytes_[static_cast<size_t>(worker)]);
     if (!c.status.ok()) return;
     if (!mine.any()) continue;  // as in step: a quantum no direction touched has no results
     mine.logs = 1;

@@ -193,9 +193,9 @@ std::vector<std::string> ResultSet(const std::vector<ScopeResult>& results) {
     std::snprintf(line, sizeof line, "%lld %lld %d %s %s %d %d %d %d %d %a %a %a %a %a",
                   static_cast<long long>(r.start_ms), static_cast<long long>(r.end_ms),
                   static_cast<int>(r.kind), r.host.c_str(), r.job.c_str(),
-                  static_cast<int>(r.direction), r.resolution, r.widest ? 1 : 0,
-                  r.partial ? 1 : 0, r.logs, r.coverage, r.stats.samples, r.stats.mean_ns,
-                  r.stats.max_ns, r.stats.percentile_ns.empty() ? 0 : r.stats.percentile_ns[0]);
+                  static_cast<int>(r.direction), r.resolution, r.widest ? 1 : 0, r.partial ? 1 : 0,
+                  r.logs, r.coverage, r.stats.samples, r.stats.mean_ns, r.stats.max_ns,
+                  r.stats.percentile_ns.empty() ? 0 : r.stats.percentile_ns[0]);
     out.push_back(line);
   }
   std::sort(out.begin(), out.end());
@@ -210,9 +210,8 @@ TEST(ResolutionSink, JobsDoneOneByOneCloseAsTheEndDoes) {
   for (int i = 0; i < 6; ++i) {
     std::string text;
     for (int k = 1 + 3 * i; k <= 20 + 7 * i; ++k) text += Line(k * 1000 + 1, 10 + k);
-    logs.push_back(WriteTempFile("rs_bylog_" + std::to_string(i) + ".log.host" +
-                                     std::to_string(i % 3),
-                                 text));
+    logs.push_back(
+        WriteTempFile("rs_bylog_" + std::to_string(i) + ".log.host" + std::to_string(i % 3), text));
   }
   PipelineOptions o;
   o.scopes = {true, true, true};

@@ -205,7 +205,13 @@ Status SpilledLogs::WriteLog(size_t i, const LogSource& log, const StreamSetup& 
 Status SpilledLogs::ReadAt(Position* at, int64_t* q, int64_t* next_start, bool placed_spilled,
                            ScopeHistograms* share, std::vector<PlacedRecord>* placed,
                            std::string* scratch) const {
-  const std::string which = "quantum " + (*q == INT64_MIN ? std::string("?") : std::to_string(*q));
+  // The message is made only on failure: this runs for every log in every quantum.
+  const int64_t expected = *q;
+  auto damaged = [expected] {
+    return Damaged("quantum " +
+                   (expected == INT64_MIN ? std::string("?") : std::to_string(expected)) +
+                   " of a log");
+  };
   if (at->length <= kNextLength) return Damaged("a log (past its end)");
   Status s = files_[static_cast<size_t>(at->file)]->ReadAt(at->offset, at->length, scratch);
   if (!s.ok()) return s;
@@ -217,21 +223,21 @@ Status SpilledLogs::ReadAt(Position* at, int64_t* q, int64_t* next_start, bool p
   if (!GetSignedVarint(&p, end, &spilled_q) || (*q != INT64_MIN && spilled_q != *q) ||
       !GetSignedVarint(&p, end, next_start) || !GetShareFlags(&p, end, share) ||
       !GetVarint(&p, end, &additions)) {
-    return Damaged(which + " of a log");
+    return damaged();
   }
   *q = spilled_q;
   thread_local std::vector<std::pair<uint32_t, uint64_t>> counts;
   for (uint64_t k = 0; k < additions; ++k) {
     double weight;
-    if (p == end) return Damaged(which + " of a log");
+    if (p == end) return damaged();
     const int d = static_cast<unsigned char>(*p++);
     if (d >= kLogDirections || !GetDouble(&p, end, &weight) || !GetCounts(&p, end, &counts)) {
-      return Damaged(which + " of a log");
+      return damaged();
     }
     share->direction[static_cast<size_t>(d)].AddWeighted(counts, weight);
   }
   if (placed_spilled && placed != nullptr && !GetPlaced(&p, end, placed)) {
-    return Damaged(which + " of a log");
+    return damaged();
   }
   uint32_t next_length;
   std::memcpy(&next_length, end, kNextLength);

@@ -86,7 +86,7 @@ struct Outcome {
 };
 
 Outcome RunOnce(PipelineOptions o, const std::vector<std::string>& logs, bool spill,
-            bool job_histograms, bool by_log = false) {
+                bool job_histograms, bool by_log = false) {
   o.spill_min_logs = spill ? 1 : 0;
   FingerprintSink sink(job_histograms, by_log);
   RunSummary summary;
@@ -201,8 +201,8 @@ TEST(SpilledLogs, JobsByLogAreTheJobResultsInStep) {
     for (int k = 1 + i % 3; k <= 4 + 2 * i; ++k) {
       text += Line(k * 1000 + 1 + 37 * i, k % 2, 10 + k);
     }
-    logs.push_back(WriteTempFile("bylog_" + std::to_string(i) + ".log.h" + std::to_string(i % 3),
-                                 text));
+    logs.push_back(
+        WriteTempFile("bylog_" + std::to_string(i) + ".log.h" + std::to_string(i % 3), text));
   }
   PipelineOptions o;
   o.scopes = {true, true, true};
