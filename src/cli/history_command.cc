@@ -248,7 +248,7 @@ int RunHistoryCommand(int argc, char** argv) {
   for (const StoredRun& r : runs) {
     int64_t end_ms = 0;
     if (r.end.empty() || !ParseStartTime(r.end, &end_ms).ok()) end_ms = 0;
-    for (Direction d : {Direction::kRead, Direction::kWrite, Direction::kTrim, Direction::kAll}) {
+    for (Direction d : kAllDirections) {
       auto v = values_of.find({r.run, d});
       if (v == values_of.end()) continue;
       HistoryPointRecord p;

@@ -1,6 +1,7 @@
 // Parsing one histogram log line: "time, direction, bs, c0, c1, ..., cN-1".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,6 +15,10 @@ enum class Direction : uint8_t { kRead = 0, kWrite = 1, kTrim = 2, kAll = 3 };
 
 /// Number of directions a log line can carry (read, write, trim).
 constexpr int kLogDirections = 3;
+
+/// Every direction, the three real ones and their sum, in enum order.
+constexpr std::array<Direction, 4> kAllDirections = {Direction::kRead, Direction::kWrite,
+                                                     Direction::kTrim, Direction::kAll};
 
 /// "read", "write", "trim" or "all".
 const char* DirectionName(Direction d);

@@ -16,7 +16,7 @@ void BucketCarry::SetKey(ScopeKind kind, const std::string& host, const std::str
 }
 
 void BucketCarry::ForgetJob(const std::string& host, const std::string& job) {
-  for (Direction d : {Direction::kRead, Direction::kWrite, Direction::kTrim, Direction::kAll}) {
+  for (Direction d : kAllDirections) {
     SetKey(ScopeKind::kJob, host, job, d);
     carry_.erase(key_);
   }

@@ -10,6 +10,7 @@
 #include "base/worker_pool.h"
 #include "log/log_stream.h"
 #include "log/quantum_grid.h"
+#include "stats/job_replay.h"
 #include "stats/merge.h"
 #include "stats/run_layout.h"
 #include "stats/spilled_logs.h"
@@ -123,31 +124,6 @@ struct StreamState {
   int64_t last_end = 0;  // end of the last quantum with data
 };
 
-// The job scope read again log by log (ResultSink::takes_jobs_by_log): a fixed number of
-// lanes, each reading one spilled log a chunk of quanta per step while the chunks of the
-// step before are written out. Fixed, so that the order of results does not depend on the
-// thread count; small, so that the sink keeps per-job state for a few logs only.
-constexpr size_t kJobLanes = 8;
-constexpr size_t kJobChunk = 16;
-constexpr size_t kNoLog = SIZE_MAX;
-
-struct JobLane {
-  // One step's quanta of the lane's log, with their results, kept until written out.
-  struct Chunk {
-    size_t log = kNoLog;  // kNoLog: nothing to write out
-    bool last = false;    // the log's last quanta: the sink hears JobDone after them
-    size_t n = 0;
-    std::array<ScopeHistograms, kJobChunk> shares;
-    std::array<Histogram, kJobChunk> all;
-    std::array<std::vector<ScopeResult>, kJobChunk> results;
-    std::array<std::vector<PlacedRecord>, kJobChunk> placed;
-    Status status;
-  };
-  size_t log = kNoLog;  // the log being read; kNoLog: idle
-  SpilledLogs::Position at;
-  std::array<Chunk, 2> chunk;  // the one being read, the one being written out
-};
-
 class Pipeline {
  public:
   Pipeline(const PipelineOptions& options, ResultSink* sink, RunSummary* summary)
@@ -184,6 +160,16 @@ class Pipeline {
   int64_t NextStartOf(size_t i) const {
     return spill_ ? spill_->next_start_ms(i) : slots_[i].stream->next_start_ms();
   }
+  // Seconds from the run's first quantum to `start_ms`.
+  double ElapsedOf(int64_t start_ms) const {
+    return static_cast<double>(start_ms - info_.first_quantum_ms) / 1000.0;
+  }
+  // The job results of a log's share `mine` of quantum q into `*out`, prepared for the sink
+  // (in step and read again alike): `base` holds the log's key fields and gets the
+  // quantum's, `all` the sum over directions, `placed` (when kept) the records.
+  void MakeJobResults(const QuantumGrid& grid, int64_t q, double elapsed,
+                      const ScopeHistograms& mine, std::vector<PlacedRecord>* placed,
+                      ScopeResult* base, Histogram* all, std::vector<ScopeResult>* out) const;
   // Each host's sum of its logs' shares (one task per host, with the host statistics when
   // wanted), then the cluster's.
   void SumScopes(const std::vector<size_t>& host_begin, size_t lb, QuantumState* state);
@@ -192,11 +178,7 @@ class Pipeline {
   // The earliest instant any log may still contribute to (INT64_MAX: all done).
   int64_t NextStart() const;
   // The job scope when it comes log by log (jobs_by_log_), after every other quantum.
-  Status EmitJobsByLog();
-  // Reads the lane's next chunk of quanta into its buffer `b` and makes their results.
-  void ReadJobChunk(JobLane* lane, size_t b, int worker);
-  // Writes out buffer `b` of every lane, in lane order.
-  Status EmitJobChunks(std::vector<JobLane>* lanes, size_t b);
+  Status EmitJobsByLog(const QuantumGrid& grid);
   // The job scope's results are made with the others, quantum by quantum.
   bool jobs_inline() const { return o_.scopes[2] && !jobs_by_log_; }
   // Whole-run statistics of every scope, after the last quantum.
@@ -358,7 +340,7 @@ Status Pipeline::Stream() {
   for (QuantumState& done : st.state) done = QuantumState(0);
   ReleaseFreeMemory();  // else kept for this thread, while workers make the job results
   if (jobs_by_log_) {
-    s = EmitJobsByLog();
+    s = EmitJobsByLog(grid);
     if (!s.ok()) return s;
   }
   summary_->end_ms = st.last_end;
@@ -406,7 +388,7 @@ std::vector<size_t> Pipeline::HostRanges() const {
 Status Pipeline::StreamQuantum(const QuantumGrid& grid, int64_t q,
                                const std::vector<size_t>& host_begin, StreamState* st) {
   const int64_t qs = grid.Start(q), qe = grid.End(q);
-  const double elapsed = static_cast<double>(qs - info_.first_quantum_ms) / 1000.0;
+  const double elapsed = ElapsedOf(qs);
   const size_t b = static_cast<size_t>(st->cur);
   // Job results are written out during the next quantum (two buffers); logs' own
   // histograms outlive their quantum only when the sink reads them there: else one buffer
@@ -500,21 +482,28 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
     slot->own->whole.Merge(mine);
     slot->own->whole.logs = 1;
   }
-  slot->base.start_ms = grid.Start(q);
-  slot->base.end_ms = grid.End(q);
-  slot->base.elapsed_s = elapsed;
-  SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), &slot->base);
   std::vector<ScopeResult>& results = slot->results[rb];
   Histogram* all =
       job_histograms_ ? &slot->own->all[lb] : &worker_all_[static_cast<size_t>(worker)];
-  SetResults(mine, o_, info_.layout, slot->base, all, &results);
-  if (placed) {
-    for (ScopeResult& r : results) r.records = placed;
-  }
-  Prepare(&results);
+  MakeJobResults(grid, q, elapsed, mine, placed, &slot->base, all, &results);
   if (!job_histograms_) {
     for (ScopeResult& r : results) r.histogram = nullptr;  // reused before written out
   }
+}
+
+void Pipeline::MakeJobResults(const QuantumGrid& grid, int64_t q, double elapsed,
+                              const ScopeHistograms& mine, std::vector<PlacedRecord>* placed,
+                              ScopeResult* base, Histogram* all,
+                              std::vector<ScopeResult>* out) const {
+  base->start_ms = grid.Start(q);
+  base->end_ms = grid.End(q);
+  base->elapsed_s = elapsed;
+  SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), base);
+  SetResults(mine, o_, info_.layout, *base, all, out);
+  if (placed) {
+    for (ScopeResult& r : *out) r.records = placed;
+  }
+  Prepare(out);
 }
 
 void Pipeline::SumScopes(const std::vector<size_t>& host_begin, size_t lb, QuantumState* state) {
@@ -538,89 +527,15 @@ void Pipeline::EmitPending(int b, StreamState* st) {
   if (st->emitted.ok()) st->emitted = EmitQuantum(state, b);
 }
 
-Status Pipeline::EmitJobsByLog() {
-  std::vector<JobLane> lanes(kJobLanes);
-  size_t next_log = 0;
-  size_t cur = 0;
-  Status emitted;
-  for (;;) {
-    bool reading = false, writing = false;
-    for (JobLane& lane : lanes) {
-      if (lane.log == kNoLog && next_log < slots_.size()) {
-        lane.log = next_log;
-        lane.at = spill_->Restart(next_log++);
-      }
-      reading = reading || lane.log != kNoLog;
-      writing = writing || lane.chunk[1 - cur].log != kNoLog;
-    }
-    if (!reading && !writing) return Status();
-    // Task 0 writes out the step before while the other workers read this one.
-    pool_->ParallelFor(lanes.size() + 1, [&](int worker, size_t task) {
-      if (task == 0) {
-        emitted = EmitJobChunks(&lanes, 1 - cur);
-      } else {
-        ReadJobChunk(&lanes[task - 1], cur, worker);
-      }
-    });
-    if (!emitted.ok()) return emitted;
-    for (const JobLane& lane : lanes) {
-      if (!lane.chunk[cur].status.ok()) return lane.chunk[cur].status;
-    }
-    cur = 1 - cur;
-  }
-}
-
-void Pipeline::ReadJobChunk(JobLane* lane, size_t b, int worker) {
-  JobLane::Chunk& c = lane->chunk[b];
-  c.log = lane->log;
-  c.n = 0;
-  c.last = false;
-  if (lane->log == kNoLog) return;
-  const QuantumGrid grid(info_.grid_origin_ms, o_.quantum_ms);
-  ScopeResult base = slots_[lane->log].base;  // kind, host, job, logs
-  while (c.n < kJobChunk && !lane->at.done()) {
-    ScopeHistograms& mine = c.shares[c.n];
-    std::vector<PlacedRecord>* placed = o_.keep_records ? &c.placed[c.n] : nullptr;
-    if (placed) placed->clear();
-    int64_t q;
-    c.status =
-        spill_->ReadNext(&lane->at, &q, &mine, placed, &worker_bytes_[static_cast<size_t>(worker)]);
-    if (!c.status.ok()) return;
-    if (!mine.any()) continue;  // as in step: a quantum no direction touched has no results
-    mine.logs = 1;
-    base.start_ms = grid.Start(q);
-    base.end_ms = grid.End(q);
-    base.elapsed_s = static_cast<double>(base.start_ms - info_.first_quantum_ms) / 1000.0;
-    SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), &base);
-    std::vector<ScopeResult>& results = c.results[c.n];
-    SetResults(mine, o_, info_.layout, base, &c.all[c.n], &results);
-    if (placed) {
-      for (ScopeResult& r : results) r.records = placed;
-    }
-    Prepare(&results);
-    ++c.n;
-  }
-  if (lane->at.done()) {
-    c.last = true;
-    lane->log = kNoLog;
-  }
-}
-
-Status Pipeline::EmitJobChunks(std::vector<JobLane>* lanes, size_t b) {
-  for (JobLane& lane : *lanes) {
-    JobLane::Chunk& c = lane.chunk[b];
-    if (c.log == kNoLog) continue;
-    for (size_t k = 0; k < c.n; ++k) {
-      Status s = Emit(c.results[k], false);
-      if (!s.ok()) return s;
-    }
-    if (c.last) {
-      Status s = sink_->JobDone(info_.logs[c.log].host, info_.logs[c.log].job);
-      if (!s.ok()) return s;
-    }
-    c.log = kNoLog;
-  }
-  return Status();
+Status Pipeline::EmitJobsByLog(const QuantumGrid& grid) {
+  return ReplayJobsByLog(
+      *spill_, info_.logs, o_.keep_records,
+      [&](size_t log, int64_t q, const ScopeHistograms& mine, std::vector<PlacedRecord>* placed,
+          Histogram* all, std::vector<ScopeResult>* out) {
+        ScopeResult base = slots_[log].base;  // kind, host, job, logs
+        MakeJobResults(grid, q, ElapsedOf(grid.Start(q)), mine, placed, &base, all, out);
+      },
+      pool_, sink_);
 }
 
 int64_t Pipeline::NextStart() const {

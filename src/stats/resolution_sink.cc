@@ -171,7 +171,7 @@ Status ResolutionSink::Finish(Series& s, size_t level) {
 }
 
 Status ResolutionSink::JobDone(const std::string& host, const std::string& job) {
-  for (Direction d : {Direction::kRead, Direction::kWrite, Direction::kTrim, Direction::kAll}) {
+  for (Direction d : kAllDirections) {
     auto it = series_.find(Key(ScopeKind::kJob, d, host, job));
     if (it == series_.end()) continue;
     // Finest level first, as at the end of the run.

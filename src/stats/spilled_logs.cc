@@ -10,8 +10,7 @@
 namespace fiohist {
 namespace {
 
-// Each spilled quantum ends with the on-disk length of the log's next one.
-constexpr size_t kNextLength = sizeof(uint32_t);
+constexpr size_t kNextLength = SpilledLogs::kNextLength;
 
 void PutLength(uint32_t n, std::string* out) {
   char raw[kNextLength];

@@ -50,6 +50,9 @@ class SpilledLogs {
   /// is fed next: next_start_ms(i) < the end of q. `scratch` holds the bytes read.
   Status Read(size_t i, int64_t q, ScopeHistograms* share, std::vector<PlacedRecord>* placed,
               std::string* scratch);
+  /// Each spilled quantum ends with the on-disk length of the log's next one, in this
+  /// many bytes (0 after the last).
+  static constexpr size_t kNextLength = sizeof(uint32_t);
   /// Where a log's spilled quanta are read from: one cursor per log for the run's reading
   /// in step (private), more for reading a log again on its own (Restart, ReadNext).
   struct Position {
@@ -58,7 +61,7 @@ class SpilledLogs {
     uint32_t length = 0;  // on-disk length of the quantum at offset; 0: past the last
     /// True past the log's last quantum (a quantum on disk is longer than the length
     /// of the next one that ends it).
-    bool done() const { return length <= sizeof(uint32_t); }
+    bool done() const { return length <= kNextLength; }
   };
   /// The start of log `i`'s spilled quanta, for reading it again (any number of times,
   /// while the run reads it in step too).
