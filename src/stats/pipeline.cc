@@ -561,28 +561,42 @@ Status Pipeline::EmitWholeRun(int64_t last_end, QuantumState* whole) {
 }
 
 Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
-  Histogram all;
-  ScopeHistograms spilled;  // a spilled log's whole run, read back
-  std::string bytes;
-  for (size_t i = 0; i < slots_.size(); ++i) {
-    const ScopeHistograms* whole = spill_ ? nullptr : &slots_[i].own->whole;
-    if (spill_) {
-      Status s = spill_->ReadWhole(i, &spilled, &bytes);
-      if (!s.ok()) return s;
-      whole = &spilled;
-    }
+  // A chunk of logs is read back and its statistics made on every worker, then emitted in
+  // log order: with thousands of spilled logs this replay is otherwise a serial tail.
+  struct Slot {
+    ScopeHistograms spilled;  // a spilled log's whole run, read back
+    Histogram all;
+    std::string bytes;
     std::vector<ScopeResult> results;
-    ScopeResult base;
-    base.start_ms = info_.first_quantum_ms;
-    base.end_ms = last_end;
-    base.kind = ScopeKind::kJob;
-    base.host = info_.logs[i].host;
-    base.job = info_.logs[i].job;
-    base.logs = 1;
-    SetCoverage(whole->covered_ms, 1, last_end - info_.first_quantum_ms, &base);
-    SetResults(*whole, o_, info_.layout, base, &all, &results);
-    Status s = Emit(results, true);
-    if (!s.ok()) return s;
+    Status status;
+  };
+  const size_t chunk = 8 * static_cast<size_t>(pool_->size());
+  std::vector<Slot> work(std::min(chunk, slots_.size()));
+  for (size_t first = 0; first < slots_.size(); first += chunk) {
+    const size_t n = std::min(chunk, slots_.size() - first);
+    pool_->ParallelFor(n, [&](int, size_t k) {
+      const size_t i = first + k;
+      Slot& w = work[k];
+      const ScopeHistograms* whole = spill_ ? &w.spilled : &slots_[i].own->whole;
+      if (spill_) {
+        w.status = spill_->ReadWhole(i, &w.spilled, &w.bytes);
+        if (!w.status.ok()) return;
+      }
+      ScopeResult base;
+      base.start_ms = info_.first_quantum_ms;
+      base.end_ms = last_end;
+      base.kind = ScopeKind::kJob;
+      base.host = info_.logs[i].host;
+      base.job = info_.logs[i].job;
+      base.logs = 1;
+      SetCoverage(whole->covered_ms, 1, last_end - info_.first_quantum_ms, &base);
+      SetResults(*whole, o_, info_.layout, base, &w.all, &w.results);
+    });
+    for (size_t k = 0; k < n; ++k) {
+      if (!work[k].status.ok()) return work[k].status;
+      Status s = Emit(work[k].results, true);
+      if (!s.ok()) return s;
+    }
   }
   return Status();
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/path.h"
+#include "base/worker_pool.h"
 #include "log/log_probe.h"
 #include "log/time_anchor.h"
 
@@ -113,10 +114,20 @@ Status Planner::Layout(const std::vector<std::string>& paths) {
 }
 
 Status Planner::ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes) {
+  // Probing reads (and inflates) the start of every log: with thousands of logs that is
+  // a second or more, so the logs are probed on every thread, then judged in order (the
+  // first error in log order is the one reported, as when probed one by one).
+  std::vector<LogProbe> all(sources.size());
+  std::vector<Status> statuses(sources.size());
+  WorkerPool pool(sources.size() > 1 ? o_.threads : 1);
+  pool.ParallelFor(sources.size(), [&](int, size_t i) {
+    statuses[i] = ProbeLog(sources[i].path, kProbeLines, o_.skip_bad_lines, &all[i]);
+  });
   std::vector<LogSource> kept;
-  for (const LogSource& src : sources) {
-    LogProbe probe;
-    Status s = ProbeLog(src.path, kProbeLines, o_.skip_bad_lines, &probe);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const LogSource& src = sources[i];
+    LogProbe& probe = all[i];
+    Status s = statuses[i];
     if (!s.ok()) return s;
     if (probe.empty) {
       s = EmptyLog(src);
@@ -130,7 +141,7 @@ Status Planner::ProbeLogs(const std::vector<LogSource>& sources, std::vector<Log
       s = CheckLikeFirst(src, probe, kept.front(), probes->front());
       if (!s.ok()) return s;
     }
-    probes->push_back(probe);
+    probes->push_back(std::move(probe));
     kept.push_back(src);
   }
   if (kept.empty()) return Status::Error("no log has any record");
