@@ -53,10 +53,35 @@ uint64_t NextRandom(uint64_t* state) {
 
 }  // namespace
 
-Status EncodeBulkAction(const BulkAction& action, std::string* lines) {
+namespace {
+
+// True when `text` goes into a JSON string as it is (what rapidjson's writer would not
+// escape): index names and fiohist's hex ids always do.
+bool PlainJsonText(const std::string& text) {
+  for (char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status EncodeBulkActionLine(const BulkAction& action, std::string* line) {
   if (action.index.empty()) return Status::Error("bulk action without an index");
   bool is_delete = action.op == BulkAction::Op::kDelete;
   if (is_delete && action.id.empty()) return Status::Error("delete action without an id");
+  if (PlainJsonText(action.index) && PlainJsonText(action.id)) {
+    // Every document passes here: the same text as the writer below, without its buffer.
+    line->assign(is_delete ? "{\"delete\":{\"_index\":\"" : "{\"index\":{\"_index\":\"");
+    line->append(action.index);
+    if (!action.id.empty()) {
+      line->append("\",\"_id\":\"");
+      line->append(action.id);
+    }
+    line->append("\"}}\n");
+    return Status();
+  }
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   writer.StartObject();
@@ -70,9 +95,19 @@ Status EncodeBulkAction(const BulkAction& action, std::string* lines) {
   }
   writer.EndObject();
   writer.EndObject();
-  lines->assign(buffer.GetString(), buffer.GetSize());
-  lines->push_back('\n');
-  if (is_delete) return Status();
+  line->assign(buffer.GetString(), buffer.GetSize());
+  line->push_back('\n');
+  return Status();
+}
+
+bool IsOneLineObject(const std::string& source) {
+  return !source.empty() && source[0] == '{' &&
+         std::memchr(source.data(), '\n', source.size()) == nullptr;
+}
+
+Status EncodeBulkAction(const BulkAction& action, std::string* lines) {
+  Status st = EncodeBulkActionLine(action, lines);
+  if (!st.ok() || action.op == BulkAction::Op::kDelete) return st;
 
   // The source must be one line; a pretty-printed object is compacted, anything else refused.
   size_t first = action.source.find_first_not_of(" \t\r\n");

@@ -133,6 +133,14 @@ class BulkIndexer {
 /// The `_bulk` query string fiohist uses: only what is needed to judge every item.
 extern const char kBulkPath[];
 
+/// The action line of one action (`{"index":{"_index":...,"_id":...}}`, ending in '\n'). Fails
+/// for a delete without id or an empty index.
+Status EncodeBulkActionLine(const BulkAction& action, std::string* line);
+
+/// True when `source` can follow its action line as it is: it starts with '{' and holds no
+/// newline (what fiohist's documents are).
+bool IsOneLineObject(const std::string& source);
+
 /// The NDJSON lines of one action (action line, then the source line for kIndex), each ending in
 /// '\n'. Fails for a delete without id, an empty index, or a source that is not one JSON object.
 Status EncodeBulkAction(const BulkAction& action, std::string* lines);

@@ -81,6 +81,30 @@ TEST(BulkEncode, IndexAndDeleteLines) {
   EXPECT_FALSE(EncodeBulkAction(del, &lines).ok());
 }
 
+TEST(BulkEncode, PlainNamesTakeTheShortPathToTheSameLine) {
+  // Plain index names and ids are appended as they are; anything JSON must escape goes
+  // through the writer. Both give what the writer gives for the plain case.
+  BulkAction a = Doc(7);
+  a.index = "fiohist-buckets-2026.11";
+  a.id = "0123456789abcdef:r/x";
+  std::string line;
+  ASSERT_TRUE(EncodeBulkActionLine(a, &line).ok());
+  EXPECT_EQ(line, "{\"index\":{\"_index\":\"fiohist-buckets-2026.11\",\"_id\":\"0123456789abcdef:r/x\"}}\n");
+  a.id.clear();
+  ASSERT_TRUE(EncodeBulkActionLine(a, &line).ok());
+  EXPECT_EQ(line, "{\"index\":{\"_index\":\"fiohist-buckets-2026.11\"}}\n");
+  a.id = std::string("tab\there\\") + char(0x7f) + "\xc3\xa9";
+  ASSERT_TRUE(EncodeBulkActionLine(a, &line).ok());
+  EXPECT_EQ(line, "{\"index\":{\"_index\":\"fiohist-buckets-2026.11\",\"_id\":\"tab\\there\\\\" +
+                      std::string(1, char(0x7f)) + "\xc3\xa9\"}}\n");
+  a.index.clear();
+  EXPECT_FALSE(EncodeBulkActionLine(a, &line).ok());
+  EXPECT_TRUE(IsOneLineObject("{\"a\":1}"));
+  EXPECT_FALSE(IsOneLineObject(" {\"a\":1}"));
+  EXPECT_FALSE(IsOneLineObject("{\n}"));
+  EXPECT_FALSE(IsOneLineObject(""));
+}
+
 TEST(BulkEncode, PrettySourceIsCompactedAndGarbageRefused) {
   BulkAction a = Doc(1);
   a.source = "{\n  \"a\": 1,\n  \"b\": [1, 2]\n}\n";

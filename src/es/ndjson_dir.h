@@ -29,6 +29,11 @@ class NdjsonDirWriter {
   explicit NdjsonDirWriter(std::string dir, size_t max_file_bytes = 5 * 1024 * 1024)
       : dir_(std::move(dir)), max_file_bytes_(max_file_bytes) {}
 
+  /// Writes what is pending (as the stream would); Close() is where its errors are seen.
+  ~NdjsonDirWriter() { Close(); }
+  NdjsonDirWriter(const NdjsonDirWriter&) = delete;
+  NdjsonDirWriter& operator=(const NdjsonDirWriter&) = delete;
+
   /// Creates the directory and clears old bulk files.
   Status Open();
   /// Appends one action.
@@ -43,8 +48,12 @@ class NdjsonDirWriter {
   Status StartFile();
   std::string dir_;
   size_t max_file_bytes_;
+  static constexpr size_t kWriteBlock = 1 << 20;
+  Status WritePending();
   std::ofstream out_;
+  std::string pending_;  // written to out_ once kWriteBlock bytes are there, and by Close()
   std::string path_;
+  std::string lines_;  // the action being written (its action line, or all of it)
   size_t file_bytes_ = 0;
   int file_number_ = 0;
   uint64_t actions_ = 0;
