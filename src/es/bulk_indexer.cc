@@ -198,17 +198,35 @@ Status BulkIndexer::Add(BulkAction action) {
     Fail(item, 0, "not sent: " + fatal_.message());
     return fatal_;
   }
-  Status st = EncodeBulkAction(action, &item.lines);
+  // A one-line document (every one fiohist makes) goes into the body after its action line
+  // as it is; anything else is encoded (and checked) whole first.
+  const bool as_is = !item.is_delete && IsOneLineObject(action.source);
+  Status st = as_is ? EncodeBulkActionLine(action, &line_) : EncodeBulkAction(action, &line_);
   if (!st.ok()) {
     Fail(item, 0, st.message());  // one bad action is counted, not fatal
     return fatal_;
   }
-  if (!batch_.empty() && batch_bytes_ + item.lines.size() > options_.max_batch_bytes) Flush();
+  const size_t size = line_.size() + (as_is ? action.source.size() + 1 : 0);
+  if (!batch_.items.empty() && batch_.body.size() + size > options_.max_batch_bytes) Flush();
+  if (batch_.items.empty()) batch_.body.reserve(std::max(options_.max_batch_bytes, size));
   touched_.insert(item.index);
-  batch_bytes_ += item.lines.size();
-  batch_.push_back(std::move(item));
-  if (batch_.size() >= options_.max_batch_docs) Flush();
+  item.begin = batch_.body.size();
+  batch_.body += line_;
+  if (as_is) {
+    batch_.body += action.source;
+    batch_.body += '\n';
+  }
+  item.end = batch_.body.size();
+  batch_.items.push_back(std::move(item));
+  if (batch_.items.size() >= options_.max_batch_docs) Flush();
   return fatal_;
+}
+
+void BulkIndexer::Batch::Take(Pending item, std::string_view lines) {
+  item.begin = body.size();
+  body.append(lines);
+  item.end = body.size();
+  items.push_back(std::move(item));
 }
 
 Status BulkIndexer::Finish() {
@@ -243,28 +261,27 @@ void BulkIndexer::Fail(const Pending& item, long status, const std::string& reas
 }
 
 void BulkIndexer::Flush() {
-  if (batch_.empty()) return;
-  std::vector<Pending> items;
-  items.swap(batch_);
-  batch_bytes_ = 0;
-  SendWithRetries(std::move(items));
+  if (batch_.items.empty()) return;
+  Batch batch;
+  std::swap(batch, batch_);
+  SendWithRetries(std::move(batch));
   ReleaseFreeMemory();  // the batch, its body and response: megabytes a sending thread keeps
   if (progress_) progress_(stats_);
 }
 
-void BulkIndexer::SendWithRetries(std::vector<Pending> items) {
+void BulkIndexer::SendWithRetries(Batch batch) {
   auto start = std::chrono::steady_clock::now();
   double slept = 0;
   int round = 0;
-  while (!items.empty()) {
+  while (!batch.items.empty()) {
     if (!fatal_.ok()) {
-      for (const Pending& item : items) Fail(item, 0, "not sent: " + fatal_.message());
+      for (const Pending& item : batch.items) Fail(item, 0, "not sent: " + fatal_.message());
       return;
     }
-    std::vector<Pending> retry;
-    SendOnce(std::move(items), &retry);
-    items.clear();
-    if (retry.empty()) return;
+    Batch retry;
+    SendOnce(std::move(batch), &retry);
+    batch = Batch();
+    if (retry.items.empty()) return;
 
     ++round;
     double elapsed =
@@ -272,7 +289,7 @@ void BulkIndexer::SendWithRetries(std::vector<Pending> items) {
     // Real time, or the requested sleeps when a test's sleeper does not really wait.
     bool out_of_time = std::max(elapsed, slept) > options_.max_retry_time_s;
     bool server_gone = false;
-    for (Pending& item : retry) {
+    for (Pending& item : retry.items) {
       if (out_of_time || item.attempts >= options_.max_attempts) {
         std::string why = out_of_time ? "gave up (retry time limit) after " : "gave up after ";
         why += std::to_string(item.attempts) + " attempts: " + item.last_reason;
@@ -284,11 +301,12 @@ void BulkIndexer::SendWithRetries(std::vector<Pending> items) {
           fatal_ = Status::Error("Elasticsearch stopped answering: " + item.last_reason);
         }
       } else {
-        items.push_back(std::move(item));
+        const std::string_view lines = retry.LinesOf(item);
+        batch.Take(std::move(item), lines);
       }
     }
-    if (items.empty()) return;
-    stats_.retried += items.size();
+    if (batch.items.empty()) return;
+    stats_.retried += batch.items.size();
     double unit = static_cast<double>(NextRandom(&jitter_state_) >> 11) * 0x1.0p-53;
     double delay = BackoffSeconds(round, options_, unit);
     slept += delay;
@@ -296,26 +314,21 @@ void BulkIndexer::SendWithRetries(std::vector<Pending> items) {
   }
 }
 
-void BulkIndexer::SendOnce(std::vector<Pending> items, std::vector<Pending>* retry) {
-  std::string body;
-  size_t size = 0;
-  for (const Pending& item : items) size += item.lines.size();
-  body.reserve(size);
-  for (Pending& item : items) {
-    body += item.lines;
-    ++item.attempts;
-  }
+void BulkIndexer::SendOnce(Batch batch, Batch* retry) {
+  for (Pending& item : batch.items) ++item.attempts;
   ++stats_.requests;
-  HttpResult result = transport_("POST", kBulkPath, body);
-  body.clear();
-  body.shrink_to_fit();
+  HttpResult result = transport_("POST", kBulkPath, batch.body);
 
+  auto retry_item = [&](Pending& item) {
+    const std::string_view lines = batch.LinesOf(item);
+    retry->Take(std::move(item), lines);
+  };
   auto retry_all = [&](long status, const std::string& reason) {
-    for (Pending& item : items) {
+    for (Pending& item : batch.items) {
       item.last_status = status;
       item.last_reason = reason;
       item.no_answer = !result.error.empty();
-      retry->push_back(std::move(item));
+      retry_item(item);
     }
   };
   if (!result.error.empty()) {
@@ -324,18 +337,21 @@ void BulkIndexer::SendOnce(std::vector<Pending> items, std::vector<Pending>* ret
   }
   if (result.status == 413) {
     // Nothing was processed: this send does not count as an attempt.
-    for (Pending& item : items) --item.attempts;
-    if (items.size() == 1) {
-      ++items[0].attempts;
-      Fail(items[0], 413, "HTTP 413: the document alone is larger than the server accepts");
+    for (Pending& item : batch.items) --item.attempts;
+    if (batch.items.size() == 1) {
+      ++batch.items[0].attempts;
+      Fail(batch.items[0], 413, "HTTP 413: the document alone is larger than the server accepts");
       return;
     }
     ++stats_.splits;
-    size_t half = items.size() / 2;
-    std::vector<Pending> second(std::make_move_iterator(items.begin() + half),
-                                std::make_move_iterator(items.end()));
-    items.resize(half);
-    SendOnce(std::move(items), retry);
+    const size_t half = batch.items.size() / 2;
+    Batch first, second;
+    for (size_t i = 0; i < batch.items.size(); ++i) {
+      const std::string_view lines = batch.LinesOf(batch.items[i]);
+      (i < half ? first : second).Take(std::move(batch.items[i]), lines);
+    }
+    batch = Batch();  // its lines are in the halves now
+    SendOnce(std::move(first), retry);
     SendOnce(std::move(second), retry);
     return;
   }
@@ -346,22 +362,22 @@ void BulkIndexer::SendOnce(std::vector<Pending> items, std::vector<Pending>* ret
   if (!result.ok()) {
     // 400, 401, 403, ...: the next request would fail the same way.
     fatal_ = Status::Error("bulk request rejected: " + DescribeHttpFailure(result));
-    for (const Pending& item : items) Fail(item, result.status, DescribeHttpFailure(result));
+    for (const Pending& item : batch.items) Fail(item, result.status, DescribeHttpFailure(result));
     return;
   }
   std::vector<BulkItemResult> results;
   Status st = ParseBulkResponse(result.body, &results);
-  if (st.ok() && results.size() != items.size()) {
+  if (st.ok() && results.size() != batch.items.size()) {
     st = Status::Error("_bulk response has " + std::to_string(results.size()) + " items for " +
-                       std::to_string(items.size()) + " actions");
+                       std::to_string(batch.items.size()) + " actions");
   }
   if (!st.ok()) {
     // A garbled response (e.g. cut by a proxy): ids make a re-send harmless.
     retry_all(0, st.message());
     return;
   }
-  for (size_t i = 0; i < items.size(); ++i) {
-    Pending& item = items[i];
+  for (size_t i = 0; i < batch.items.size(); ++i) {
+    Pending& item = batch.items[i];
     const BulkItemResult& r = results[i];
     if (r.status >= 200 && r.status < 300 && !r.has_error) {
       ++(item.is_delete ? stats_.deleted : stats_.indexed);
@@ -371,7 +387,7 @@ void BulkIndexer::SendOnce(std::vector<Pending> items, std::vector<Pending>* ret
       item.no_answer = false;
       item.last_status = r.status;
       item.last_reason = r.has_error ? r.reason : "HTTP " + std::to_string(r.status);
-      retry->push_back(std::move(item));
+      retry_item(item);
     } else {
       Fail(item, r.status, r.has_error ? r.reason : "HTTP " + std::to_string(r.status));
     }

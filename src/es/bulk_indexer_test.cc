@@ -214,6 +214,37 @@ TEST(BulkIndexer, ItemLevel429IsRetriedOnlyForThoseItems) {
   EXPECT_EQ(script.sleeps.size(), 1u);
 }
 
+TEST(BulkIndexer, BodiesHoldEachActionsLinesAndRetriesResendThemExactly) {
+  // Lines go into the request body as they are added; a retry gathers exactly the lines of
+  // the items retried, whatever way each was encoded (as it is, compacted, a delete).
+  Script script;
+  script.answers.push_back([](const std::string&) {
+    return HttpResult{200, Answer({201, 429, 201, 503}), ""};
+  });
+  script.answers.push_back([](const std::string&) {
+    return HttpResult{200, Answer({201, 200}), ""};
+  });
+  BulkIndexer bulk(script.Transport(), script.Sleeper(), NoWait());
+  std::vector<BulkAction> actions = {Doc(0), Doc(1), Doc(2), Doc(3)};
+  actions[1].source = "{\n  \"n\": 1\n}";  // pretty: compacted
+  actions[3].op = BulkAction::Op::kDelete;
+  actions[3].source.clear();
+  std::string expected_first, expected_retry;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    std::string lines;
+    ASSERT_TRUE(EncodeBulkAction(actions[i], &lines).ok());
+    expected_first += lines;
+    if (i == 1 || i == 3) expected_retry += lines;
+    ASSERT_TRUE(bulk.Add(actions[i]).ok());
+  }
+  ASSERT_TRUE(bulk.Finish().ok());
+  ASSERT_EQ(script.bodies.size(), 2u);
+  EXPECT_EQ(script.bodies[0], expected_first);
+  EXPECT_EQ(script.bodies[1], expected_retry);
+  EXPECT_EQ(bulk.stats().indexed, 3u);
+  EXPECT_EQ(bulk.stats().deleted, 1u);
+}
+
 TEST(BulkIndexer, GivesUpAfterMaxAttempts) {
   Script script;
   for (int i = 0; i < 10; ++i) {

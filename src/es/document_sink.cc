@@ -36,7 +36,9 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
   a.index = index_name(DocKind::kPercentiles);
   if (r.prepared.empty()) {
     builder_->AppendId(DocKind::kPercentiles, r, &a.id);
-    builder_->AppendPercentiles(r, &a.source);
+    text_.clear();
+    builder_->AppendPercentiles(r, &text_);
+    a.source = text_;
   } else {
     const size_t nl = r.prepared.find('\n');
     a.id = r.prepared.substr(0, nl);
@@ -56,6 +58,7 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     return s;
   }
   BulkAction b;
+  text_.clear();
   if (buckets_.form != BucketForm::kHistogram && r.records) {
     // The record form: the log's own integer counts, exact. A quantum where none of the
     // job's records starts still gets its document (no records; its share comes from
@@ -68,11 +71,12 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
     // written, rounded in the same order, for `load` into a server with that type.
     const bool file = buckets_.form == BucketForm::kFile;
     if (file) carry_.Round(r, &ints_);
-    builder_->AppendRecords(r, mine_, &b.source, file ? &ints_ : nullptr);
+    builder_->AppendRecords(r, mine_, &text_, file ? &ints_ : nullptr);
   } else {
     carry_.Round(r, &ints_);
-    builder_->AppendBuckets(r, ints_, &b.source);
+    builder_->AppendBuckets(r, ints_, &text_);
   }
+  b.source = text_;
   b.index = index_name(DocKind::kBuckets);
   builder_->AppendId(DocKind::kBuckets, r, &b.id);
   s = consume_(std::move(b));

@@ -85,6 +85,10 @@ class DocumentSink : public ResultSink {
   BucketOptions buckets_;
   BucketCarry carry_;
   IntegerBuckets ints_;  // reused
+  // A document is made here, then copied into its action: the builder reserves room for
+  // the longest text a document could have, and an action queued for sending would keep
+  // that capacity (measured: 28 MB of a push's queued documents were such room).
+  std::string text_;
   std::vector<const PlacedRecord*> mine_;  // reused: a result's records of its direction
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_;
