@@ -39,9 +39,9 @@ bool FanoutSink::reads_job_histograms() const {
   return false;
 }
 
-bool FanoutSink::reads_whole_run() const {
+bool FanoutSink::reads_whole_run(ScopeKind kind) const {
   for (const ResultSink* s : sinks_) {
-    if (s->reads_whole_run()) return true;
+    if (s->reads_whole_run(kind)) return true;
   }
   return false;
 }

@@ -23,7 +23,7 @@ class FanoutSink : public ResultSink {
   /// True when any of the sinks reads them.
   bool reads_job_histograms() const override;
   /// True when any of the sinks reads them.
-  bool reads_whole_run() const override;
+  bool reads_whole_run(ScopeKind kind) const override;
   /// True when all of the sinks take them.
   bool takes_jobs_by_log() const override;
   Status JobDone(const std::string& host, const std::string& job) override;

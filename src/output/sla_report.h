@@ -24,6 +24,7 @@ class SlaReportSink : public ResultSink {
   Status Begin(const RunInfo& info) override;
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult&) override { return Status(); }
+  bool reads_whole_run(ScopeKind) const override { return false; }
   Status End(const RunSummary& summary) override;
   bool reads_job_histograms() const override { return false; }
   /// Checks cluster results only.

@@ -21,6 +21,8 @@ class SummarySink : public ResultSink {
   /// Notes the cluster's partial quanta (the summary names them).
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
+  /// The summary table is of the cluster's whole run only.
+  bool reads_whole_run(ScopeKind kind) const override { return kind == ScopeKind::kCluster; }
   Status End(const RunSummary& summary) override;
   bool reads_job_histograms() const override { return false; }
   /// Reads cluster results only.

@@ -37,7 +37,7 @@ class TableSink : public ResultSink {
   /// Rows are made of statistics only.
   bool reads_job_histograms() const final { return false; }
   /// Rows of quanta ignore the whole run.
-  bool reads_whole_run() const final { return rows_ == RowSelection::kWholeRun; }
+  bool reads_whole_run(ScopeKind) const final { return rows_ == RowSelection::kWholeRun; }
 
  protected:
   /// Appends the row of `r`, newline included; may run on several threads at once.

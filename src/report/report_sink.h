@@ -114,6 +114,8 @@ class ReportSink : public ResultSink {
   Status Begin(const RunInfo& info) override;
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override;
+  /// The page shows the cluster's whole run only.
+  bool reads_whole_run(ScopeKind kind) const override { return kind == ScopeKind::kCluster; }
   Status End(const RunSummary& summary) override;
 
   /// The collected report (complete after End()).

@@ -17,7 +17,7 @@ int64_t WindowOf(int64_t t, int64_t q, int64_t origin) {
 }  // namespace
 
 HistogramReplay::HistogramReplay(const PipelineOptions& options, RunInfo info, ResultSink* sink)
-    : o_(options), info_(std::move(info)), sink_(sink), whole_run_(sink->reads_whole_run()) {
+    : o_(options), info_(std::move(info)), sink_(sink), whole_run_(sink->reads_any_whole_run()) {
   info_.quantum_ms = o_.quantum_ms;
   info_.percentiles = o_.percentiles;
   info_.confidence = o_.confidence;

@@ -221,6 +221,8 @@ class Pipeline {
   // keeps two histogram buffers and its own "all" scratch; else one, and one scratch per
   // worker.
   bool job_histograms_ = true;
+  // The hosts' whole-run sums are kept and their statistics made (the sink reads them).
+  bool whole_hosts_ = true;
   // Job results come after the others, log by log (ResultSink::takes_jobs_by_log), read
   // again from the spill: with many logs, what the sink keeps per job series lives for a
   // few logs at a time.
@@ -314,6 +316,7 @@ Status Pipeline::Stream() {
   if (!s.ok()) return s;
   prepares_ = sink_->prepares();
   job_histograms_ = sink_->reads_job_histograms();
+  whole_hosts_ = o_.scopes[1] && sink_->reads_whole_run(ScopeKind::kHost);
   // The cluster's or hosts' results, all in before the first job's, tell the sink every
   // window of the run (ResolutionSink decides its levels from them).
   jobs_by_log_ =
@@ -523,7 +526,7 @@ void Pipeline::EmitPending(int b, StreamState* st) {
   QuantumState& state = st->state[static_cast<size_t>(b)];
   if (!state.pending) return;
   state.pending = false;
-  st->whole.merge.Merge(state.merge, o_.scopes[1]);
+  st->whole.merge.Merge(state.merge, whole_hosts_);
   if (st->emitted.ok()) st->emitted = EmitQuantum(state, b);
 }
 
@@ -548,16 +551,17 @@ Status Pipeline::EmitWholeRun(int64_t last_end, QuantumState* whole) {
   // The logs count is the number of logs in the scope.
   whole->start_ms = info_.first_quantum_ms;
   whole->end_ms = last_end;
-  ScopeStats(whole, true, true);
+  ScopeStats(whole, true, whole_hosts_);
   Status s = Emit(whole->cluster_results, true);
   if (!s.ok()) return s;
-  if (o_.scopes[1]) {
+  if (whole_hosts_) {
     for (const std::vector<ScopeResult>& rs : whole->host_results) {
       s = Emit(rs, true);
       if (!s.ok()) return s;
     }
   }
-  return o_.scopes[2] ? EmitWholeRunJobs(last_end) : Status();
+  return o_.scopes[2] && sink_->reads_whole_run(ScopeKind::kJob) ? EmitWholeRunJobs(last_end)
+                                                                 : Status();
 }
 
 Status Pipeline::EmitWholeRunJobs(int64_t last_end) {

@@ -271,6 +271,49 @@ TEST(Pipeline, SinksWithoutJobHistogramsGetTheSameStatistics) {
   }
 }
 
+// A sink that reads the cluster's whole run only (as pctiles' summary does).
+class ClusterWholeRunSink : public CollectingSink {
+ public:
+  bool reads_whole_run(ScopeKind kind) const override { return kind == ScopeKind::kCluster; }
+};
+
+TEST(Pipeline, WholeRunsOfScopesNoSinkReadsAreNotMade) {
+  // The hosts' and jobs' whole runs are skipped (with spilled logs the jobs' would be read
+  // again from the temporary file); quanta and the cluster's whole run are unchanged.
+  const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+  const std::vector<std::string> logs = {
+      d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
+      d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"};
+  auto values = [](const std::vector<ScopeResult>& rs) {
+    std::vector<double> v;
+    for (const ScopeResult& r : rs) {
+      v.push_back(static_cast<double>(r.kind));
+      v.push_back(static_cast<double>(r.direction));
+      v.push_back(r.stats.samples);
+      v.insert(v.end(), r.stats.percentile_ns.begin(), r.stats.percentile_ns.end());
+    }
+    return v;
+  };
+  for (size_t spill : {size_t{0}, size_t{2}}) {
+    PipelineOptions o;
+    o.scopes = {true, true, true};
+    o.spill_min_logs = spill;
+    CollectingSink full;
+    RunSummary summary;
+    ASSERT_TRUE(RunPipeline(o, logs, &full, &summary).ok());
+    ClusterWholeRunSink lean;
+    RunSummary lean_summary;
+    ASSERT_TRUE(RunPipeline(o, logs, &lean, &lean_summary).ok());
+    std::vector<ScopeResult> cluster_whole;
+    for (const ScopeResult& r : full.whole) {
+      if (r.kind == ScopeKind::kCluster) cluster_whole.push_back(r);
+    }
+    ASSERT_LT(cluster_whole.size(), full.whole.size());  // hosts and jobs were there
+    EXPECT_EQ(values(lean.whole), values(cluster_whole)) << "spill " << spill;
+    EXPECT_EQ(values(lean.quanta), values(full.quanta)) << "spill " << spill;
+  }
+}
+
 }  // namespace
 }  // namespace fiohist
 

@@ -47,6 +47,7 @@ class ResolutionSink : public ResultSink {
   Status Begin(const RunInfo& info) override;
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override { return inner_->WholeRun(r); }
+  bool reads_whole_run(ScopeKind kind) const override { return inner_->reads_whole_run(kind); }
   Status End(const RunSummary& summary) override;
   bool prepares() const override { return inner_->prepares(); }
   void Prepare(const ScopeResult& r, std::string* prepared) const override {

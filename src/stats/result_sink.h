@@ -126,9 +126,15 @@ class ResultSink {
   /// done, not until it is written out: a buffer less per log, and Quantum() sees
   /// `histogram == nullptr` in job results.
   virtual bool reads_job_histograms() const { return true; }
-  /// False when WholeRun() ignores every result: a producer may then skip keeping the
-  /// whole-run sums (read-back of quanta holds no histogram per series for the whole run).
-  virtual bool reads_whole_run() const { return true; }
+  /// False when WholeRun() ignores every result of scope `kind`: a producer may then skip
+  /// those (the pipeline: the job scope's whole run read again from thousands of spilled
+  /// logs, the hosts' whole-run sums; read-back: a histogram per series for the whole run).
+  virtual bool reads_whole_run(ScopeKind /*kind*/) const { return true; }
+  /// True when WholeRun() reads results of some scope.
+  bool reads_any_whole_run() const {
+    return reads_whole_run(ScopeKind::kCluster) || reads_whole_run(ScopeKind::kHost) ||
+           reads_whole_run(ScopeKind::kJob);
+  }
   /// True when job results may come after every cluster and host result of the run's
   /// quanta rather than among them: the pipeline then reads many spilled logs again a few
   /// at a time (each log's quanta in time order, logs' results interleaved in a fixed

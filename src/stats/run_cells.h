@@ -73,6 +73,7 @@ class RunCellsSink : public ResultSink {
   Status Begin(const RunInfo& info) override;
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult&) override { return Status(); }
+  bool reads_whole_run(ScopeKind) const override { return false; }
   Status End(const RunSummary&) override { return Status(); }
 
   /// The collected cells of `direction` (read, write, trim; kAll only where no real
