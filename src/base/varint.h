@@ -8,6 +8,19 @@
 
 namespace fiohist {
 
+/// Room a varint may take.
+constexpr size_t kMaxVarintBytes = 10;
+
+/// Writes `v` as PutVarint does at `p` (kMaxVarintBytes must be writable); returns the end.
+inline char* EncodeVarint(uint64_t v, char* p) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
 /// Appends `v` as a little-endian base-128 varint (1 byte below 128, at most 10).
 inline void PutVarint(uint64_t v, std::string* out) {
   while (v >= 0x80) {

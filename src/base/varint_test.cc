@@ -36,6 +36,16 @@ TEST(Varint, RoundTripsUnsignedSignedAndDoubles) {
   EXPECT_EQ(p, end);
 }
 
+TEST(Varint, EncodeWritesWhatPutAppends) {
+  for (uint64_t v : {uint64_t{0}, uint64_t{127}, uint64_t{128}, uint64_t{1} << 63, UINT64_MAX}) {
+    std::string put;
+    PutVarint(v, &put);
+    char room[kMaxVarintBytes];
+    const char* end = EncodeVarint(v, room);
+    EXPECT_EQ(std::string(static_cast<const char*>(room), end), put) << v;
+  }
+}
+
 TEST(Varint, CutInputIsRefused) {
   std::string s;
   PutVarint(uint64_t{1} << 40, &s);

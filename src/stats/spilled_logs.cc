@@ -39,13 +39,18 @@ bool GetShareFlags(const char** p, const char* end, ScopeHistograms* share) {
 
 // A record's counts: how many, then (column step, count) pairs.
 void PutCounts(const std::vector<std::pair<uint32_t, uint64_t>>& counts, std::string* out) {
-  PutVarint(counts.size(), out);
+  // Encoded into room made once, not appended byte by byte: every record of every log
+  // passes here.
+  const size_t start = out->size();
+  out->resize(start + kMaxVarintBytes * (1 + 2 * counts.size()));
+  char* p = EncodeVarint(counts.size(), &(*out)[start]);
   uint32_t previous = 0;
   for (const auto& [column, count] : counts) {
-    PutVarint(column - previous, out);
+    p = EncodeVarint(column - previous, p);
     previous = column;
-    PutVarint(count, out);
+    p = EncodeVarint(count, p);
   }
+  out->resize(static_cast<size_t>(p - out->data()));
 }
 
 bool GetCounts(const char** p, const char* end,
