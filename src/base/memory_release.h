@@ -13,8 +13,8 @@ void ReleaseFreeMemory();
 /// letting it rise: glibc raises that threshold to the size of every mapped block freed
 /// (up to 32 MiB), so after the first bulk body (5 MiB) was freed the next ones came from
 /// the arenas and their pages stayed there. Measured on a push of 4096 logs to a node,
-/// both functions together: peak 243-258 MiB without, 204-212 MiB with. Call once, at start. False where it could not be
-/// set (another allocator than glibc's counts as set: nothing to do).
+/// both functions together: peak 243-258 MiB without, 204-212 MiB with. Call once, at
+/// start. False where it could not be set (another allocator than glibc's counts as set).
 bool SetUpAllocator();
 
 }  // namespace fiohist

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "es/http_client.h"
 #include "base/status.h"
+#include "es/http_client.h"
 
 namespace fiohist {
 

@@ -89,7 +89,9 @@ TEST(BulkEncode, PlainNamesTakeTheShortPathToTheSameLine) {
   a.id = "0123456789abcdef:r/x";
   std::string line;
   ASSERT_TRUE(EncodeBulkActionLine(a, &line).ok());
-  EXPECT_EQ(line, "{\"index\":{\"_index\":\"fiohist-buckets-2026.11\",\"_id\":\"0123456789abcdef:r/x\"}}\n");
+  EXPECT_EQ(
+      line,
+      "{\"index\":{\"_index\":\"fiohist-buckets-2026.11\",\"_id\":\"0123456789abcdef:r/x\"}}\n");
   a.id.clear();
   ASSERT_TRUE(EncodeBulkActionLine(a, &line).ok());
   EXPECT_EQ(line, "{\"index\":{\"_index\":\"fiohist-buckets-2026.11\"}}\n");

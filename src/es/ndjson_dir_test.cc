@@ -30,7 +30,7 @@ TEST(NdjsonDir, RoundTripAcrossFiles) {
       a.op = BulkAction::Op::kDelete;
       a.source.clear();
     }
-    if (i == 60) a.id = "quote\"d";  // escaped by the writer
+    if (i == 60) a.id = "quote\"d";               // escaped by the writer
     if (i == 70) a.source = "{\n  \"i\": 70\n}";  // compacted, not written as it is
     ASSERT_TRUE(writer.Add(a).ok());
     written.push_back(a);
