@@ -239,21 +239,27 @@ class StatsOnlySink : public CollectingSink {
   int job_histograms_seen = 0;
 };
 
-TEST(Pipeline, SinksWithoutJobHistogramsGetTheSameStatistics) {
+// The four logs of the shared epoch2 run (two hosts, two jobs each).
+std::vector<std::string> Epoch2Logs() {
   const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
-  const std::vector<std::string> logs = {
-      d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
-      d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"};
-  auto values = [](const std::vector<ScopeResult>& rs) {
-    std::vector<double> v;
-    for (const ScopeResult& r : rs) {
-      v.push_back(static_cast<double>(r.kind));
-      v.push_back(static_cast<double>(r.direction));
-      v.push_back(r.stats.samples);
-      v.insert(v.end(), r.stats.percentile_ns.begin(), r.stats.percentile_ns.end());
-    }
-    return v;
-  };
+  return {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
+          d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"};
+}
+
+// What two result lists are compared on: scope, direction, samples and percentiles.
+std::vector<double> StatValues(const std::vector<ScopeResult>& rs) {
+  std::vector<double> v;
+  for (const ScopeResult& r : rs) {
+    v.push_back(static_cast<double>(r.kind));
+    v.push_back(static_cast<double>(r.direction));
+    v.push_back(r.stats.samples);
+    v.insert(v.end(), r.stats.percentile_ns.begin(), r.stats.percentile_ns.end());
+  }
+  return v;
+}
+
+TEST(Pipeline, SinksWithoutJobHistogramsGetTheSameStatistics) {
+  const std::vector<std::string> logs = Epoch2Logs();
   PipelineOptions o;
   o.scopes = {true, true, true};
   CollectingSink full;
@@ -266,8 +272,8 @@ TEST(Pipeline, SinksWithoutJobHistogramsGetTheSameStatistics) {
     ASSERT_TRUE(RunPipeline(o, logs, &lean, &lean_summary).ok());
     EXPECT_EQ(lean.job_histograms_seen, 0);
     ASSERT_GT(lean.quanta.size(), 10u);
-    EXPECT_EQ(values(full.quanta), values(lean.quanta));
-    EXPECT_EQ(values(full.whole), values(lean.whole));
+    EXPECT_EQ(StatValues(full.quanta), StatValues(lean.quanta));
+    EXPECT_EQ(StatValues(full.whole), StatValues(lean.whole));
   }
 }
 
@@ -280,20 +286,7 @@ class ClusterWholeRunSink : public CollectingSink {
 TEST(Pipeline, WholeRunsOfScopesNoSinkReadsAreNotMade) {
   // The hosts' and jobs' whole runs are skipped (with spilled logs the jobs' would be read
   // again from the temporary file); quanta and the cluster's whole run are unchanged.
-  const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
-  const std::vector<std::string> logs = {
-      d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
-      d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"};
-  auto values = [](const std::vector<ScopeResult>& rs) {
-    std::vector<double> v;
-    for (const ScopeResult& r : rs) {
-      v.push_back(static_cast<double>(r.kind));
-      v.push_back(static_cast<double>(r.direction));
-      v.push_back(r.stats.samples);
-      v.insert(v.end(), r.stats.percentile_ns.begin(), r.stats.percentile_ns.end());
-    }
-    return v;
-  };
+  const std::vector<std::string> logs = Epoch2Logs();
   for (size_t spill : {size_t{0}, size_t{2}}) {
     PipelineOptions o;
     o.scopes = {true, true, true};
@@ -309,8 +302,8 @@ TEST(Pipeline, WholeRunsOfScopesNoSinkReadsAreNotMade) {
       if (r.kind == ScopeKind::kCluster) cluster_whole.push_back(r);
     }
     ASSERT_LT(cluster_whole.size(), full.whole.size());  // hosts and jobs were there
-    EXPECT_EQ(values(lean.whole), values(cluster_whole)) << "spill " << spill;
-    EXPECT_EQ(values(lean.quanta), values(full.quanta)) << "spill " << spill;
+    EXPECT_EQ(StatValues(lean.whole), StatValues(cluster_whole)) << "spill " << spill;
+    EXPECT_EQ(StatValues(lean.quanta), StatValues(full.quanta)) << "spill " << spill;
   }
 }
 
