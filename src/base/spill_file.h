@@ -29,7 +29,12 @@ class SpillFile {
   /// once written, the file costs no memory while it is read.
   Status Flush();
   /// Sets `*out` to the `n` bytes at `offset` (flushed ones).
-  Status ReadAt(uint64_t offset, size_t n, std::string* out) const;
+  Status ReadAt(uint64_t offset, size_t n, std::string* out) const {
+    return ReadAhead(offset, n, 0, out);
+  }
+  /// Sets `*out` to the `n` bytes at `offset` and up to `ahead` more, as far as the file
+  /// goes: one system call for what the next reads will want.
+  Status ReadAhead(uint64_t offset, size_t n, size_t ahead, std::string* out) const;
   /// The directory temporary files go to ($TMPDIR, else /tmp).
   static std::string Directory();
 

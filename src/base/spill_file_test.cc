@@ -5,6 +5,21 @@
 namespace fiohist {
 namespace {
 
+TEST(SpillFile, ReadsAheadAsFarAsTheFileGoes) {
+  SpillFile f;
+  ASSERT_TRUE(f.Create().ok());
+  ASSERT_TRUE(f.Append("0123456789").ok());
+  ASSERT_TRUE(f.Flush().ok());
+  std::string got;
+  ASSERT_TRUE(f.ReadAhead(2, 3, 4, &got).ok());
+  EXPECT_EQ(got, "2345678");  // the 3 bytes asked for and 4 more
+  ASSERT_TRUE(f.ReadAhead(6, 3, 100, &got).ok());
+  EXPECT_EQ(got, "6789");  // the file ends first
+  ASSERT_TRUE(f.ReadAhead(7, 3, 100, &got).ok());
+  EXPECT_EQ(got, "789");
+  EXPECT_FALSE(f.ReadAhead(8, 3, 100, &got).ok());  // the bytes asked for must be there
+}
+
 TEST(SpillFile, ReadsBackWhatWasAppended) {
   SpillFile f;
   ASSERT_TRUE(f.Create().ok());

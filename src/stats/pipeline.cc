@@ -233,9 +233,8 @@ class Pipeline {
   std::vector<Histogram> worker_all_;
   // Logs read ahead into temporary files (many logs), or null: read in step.
   std::unique_ptr<SpilledLogs> spill_;
-  // With spill_: each worker's share of the log it feeds, and the bytes it read.
+  // With spill_: each worker's share of the log it feeds.
   std::vector<ScopeHistograms> worker_share_;
-  std::vector<std::string> worker_bytes_;
   SlaChecker sla_;  // counts the quanta that breach o_.sla
 };
 
@@ -360,7 +359,6 @@ void Pipeline::SpillLogs(const QuantumGrid& grid) {
     return;
   }
   worker_share_.resize(static_cast<size_t>(pool_->size()));
-  worker_bytes_.resize(static_cast<size_t>(pool_->size()));
 }
 
 void Pipeline::OpenStreams() {
@@ -467,8 +465,7 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
   }
   if (NextStartOf(i) < grid.End(q)) {
     if (spill_) {
-      slot->status =
-          spill_->Read(i, q, &mine, placed, &worker_bytes_[static_cast<size_t>(worker)]);
+      slot->status = spill_->Read(i, q, &mine, placed);
     } else {
       slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched, placed);
       mine.covered_ms = slot->stream->covered_ms(q);

@@ -124,6 +124,12 @@ Status SpilledLogs::Write(const std::vector<LogSource>& logs,
   }
   cursors_.assign(logs.size(), Cursor());
   keep_records_ = options.keep_records;
+  // Read-ahead in step: a share of a fixed budget, so memory does not grow with the logs
+  // (8 MiB: 32 KiB each up to 256 logs, 8 KiB at 1024). Beyond 1024 logs a quantum at a
+  // time: measured at 4096 logs, 2 KiB each cost 21 MiB of peak and no time.
+  constexpr size_t kReadAheadBudget = size_t{8} << 20, kMaxReadAhead = size_t{32} << 10;
+  ahead_bytes_ = std::min(kMaxReadAhead, kReadAheadBudget / std::max<size_t>(logs.size(), 1));
+  if (ahead_bytes_ < (size_t{8} << 10)) ahead_bytes_ = 0;
   std::atomic<bool> failed{false};
   std::mutex mutex;
   Status first_error;
@@ -206,9 +212,9 @@ Status SpilledLogs::WriteLog(size_t i, const LogSource& log, const StreamSetup& 
   return Status();
 }
 
-Status SpilledLogs::ReadAt(Position* at, int64_t* q, int64_t* next_start, bool placed_spilled,
-                           ScopeHistograms* share, std::vector<PlacedRecord>* placed,
-                           std::string* scratch) const {
+Status SpilledLogs::Decode(const char* data, Position* at, int64_t* q, int64_t* next_start,
+                           bool placed_spilled, ScopeHistograms* share,
+                           std::vector<PlacedRecord>* placed) const {
   // The message is made only on failure: this runs for every log in every quantum.
   const int64_t expected = *q;
   auto damaged = [expected] {
@@ -216,11 +222,8 @@ Status SpilledLogs::ReadAt(Position* at, int64_t* q, int64_t* next_start, bool p
                    (expected == INT64_MIN ? std::string("?") : std::to_string(expected)) +
                    " of a log");
   };
-  if (at->length <= kNextLength) return Damaged("a log (past its end)");
-  Status s = files_[static_cast<size_t>(at->file)]->ReadAt(at->offset, at->length, scratch);
-  if (!s.ok()) return s;
-  const char* p = scratch->data();
-  const char* end = p + scratch->size() - kNextLength;
+  const char* p = data;
+  const char* end = p + at->length - kNextLength;
   int64_t spilled_q;
   uint64_t additions;
   share->Clear();
@@ -251,9 +254,23 @@ Status SpilledLogs::ReadAt(Position* at, int64_t* q, int64_t* next_start, bool p
 }
 
 Status SpilledLogs::Read(size_t i, int64_t q, ScopeHistograms* share,
-                         std::vector<PlacedRecord>* placed, std::string* scratch) {
+                         std::vector<PlacedRecord>* placed) {
   Cursor& c = cursors_[i];
-  return ReadAt(&c.at, &q, &c.next_start_ms, keep_records_, share, placed, scratch);
+  if (c.at.length <= kNextLength) return Damaged("a log (past its end)");
+  if (c.at.offset < c.ahead_offset || c.at.offset + c.at.length > c.ahead_offset + c.ahead.size()) {
+    // Room for the read-ahead and a long quantum, made once: a buffer that grew with
+    // every longer read would leave freed pieces of every size behind.
+    const size_t room = ahead_bytes_ + c.at.length;
+    if (c.ahead.capacity() < room) c.ahead.reserve(room + room / 4);
+    Status s = files_[static_cast<size_t>(c.at.file)]->ReadAhead(c.at.offset, c.at.length,
+                                                                 ahead_bytes_, &c.ahead);
+    if (!s.ok()) return s;
+    c.ahead_offset = c.at.offset;
+  }
+  Status s = Decode(c.ahead.data() + (c.at.offset - c.ahead_offset), &c.at, &q,
+                    &c.next_start_ms, keep_records_, share, placed);
+  if (c.at.done()) c.ahead = std::string();  // the log is read: its buffer is not kept
+  return s;
 }
 
 SpilledLogs::Position SpilledLogs::Restart(size_t i) const { return cursors_[i].first; }
@@ -262,7 +279,10 @@ Status SpilledLogs::ReadNext(Position* at, int64_t* q, ScopeHistograms* share,
                              std::vector<PlacedRecord>* placed, std::string* scratch) const {
   int64_t next_start;
   *q = INT64_MIN;
-  return ReadAt(at, q, &next_start, keep_records_, share, placed, scratch);
+  if (at->length <= kNextLength) return Damaged("a log (past its end)");
+  Status s = files_[static_cast<size_t>(at->file)]->ReadAt(at->offset, at->length, scratch);
+  if (!s.ok()) return s;
+  return Decode(scratch->data(), at, q, &next_start, keep_records_, share, placed);
 }
 
 Status SpilledLogs::ReadWhole(size_t i, ScopeHistograms* whole, std::string* scratch) const {

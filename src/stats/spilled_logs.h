@@ -47,9 +47,9 @@ class SpilledLogs {
   int64_t next_start_ms(size_t i) const { return cursors_[i].next_start_ms; }
   /// Sets `*share` (cleared first; `logs` left 0) to log `i`'s share of quantum `q`, and
   /// `*placed` (when given) to the records placed in it. `q` must be the quantum the log
-  /// is fed next: next_start_ms(i) < the end of q. `scratch` holds the bytes read.
-  Status Read(size_t i, int64_t q, ScopeHistograms* share, std::vector<PlacedRecord>* placed,
-              std::string* scratch);
+  /// is fed next: next_start_ms(i) < the end of q. Each log reads a few quanta ahead at
+  /// once (a share of a fixed budget), kept until the log is read to its end.
+  Status Read(size_t i, int64_t q, ScopeHistograms* share, std::vector<PlacedRecord>* placed);
   /// Each spilled quantum ends with the on-disk length of the log's next one, in this
   /// many bytes (0 after the last).
   static constexpr size_t kNextLength = sizeof(uint32_t);
@@ -85,13 +85,17 @@ class SpilledLogs {
     int64_t next_start_ms = INT64_MAX;
     Position first;  // where the log's first quantum is
     LogReport report;
+    // The bytes read at ahead_offset: this quantum and the next ones of the log, so that
+    // reading in step is a system call per few quanta, not per quantum.
+    std::string ahead;
+    uint64_t ahead_offset = 0;
   };
-  // Decodes the quantum at `at` (read into `scratch`) into `*share` (and `*placed`) and
+  // Decodes the quantum at `at` (its bytes at `data`) into `*share` (and `*placed`) and
   // moves `at` to the next one; `*q` is the quantum expected (INT64_MIN: any; set to the
   // one read), `*next_start` set to the log's next start after it.
-  Status ReadAt(Position* at, int64_t* q, int64_t* next_start, bool placed_spilled,
-                ScopeHistograms* share, std::vector<PlacedRecord>* placed,
-                std::string* scratch) const;
+  Status Decode(const char* data, Position* at, int64_t* q, int64_t* next_start,
+                bool placed_spilled, ScopeHistograms* share,
+                std::vector<PlacedRecord>* placed) const;
   // Reads log `i` on `worker`'s file; a failure is the log's error.
   Status WriteLog(size_t i, const LogSource& log, const StreamSetup& setup,
                   const QuantumGrid& grid, const Options& options, int worker);
@@ -99,6 +103,7 @@ class SpilledLogs {
   std::vector<std::unique_ptr<SpillFile>> files_;  // one per worker
   std::vector<Cursor> cursors_;                   // one per log
   bool keep_records_ = false;
+  size_t ahead_bytes_ = 0;  // read ahead per log in step: kReadAheadBudget spread over the logs
 };
 
 }  // namespace fiohist
