@@ -69,7 +69,9 @@ Status SpillFile::WriteBuffer() {
 }
 
 Status SpillFile::ReadAhead(uint64_t offset, size_t n, size_t ahead, std::string* out) const {
-  if (offset + n < written_) n += static_cast<size_t>(std::min<uint64_t>(ahead, written_ - offset - n));
+  if (offset + n < written_) {
+    n += static_cast<size_t>(std::min<uint64_t>(ahead, written_ - offset - n));
+  }
   out->resize(n);
   size_t done = 0;
   while (done < n) {

@@ -267,8 +267,8 @@ Status SpilledLogs::Read(size_t i, int64_t q, ScopeHistograms* share,
     if (!s.ok()) return s;
     c.ahead_offset = c.at.offset;
   }
-  Status s = Decode(c.ahead.data() + (c.at.offset - c.ahead_offset), &c.at, &q,
-                    &c.next_start_ms, keep_records_, share, placed);
+  Status s = Decode(c.ahead.data() + (c.at.offset - c.ahead_offset), &c.at, &q, &c.next_start_ms,
+                    keep_records_, share, placed);
   if (c.at.done()) c.ahead = std::string();  // the log is read: its buffer is not kept
   return s;
 }
