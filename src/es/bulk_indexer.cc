@@ -131,6 +131,20 @@ Status EncodeBulkAction(const BulkAction& action, std::string* lines) {
   return Status();
 }
 
+Status BulkLines::Set(const BulkAction& action) {
+  const bool as_is = action.op == BulkAction::Op::kIndex && IsOneLineObject(action.source);
+  source_ = as_is ? &action.source : nullptr;
+  return as_is ? EncodeBulkActionLine(action, &encoded_) : EncodeBulkAction(action, &encoded_);
+}
+
+void BulkLines::AppendTo(std::string* out) const {
+  out->append(encoded_);
+  if (source_) {
+    out->append(*source_);
+    out->push_back('\n');
+  }
+}
+
 double BackoffSeconds(int retry, const BulkOptions& options, double unit_random) {
   double delay = options.initial_backoff_s * std::pow(2.0, std::max(0, retry - 1));
   delay = std::min(delay, options.max_backoff_s);
@@ -198,24 +212,17 @@ Status BulkIndexer::Add(BulkAction action) {
     Fail(item, 0, "not sent: " + fatal_.message());
     return fatal_;
   }
-  // A one-line document (every one fiohist makes) goes into the body after its action line
-  // as it is; anything else is encoded (and checked) whole first.
-  const bool as_is = !item.is_delete && IsOneLineObject(action.source);
-  Status st = as_is ? EncodeBulkActionLine(action, &line_) : EncodeBulkAction(action, &line_);
+  Status st = lines_.Set(action);
   if (!st.ok()) {
     Fail(item, 0, st.message());  // one bad action is counted, not fatal
     return fatal_;
   }
-  const size_t size = line_.size() + (as_is ? action.source.size() + 1 : 0);
+  const size_t size = lines_.size();
   if (!batch_.items.empty() && batch_.body.size() + size > options_.max_batch_bytes) Flush();
   if (batch_.items.empty()) batch_.body.reserve(std::max(options_.max_batch_bytes, size));
   touched_.insert(item.index);
   item.begin = batch_.body.size();
-  batch_.body += line_;
-  if (as_is) {
-    batch_.body += action.source;
-    batch_.body += '\n';
-  }
+  lines_.AppendTo(&batch_.body);
   item.end = batch_.body.size();
   batch_.items.push_back(std::move(item));
   if (batch_.items.size() >= options_.max_batch_docs) Flush();

@@ -66,6 +66,23 @@ using BulkTransport = std::function<HttpResult(const std::string& method, const 
 /// Waits `seconds`; replaced in unit tests so they do not sleep.
 using BulkSleeper = std::function<void(double seconds)>;
 
+/// One action's NDJSON lines on their way into a body or a file: a one-line document (every
+/// one fiohist makes) follows its action line as it is, without a copy until appended;
+/// anything else is encoded (and checked) whole by EncodeBulkAction.
+class BulkLines {
+ public:
+  /// Encodes `action`, which must outlive the next AppendTo(). Fails as EncodeBulkAction.
+  Status Set(const BulkAction& action);
+  /// Bytes AppendTo() appends.
+  size_t size() const { return encoded_.size() + (source_ ? source_->size() + 1 : 0); }
+  /// Appends the lines to `out`.
+  void AppendTo(std::string* out) const;
+
+ private:
+  std::string encoded_;                  // the action line, or the whole action
+  const std::string* source_ = nullptr;  // the document appended as it is, or none
+};
+
 /// Batches actions into `_bulk` requests. Usage: Add() each action, then Finish() once.
 class BulkIndexer {
  public:
@@ -135,7 +152,7 @@ class BulkIndexer {
   BulkOptions options_;
   BulkStats stats_;
   Batch batch_;
-  std::string line_;  // the action line being added
+  BulkLines lines_;  // the action being added
   std::set<std::string> touched_;
   Status fatal_;
   std::function<void(const BulkStats&)> progress_;

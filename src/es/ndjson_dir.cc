@@ -44,23 +44,16 @@ Status NdjsonDirWriter::StartFile() {
 }
 
 Status NdjsonDirWriter::Add(const BulkAction& action) {
-  // A document on one line (every one fiohist makes) goes after its action line as it is,
-  // not through an encoded copy of both.
-  const bool as_is = action.op == BulkAction::Op::kIndex && IsOneLineObject(action.source);
-  Status st = as_is ? EncodeBulkActionLine(action, &lines_) : EncodeBulkAction(action, &lines_);
+  Status st = lines_.Set(action);
   if (!st.ok()) return st;
-  const size_t size = lines_.size() + (as_is ? action.source.size() + 1 : 0);
+  const size_t size = lines_.size();
   if (!out_.is_open() || (file_bytes_ > 0 && file_bytes_ + size > max_file_bytes_)) {
     st = StartFile();
     if (!st.ok()) return st;
   }
   // Written in blocks of kWriteBlock: the stream writes anything of 1 KiB or more at once,
   // and most documents are larger, so it would be a system call per document.
-  pending_ += lines_;
-  if (as_is) {
-    pending_ += action.source;
-    pending_ += '\n';
-  }
+  lines_.AppendTo(&pending_);
   file_bytes_ += size;
   ++actions_;
   return pending_.size() >= kWriteBlock ? WritePending() : Status();

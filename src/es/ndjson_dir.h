@@ -53,7 +53,7 @@ class NdjsonDirWriter {
   std::ofstream out_;
   std::string pending_;  // written to out_ once kWriteBlock bytes are there, and by Close()
   std::string path_;
-  std::string lines_;  // the action being written (its action line, or all of it)
+  BulkLines lines_;  // the action being written
   size_t file_bytes_ = 0;
   int file_number_ = 0;
   uint64_t actions_ = 0;

@@ -583,13 +583,10 @@ Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
         w.status = spill_->ReadWhole(i, &w.spilled, &w.bytes);
         if (!w.status.ok()) return;
       }
-      ScopeResult base;
+      ScopeResult base = slots_[i].base;  // kind, host, job, logs
       base.start_ms = info_.first_quantum_ms;
       base.end_ms = last_end;
-      base.kind = ScopeKind::kJob;
-      base.host = info_.logs[i].host;
-      base.job = info_.logs[i].job;
-      base.logs = 1;
+      base.elapsed_s = 0;
       SetCoverage(whole->covered_ms, 1, last_end - info_.first_quantum_ms, &base);
       SetResults(*whole, o_, info_.layout, base, &w.all, &w.results);
     });
