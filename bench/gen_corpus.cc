@@ -409,7 +409,7 @@ void WriteManifest(const fs::path& dir, const Config& c, const std::vector<FileS
 
 int main(int argc, char** argv) {
   Config c;
-  std::string logs_dir = "/work/shared/data/fio-logs/randrw4";
+  std::string logs_dir = FIOHIST_SOURCE_DIR "/tests/data/fio-logs/randrw4";
   std::string out_dir, gz_dir, layout = "suffix";
   double scale = 1.0;
   bool long_run = false;

@@ -11,7 +11,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "corpus")
-LOGS = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/fio-logs"
+LOGS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "data", "fio-logs")
 
 
 def read_lines(rel, count):
