@@ -5,6 +5,7 @@
 #include <rapidjson/error/en.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -24,8 +25,10 @@ bool EndsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// The file's text from its first '{' (fio may print notes before the JSON object).
-Status ParseFile(const std::string& path, rapidjson::Document* doc) {
+// The file's text from its first '{' (fio may print notes before the JSON object). A
+// status stream (several objects one after the other) gives its last object: fio's final
+// report once the run is over.
+Status ParseFile(const std::string& path, rapidjson::Document* doc, int* reports = nullptr) {
   std::ifstream in(path);
   if (!in) return Status::InputError(path, 0, "cannot open fio JSON output");
   std::stringstream text;
@@ -33,14 +36,38 @@ Status ParseFile(const std::string& path, rapidjson::Document* doc) {
   const std::string body = text.str();
   const size_t brace = body.find('{');
   if (brace == std::string::npos) return Status::InputError(path, 0, "no JSON object found");
-  doc->Parse(body.c_str() + brace);
-  if (doc->HasParseError()) {
-    return Status::InputError(
-        path, 0,
-        std::string("not valid JSON: ") + rapidjson::GetParseError_En(doc->GetParseError()));
+  size_t at = brace;
+  int objects = 0;
+  for (;;) {
+    rapidjson::StringStream stream(body.c_str() + at);
+    rapidjson::Document next;
+    next.ParseStream<rapidjson::kParseStopWhenDoneFlag>(stream);
+    if (next.HasParseError()) {
+      // A report cut short at the end of a stream fio is still writing: the ones before it
+      // stand.
+      if (objects > 0 && at + next.GetErrorOffset() >= body.size()) break;
+      return Status::InputError(
+          path, 0,
+          std::string("not valid JSON") +
+              (objects ? " after " + std::to_string(objects) + " report(s)" : std::string()) +
+              ": " + rapidjson::GetParseError_En(next.GetParseError()));
+    }
+    doc->Swap(next);
+    ++objects;
+    at += stream.Tell();
+    while (at < body.size() && std::isspace(static_cast<unsigned char>(body[at]))) ++at;
+    if (at >= body.size() || body[at] != '{') break;
   }
   if (!doc->IsObject()) return Status::InputError(path, 0, "expected a JSON object");
+  if (reports) *reports = objects;
   return Status();
+}
+
+// True when `doc` is a fio JSON output: "fio version" and "jobs" or "client_stats".
+bool IsFioOutput(const rapidjson::Document& doc) {
+  return doc.HasMember("fio version") &&
+         ((doc.HasMember("jobs") && doc["jobs"].IsArray()) ||
+          (doc.HasMember("client_stats") && doc["client_stats"].IsArray()));
 }
 
 int64_t IntOf(const Json& o, const char* key) {
@@ -91,6 +118,74 @@ Status AnchorOf(const std::string& path, const std::vector<const Json*>& jobs, i
     return Status::InputError(path, 0, "has neither job_start nor timestamp_ms");
   anchor->start_ms = timestamp_ms - max_runtime - ramp;
   anchor->method = "timestamp_ms-runtime";
+  return Status();
+}
+
+// A job's option as fio ran it: the job's own, else the global one; empty when neither
+// sets it.
+std::string OptionOf(const Json& job, const Json* global, const char* key) {
+  for (const Json* o : {job.HasMember("job options") ? &job["job options"] : nullptr, global}) {
+    if (o && o->IsObject() && o->HasMember(key) && (*o)[key].IsString()) {
+      return (*o)[key].GetString();
+    }
+  }
+  return std::string();
+}
+
+// Lines a job writes at its end into per-I/O logs: one per I/O and log where log_avg_msec
+// is 0 (write_lat_log makes three logs: slat, clat and lat).
+double PerIoLogLines(const Json& job, const Json* global) {
+  const std::string avg = OptionOf(job, global, "log_avg_msec");
+  if (!avg.empty() && std::atoll(avg.c_str()) != 0) return 0;
+  int logs = 0;
+  if (!OptionOf(job, global, "write_lat_log").empty()) logs += 3;
+  if (!OptionOf(job, global, "write_bw_log").empty()) logs += 1;
+  if (!OptionOf(job, global, "write_iops_log").empty()) logs += 1;
+  return logs * JobIos(job);
+}
+
+// Each job's logging epoch on the process timeline (fio < 3.36, one entry per job), and the
+// clock its stamps count on.
+Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
+                  const Json* global, int64_t timestamp_ms, FioJsonHost* h) {
+  std::vector<FioTimelineJob> timeline;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Json& job = *jobs[i];
+    const std::string where =
+        "jobs[" + std::to_string(i) + "] (" + (job.HasMember("jobname") && job["jobname"].IsString()
+                                                   ? job["jobname"].GetString()
+                                                   : "?") +
+        ")";
+    FioTimelineJob t;
+    t.group = static_cast<int>(std::max<int64_t>(0, IntOf(job, "groupid")));
+    t.runtime_ms = IntOf(job, "job_runtime");
+    if (t.runtime_ms < 0) {
+      return Status::InputError(path, 0, where + ": expected job_runtime (ms) in every job");
+    }
+    for (const char* key : {"startdelay", "ramp_time"}) {
+      const std::string text = OptionOf(job, global, key);
+      if (text.empty()) continue;
+      int64_t lo = 0, hi = 0;
+      Status s = ParseFioTimeOption(text, &lo, &hi);
+      if (!s.ok()) return Status::InputError(path, 0, where + ": " + key + ": " + s.message());
+      if (key[0] == 's') {
+        t.delay_lo_ms = lo;
+        t.delay_hi_ms = hi;
+      } else {
+        t.ramp_ms = hi;
+      }
+    }
+    t.log_lines = PerIoLogLines(job, global);
+    timeline.push_back(t);
+    const std::string clock = OptionOf(job, global, "log_alternate_epoch_clock_id");
+    if (h->alternate_clock < 0 && OptionOf(job, global, "log_alternate_epoch") == "1" &&
+        !clock.empty() && std::atoi(clock.c_str()) != 0) {
+      h->alternate_clock = std::atoi(clock.c_str());
+    }
+  }
+  h->job_anchors = PlaceFioJobs(timeline, timestamp_ms);
+  h->timeline = std::move(timeline);
+  h->timestamp_ms = timestamp_ms;
   return Status();
 }
 
@@ -166,7 +261,8 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
     out->fio_version = doc["fio version"].GetString();
   }
   const int64_t timestamp_ms = IntOf(doc, "timestamp_ms");
-  bool grouped = doc.HasMember("global options") && HasGroupReporting(doc["global options"]);
+  const Json* global = doc.HasMember("global options") ? &doc["global options"] : nullptr;
+  bool grouped = global && HasGroupReporting(*global);
   // Client/server outputs hold every host's jobs in client_stats, each naming its host.
   const bool client = doc.HasMember("client_stats") && doc["client_stats"].IsArray();
   const char* list = client ? "client_stats" : "jobs";
@@ -198,8 +294,19 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
     h.grouped = grouped;
     s = AnchorOf(path, jobs_of[host], timestamp_ms, &h.anchor);
     if (!s.ok()) return s;
+    // Each job placed on its own (fio >= 3.36 has job_start: the host's anchor stays as it
+    // was). group_reporting merges jobs, client/server outputs have their own clocks.
+    if (h.anchor.method != "job_start" && !grouped && !client) {
+      s = TimelineOf(path, jobs_of[host], global, timestamp_ms, &h);
+      if (!s.ok()) return s;
+    }
     h.anchor.fio_version = out->fio_version;
-    for (const Json* job : jobs_of[host]) h.job_ios.push_back(JobIos(*job));
+    for (const Json* job : jobs_of[host]) {
+      h.job_ios.push_back(JobIos(*job));
+      h.job_names.push_back((*job).HasMember("jobname") && (*job)["jobname"].IsString()
+                                ? (*job)["jobname"].GetString()
+                                : "");
+    }
     out->hosts.push_back(std::move(h));
   }
   return Status();
@@ -207,22 +314,24 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
 
 bool IsFioJsonOutput(const std::string& path) {
   rapidjson::Document doc;
-  if (!ParseFile(path, &doc).ok()) return false;
-  return doc.HasMember("fio version") &&
-         ((doc.HasMember("jobs") && doc["jobs"].IsArray()) ||
-          (doc.HasMember("client_stats") && doc["client_stats"].IsArray()));
+  return ParseFile(path, &doc).ok() && IsFioOutput(doc);
 }
 
 std::vector<std::string> FindFioJsonOutputs(const std::string& dir) {
-  std::vector<std::string> found;
+  std::vector<std::string> found, streams;
   std::unique_ptr<DIR, int (*)(DIR*)> d(opendir(dir.c_str()), &closedir);
   if (!d) return found;
   while (const dirent* e = readdir(d.get())) {
     const std::string name = e->d_name;
     if (!EndsWith(name, ".json")) continue;
     const std::string path = dir == "." ? name : dir + "/" + name;
-    if (IsFioJsonOutput(path)) found.push_back(path);
+    rapidjson::Document doc;
+    int reports = 0;
+    if (!ParseFile(path, &doc, &reports).ok() || !IsFioOutput(doc)) continue;
+    (reports > 1 ? streams : found).push_back(path);
   }
+  // A status stream beside a run's result is that run's live view: the result is taken.
+  if (found.empty()) found.swap(streams);
   std::sort(found.begin(), found.end());
   return found;
 }

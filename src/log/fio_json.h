@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "log/fio_timeline.h"
 #include "log/log_source.h"
 #include "log/time_anchor.h"
 
@@ -24,6 +25,20 @@ struct FioJsonHost {
   /// group_reporting was on: one entry sums several jobs, so only the host's total of
   /// job_ios compares with its logs.
   bool grouped = false;
+  /// fio < 3.36 (no `job_start`), one entry per job: each job's logging epoch placed on
+  /// the process timeline (fio_timeline.h), in job order; empty otherwise (the host's
+  /// anchor serves every job).
+  std::vector<FioJobAnchor> job_anchors;
+  /// What placed them: each job's entry on the timeline, and the JSON's timestamp_ms
+  /// (placed again where the logs' own ends say a job ran longer).
+  std::vector<FioTimelineJob> timeline;
+  int64_t timestamp_ms = 0;
+  /// `jobname` of each entry, in job order.
+  std::vector<std::string> job_names;
+  /// The jobs' stamps count on this clock (`log_alternate_epoch=1` with
+  /// `log_alternate_epoch_clock_id`, e.g. 1: CLOCK_MONOTONIC, the machine's uptime); -1
+  /// when they are relative or Unix time (CLOCK_REALTIME, 0).
+  int alternate_clock = -1;
 };
 
 /// One fio JSON output file.
@@ -34,14 +49,17 @@ struct FioJsonOutput {
   std::vector<FioJsonHost> hosts;
 };
 
-/// Reads `path`. Text before the JSON object (fio's notes) is skipped.
+/// Reads `path`. Text before the JSON object (fio's notes) is skipped. A status stream
+/// (`--status-interval` with json or json+: one object per report) is read as its last
+/// report, which is the run's result once fio has finished.
 Status ReadFioJson(const std::string& path, FioJsonOutput* out);
 
 /// True when `path` holds a fio JSON output ("fio version" and "jobs" or "client_stats"):
 /// other JSON files next to the logs are not fio's and are left alone.
 bool IsFioJsonOutput(const std::string& path);
 
-/// The fio JSON outputs among the `*.json` files directly inside `dir`, sorted by name.
+/// The fio JSON outputs among the `*.json` files directly inside `dir`, sorted by name;
+/// status streams only where the folder holds no single-report output.
 std::vector<std::string> FindFioJsonOutputs(const std::string& dir);
 
 /// A fio JSON output to match with the logs: `--fio-json [HOST=]FILE`, or found next to

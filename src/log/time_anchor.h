@@ -28,8 +28,8 @@ struct FioJsonAnchor {
   /// Estimated job start, Unix-epoch milliseconds.
   int64_t start_ms = 0;
   /// "job_start" (fio >= 3.36 writes it) or "timestamp_ms-runtime" (older fio: the time
-  /// the JSON was written minus the longest job_runtime and ramp_time; on fio 3.33 logs
-  /// this lands within about 40 ms of the start the epoch-stamped logs show).
+  /// the JSON was written minus the longest job_runtime and ramp_time, the host's anchor
+  /// where its jobs cannot be placed one by one: FioJsonHost::job_anchors).
   std::string method;
   /// "fio-3.33" etc.
   std::string fio_version;

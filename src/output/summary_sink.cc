@@ -97,6 +97,13 @@ Status SummarySink::End(const RunSummary& summary) {
     std::fprintf(out_, "fiohist: ... and %zu more hosts with their fio JSON\n",
                  info_.fio_json_notes.size() - kNotes);
   }
+  for (size_t i = 0; i < info_.job_anchor_notes.size() && i < kNotes; ++i) {
+    std::fprintf(out_, "fiohist: anchor of %s\n", info_.job_anchor_notes[i].c_str());
+  }
+  if (info_.job_anchor_notes.size() > kNotes) {
+    std::fprintf(out_, "fiohist: ... and %zu more jobs placed on their fio's timeline\n",
+                 info_.job_anchor_notes.size() - kNotes);
+  }
   PrintIoShares(summary);
   if (partial_count_ > 0) {
     std::string which;

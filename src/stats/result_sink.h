@@ -52,6 +52,11 @@ struct RunInfo {
   /// Which fio JSON output placed or describes each host and how it was matched, e.g.
   /// "host hostA: run/fio-hostA.json (file name; timestamp_ms-runtime)"; for the summary.
   std::vector<std::string> fio_json_notes;
+  /// Where each job's relative stamps were placed when fio's JSON (fio < 3.36) placed jobs
+  /// one by one on its process timeline, with the bound, e.g. "hostA/h_clat_hist.2 (job b):
+  /// 2026-11-27T21:59:05.838Z -0/+150 ms (group 1 of 2, startdelay 1 s, ...)"; for the
+  /// summary.
+  std::vector<std::string> job_anchor_notes;
   /// The run's SLA thresholds (--sla); `percentiles` holds each one's percentile. Cluster
   /// percentile documents then carry sla_breach / sla_breached, the run document `sla`.
   std::vector<SlaThreshold> sla;

@@ -1,8 +1,12 @@
 #include "stats/run_layout.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "base/test_util.h"
 
@@ -54,6 +58,103 @@ TEST(RunLayout, LogsOfDifferentLayoutsAreRefused) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("logs of different layouts cannot be added up"), std::string::npos)
       << s.message();
+}
+
+
+// The recorded fio 3.33 run of tests/data/fio-timeline/plain, made relative as fio writes it
+// without log_unix_epoch (each job's stamps minus its epoch), in a folder of its own beside
+// `json` (the run's JSON output, possibly edited). Returns the logs' paths.
+const int64_t kTimelineEpochs[] = {1795816744824, 1795816745838, 1795816742827, 1795816750064};
+
+std::vector<std::string> RelativeTimelineRun(const std::string& dir, const std::string& json) {
+  const std::string data = std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/";
+  const std::string out = ::testing::TempDir() + "/" + dir;
+  ::mkdir(out.c_str(), 0755);
+  std::vector<std::string> paths;
+  for (int j = 1; j <= 4; ++j) {
+    const std::string name = "h_clat_hist." + std::to_string(j) + ".log";
+    std::ifstream in(data + name);
+    std::ofstream o(out + "/" + name);
+    std::string line;
+    while (std::getline(in, line)) {
+      const size_t comma = line.find(',');
+      o << std::stoll(line.substr(0, comma)) - kTimelineEpochs[j - 1] << line.substr(comma)
+        << "\n";
+    }
+    paths.push_back(out + "/" + name);
+  }
+  std::ofstream(out + "/fio.json") << json;
+  return paths;
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Each job of a fio 3.33 run (ramp_time, startdelay, an early end, two stonewall groups)
+// placed by the JSON beside its relative log within 250 ms of its log_unix_epoch truth; the
+// summary notes name every job's anchor and bound.
+TEST(RunLayout, JobsOfFio333PlacedOnTheirTimeline) {
+  const std::string json =
+      ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/out.json");
+  PipelineOptions o;
+  RunLayout layout;
+  RunSummary summary;
+  const Status s = LayOutRun(o, RelativeTimelineRun("timeline_ok", json), &layout, &summary);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(layout.info.anchor, "fio-json");
+  ASSERT_EQ(layout.setups.size(), 4u);
+  for (size_t j = 0; j < 4; ++j) {
+    EXPECT_LE(std::llabs(layout.setups[j].offset_ms - kTimelineEpochs[j]), 250) << "job " << j;
+    EXPECT_EQ(layout.setups[j].floor_ms, layout.setups[j].offset_ms);
+  }
+  ASSERT_EQ(layout.info.job_anchor_notes.size(), 4u);
+  EXPECT_NE(layout.info.job_anchor_notes[1].find("h_clat_hist.2 (job b): 2026-"),
+            std::string::npos)
+      << layout.info.job_anchor_notes[1];
+  EXPECT_NE(layout.info.job_anchor_notes[1].find("startdelay 1 s"), std::string::npos);
+}
+
+// A JSON listing fewer jobs than the logs name is refused, naming the log, the JSON and
+// its jobs.
+TEST(RunLayout, JsonWithFewerJobsThanTheLogsIsRefused) {
+  std::string json =
+      ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/out.json");
+  // Cut the jobs array after job c: the last job object starts at `"jobname" : "d"`.
+  const size_t d = json.find("\"jobname\" : \"d\"");
+  ASSERT_NE(d, std::string::npos);
+  const size_t open = json.rfind('{', d);
+  const size_t comma = json.rfind(',', open);
+  const size_t close = json.find("\n  ]", d);
+  ASSERT_NE(close, std::string::npos);
+  json = json.substr(0, comma) + json.substr(close);
+  PipelineOptions o;
+  RunLayout layout;
+  RunSummary summary;
+  const Status s = LayOutRun(o, RelativeTimelineRun("timeline_bad", json), &layout, &summary);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("h_clat_hist.4.log: is the log of fio's job 4, but"),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("lists 3 job(s) (a, b, c)"), std::string::npos) << s.message();
+}
+
+// Stamps far beyond log_hist_msec (CLOCK_MONOTONIC: the machine's uptime) with no JSON are
+// refused with the reason, not read as ms since the job started.
+TEST(RunLayout, StampsOfAnotherClockWithoutJsonAreRefused) {
+  PipelineOptions o;
+  o.find_fio_json = false;
+  const int64_t up = 5 * 3600 * 1000;
+  RunLayout layout;
+  RunSummary summary;
+  const Status s = LayOutRun(
+      o, {WriteTempFile("mono_clat_hist.1.log", Line(up + 1000, 1) + Line(up + 2000, 1))},
+      &layout, &summary);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("neither relative"), std::string::npos) << s.message();
 }
 
 }  // namespace
