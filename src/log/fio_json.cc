@@ -254,9 +254,22 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
   *out = FioJsonOutput();
   out->path = path;
   rapidjson::Document doc;
-  Status s = ParseFile(path, &doc);
+  int reports = 0;
+  Status s = ParseFile(path, &doc, &reports);
   if (!s.ok()) return s;
   if (doc.HasMember("client_stats") && ReadClientHosts(path, out)) return Status();
+  if (reports > 1 && doc.HasMember("jobs") && doc["jobs"].IsArray()) {
+    // A stream fio is still writing: its last report is not the run's result.
+    int64_t eta = 0;
+    for (const Json& job : doc["jobs"].GetArray()) eta = std::max(eta, IntOf(job, "eta"));
+    if (eta > 0) {
+      return Status::InputError(path, 0,
+                                "is a status stream whose last report (of " +
+                                    std::to_string(reports) + ") is not fio's final one: jobs "
+                                    "still run (eta " + std::to_string(eta) +
+                                    " s); read it once fio has finished");
+    }
+  }
   if (doc.HasMember("fio version") && doc["fio version"].IsString()) {
     out->fio_version = doc["fio version"].GetString();
   }

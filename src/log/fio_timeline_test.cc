@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
+#include "base/test_util.h"
 #include "log/fio_json.h"
 
 namespace fiohist {
@@ -112,6 +116,25 @@ TEST(FioTimeline, StatusStreamIsReadAsItsLastReport) {
   EXPECT_TRUE(IsFioJsonOutput(kData + "status/status.json"));
   CheckRecordedRun(kData + "status/status.json",
                    {1795817004867, 1795817005879, 1795817002867, 1795817010098});
+}
+
+// A stream cut while fio still ran (its last report has jobs with an eta) is refused.
+TEST(FioTimeline, StatusStreamOfARunningFioIsRefused) {
+  std::ifstream in(kData + "status/status.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string all = text.str();
+  // The first three reports and the start of the fourth, as a copy taken while fio ran.
+  size_t at = 0;
+  for (int k = 0; k < 3; ++k) at = all.find("\n{", at + 1);
+  const std::string path =
+      WriteTempFile("running-status.json", all.substr(0, at + 1) + all.substr(at + 1, 200));
+  FioJsonOutput out;
+  const Status s = ReadFioJson(path, &out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("is a status stream whose last report (of 3) is not fio's final"),
+            std::string::npos)
+      << s.message();
 }
 
 }  // namespace
