@@ -89,14 +89,15 @@ TEST(FioTimeline, LaterGroupFollowsTheFirst) {
 
 // The recorded run (README: ramp_time, startdelay, an early end, two stonewall groups):
 // each job within 250 ms of the epoch its log_unix_epoch stamps show, and inside its bound.
-void CheckRecordedRun(const std::string& json, const std::vector<int64_t>& truth) {
+void CheckRecordedRun(const std::string& json, const std::vector<int64_t>& truth,
+                      const std::vector<std::string>& names = {"a", "b", "c", "d"}) {
   FioJsonOutput out;
   const Status s = ReadFioJson(json, &out);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(out.hosts.size(), 1u);
   const auto& anchors = out.hosts[0].job_anchors;
   ASSERT_EQ(anchors.size(), truth.size());
-  EXPECT_EQ(out.hosts[0].job_names, (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(out.hosts[0].job_names, names);
   for (size_t j = 0; j < truth.size(); ++j) {
     const FioJobAnchor& a = anchors[j];
     EXPECT_LE(std::llabs(a.start_ms - truth[j]), 250) << "job " << j << ": " << a.how;
@@ -109,6 +110,13 @@ void CheckRecordedRun(const std::string& json, const std::vector<int64_t>& truth
 TEST(FioTimeline, RecordedRunPlacesEveryJob) {
   CheckRecordedRun(kData + "plain/out.json",
                    {1795816744824, 1795816745838, 1795816742827, 1795816750064});
+}
+
+// startdelay counts from fio's start, not its group's: in the second group, b's 1 s had
+// passed when the group started (no delay), c's 5 s had not (created 5 s after fio began).
+TEST(FioTimeline, StartdelayOfALaterGroupCountsFromFiosStart) {
+  CheckRecordedRun(kData + "genesis/out.json", {1795818826686, 1795818829903, 1795818831725},
+                   {"a", "b", "c"});
 }
 
 // A --status-interval stream is read as its last report (the run's result).
