@@ -17,6 +17,9 @@ constexpr int64_t kInitWaitMs = 100;   // created jobs are released after this w
 constexpr int64_t kInitSlackMs = 10;   // forks and setup beyond it
 constexpr int64_t kSecondLoopMs = 200; // the earliest second pass (a startdelay job's creation)
 constexpr int64_t kEndSlackMs = 50;    // last reap (10 ms loop) and the stats before the JSON
+// Either way on every bound: fio truncates job_runtime, timestamp_ms and the stamps to ms,
+// and each of them is read a moment apart.
+constexpr int64_t kTruncationMs = 5;
 
 // One uncertain quantity of the model: nominal value and bounds.
 struct Range {
@@ -165,8 +168,8 @@ std::vector<FioJobAnchor> PlaceFioJobs(const std::vector<FioTimelineJob>& jobs,
   for (size_t j = 0; j < jobs.size(); ++j) {
     FioJobAnchor& a = out[j];
     a.start_ms = static_cast<int64_t>(est[j] + (est[j] < 0 ? -0.5 : 0.5));
-    a.early_ms = static_cast<int64_t>(est[j] - lo[j] + 0.5);
-    a.late_ms = static_cast<int64_t>(hi[j] - est[j] + 0.5);
+    a.early_ms = static_cast<int64_t>(est[j] - lo[j] + 0.5) + kTruncationMs;
+    a.late_ms = static_cast<int64_t>(hi[j] - est[j] + 0.5) + kTruncationMs;
     const FioTimelineJob& job = jobs[j];
     a.how = "group " + std::to_string(group_index[j] + 1) + " of " + std::to_string(groups);
     if (job.delay_hi_ms > job.delay_lo_ms) {

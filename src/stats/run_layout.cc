@@ -8,28 +8,14 @@
 #include "base/path.h"
 #include "base/worker_pool.h"
 #include "log/log_probe.h"
-#include "log/log_tail.h"
 #include "log/time_anchor.h"
+#include "stats/log_placement.h"
 
 namespace fiohist {
 namespace {
 
 // Enough lines to see several records of each direction.
 constexpr int kProbeLines = 64;
-
-// A log whose first stamp is beyond both counts on another clock than the job's start.
-constexpr int64_t kOtherClockMinMs = 60000;
-constexpr int64_t kOtherClockIntervals = 100;
-
-// A log's records may end this much after its job's job_runtime (the I/O that closed the
-// last interval) before the log's own length is taken for the job's.
-constexpr int64_t kLogEndSlackMs = 100;
-
-// How a JSON placed its jobs when it placed each one (fio < 3.36), for the summary.
-constexpr char kTimelineMethod[] = "each job on the process timeline";
-
-// A job placed on its fio's timeline less tightly than this either way is warned about.
-constexpr int64_t kAnchorWarnMs = 250;
 
 // Logs are added up only when they share the first log's layout and kind of stamps.
 Status CheckLikeFirst(const LogSource& src, const LogProbe& probe, const LogSource& first,
@@ -86,14 +72,9 @@ class Planner {
   // The quantum grid's origin (PlanGrid, from the probed records' ends) and the hosts far
   // from its edges.
   void ChooseGrid(const std::vector<LogProbe>& probes);
-  // Where the relative stamps of each log start on the run's time line (the host's anchor,
-  // --start-time, or the job's place on its fio's timeline) into offsets_ and floors_, with
-  // a note per job placed on a timeline; stamps of another clock are brought to Unix time.
-  Status PlaceLogs(const std::vector<LogProbe>& probes);
-  // Compares each log's last stamp (plain logs) with its job's job_runtime: a log that runs
-  // longer than the JSON says is trusted (the job is placed again with the log's length)
-  // and warned about, as is one that ends well before. `zero`: each log's stamps' zero.
-  void CheckLogEnds(const std::vector<int64_t>& zero);
+  // Where each log's stamps go on the run's time line (log_placement.h) into placed_, with
+  // a note per job placed on its fio's timeline.
+  Status Place(const std::vector<LogProbe>& probes);
   // The interval a log's first record closes.
   int64_t FirstIntervalOf(const LogProbe& probe) const {
     return probe.typical_gap_ms > 0 && o_.log_hist_msec == 0 ? probe.typical_gap_ms
@@ -110,8 +91,7 @@ class Planner {
   std::vector<FioJsonSpec>& json_specs_;
   std::vector<FioJsonOutput>& jsons_;
   std::vector<FioJsonMatch>& matches_;
-  // Per log: added to its stamps, and the time its spans never start before.
-  std::vector<int64_t> offsets_, floors_;
+  LogPlacement placed_;
 };
 
 Status Planner::Layout(const std::vector<std::string>& paths) {
@@ -136,7 +116,7 @@ Status Planner::Layout(const std::vector<std::string>& paths) {
   s = ReadFioJsons();
   if (!s.ok()) return s;
   SetAnchor();
-  s = PlaceLogs(probes);
+  s = Place(probes);
   if (!s.ok()) return s;
   s = MakeSetups(probes);
   if (s.ok()) ChooseGrid(probes);
@@ -319,8 +299,8 @@ Status Planner::MakeSetups(const std::vector<LogProbe>& probes) {
     setup.first_interval_ms = FirstIntervalOf(probes[i]);
     setup.skip_bad_lines = o_.skip_bad_lines;
     if (!info_.epoch_logs) {
-      setup.offset_ms = offsets_[i];
-      setup.floor_ms = floors_[i];  // relative stamps count from the job's start
+      setup.offset_ms = placed_.offset_ms[i];
+      setup.floor_ms = placed_.floor_ms[i];  // relative stamps count from the job's start
     }
     setups_.push_back(setup);
   }
@@ -340,151 +320,26 @@ void Planner::ChooseGrid(const std::vector<LogProbe>& probes) {
   for (std::string& note : plan.notes) summary_->warnings.push_back(std::move(note));
 }
 
-void Planner::CheckLogEnds(const std::vector<int64_t>& zero) {
-  std::map<std::pair<int, int>, bool> moved;
-  std::vector<int64_t> last(info_.logs.size(), -1);
-  WorkerPool pool(info_.logs.size() > 1 ? o_.threads : 1);
-  pool.ParallelFor(info_.logs.size(), [&](int, size_t i) {
-    const FioJsonMatch& m = matches_[i];
-    if (m.file < 0 ||
-        jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)].timeline.empty()) {
-      return;
-    }
-    int64_t t = 0;
-    if (ReadLastStamp(info_.logs[i].path, &t)) last[i] = t;
-  });
-  for (size_t i = 0; i < info_.logs.size(); ++i) {
-    if (last[i] < 0) continue;
-    const FioJsonMatch& m = matches_[i];
-    FioJsonHost& h = jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)];
-    const int job = FioJobNumber(info_.logs[i]);
-    if (job < 1 || static_cast<size_t>(job) > h.timeline.size()) continue;  // PlaceLogs says
-    FioTimelineJob& t = h.timeline[static_cast<size_t>(job - 1)];
-    const int64_t logged = last[i] - zero[i];
-    // fio 3.33 writes no last partial interval: a log ends up to one interval (and the
-    // I/O that closed it) before job_runtime.
-    const int64_t slack = info_.log_hist_msec + kLogEndSlackMs;
-    const std::string who = info_.logs[i].path + ": its records end " + std::to_string(logged) +
-                            " ms after the job's start, but " +
-                            json_specs_[static_cast<size_t>(m.file)].path + " says job " +
-                            h.job_names[static_cast<size_t>(job - 1)] + " ran " +
-                            std::to_string(t.runtime_ms) + " ms (job_runtime)";
-    if (logged > t.runtime_ms + kLogEndSlackMs) {
-      summary_->warnings.push_back(who + ": the log's length is taken for the job's");
-      t.runtime_ms = logged;
-      moved[std::make_pair(m.file, m.host)] = true;
-    } else if (logged < t.runtime_ms - slack) {
-      summary_->warnings.push_back(who + ": is the JSON this run's? (its place is the JSON's)");
-    }
+Status Planner::Place(const std::vector<LogProbe>& probes) {
+  if (info_.epoch_logs) {
+    placed_.offset_ms.assign(info_.logs.size(), 0);
+    placed_.floor_ms.assign(info_.logs.size(), 0);
+    return Status();
   }
-  for (const auto& [key, yes] : moved) {
-    FioJsonHost& h = jsons_[static_cast<size_t>(key.first)].hosts[static_cast<size_t>(key.second)];
-    h.job_anchors = PlaceFioJobs(h.timeline, h.timestamp_ms);
-  }
-}
-
-Status Planner::PlaceLogs(const std::vector<LogProbe>& probes) {
-  const size_t n = info_.logs.size();
-  offsets_.assign(n, 0);
-  floors_.assign(n, 0);
-  if (info_.epoch_logs) return Status();
-  // Per log: the start of its stamps' zero on Unix time and that zero in its stamps (0 for
-  // relative stamps; the clock's reading at the job's start for another clock's).
-  std::vector<int64_t> start(n, 0), zero(n, 0);
-  std::vector<int64_t> bound(n, -1);  // early + late of the job's anchor; -1: none
-  std::vector<bool> other(n, false), looks_other(n, false);
-  for (size_t i = 0; i < n; ++i) {
-    const FioJsonMatch& m = matches_[i];
-    // Relative stamps start near log_hist_msec (fio restarts them after ramp_time); far
-    // beyond, they count on another clock (log_alternate_epoch_clock_id: CLOCK_MONOTONIC is
-    // the machine's uptime), as the JSON's job options say.
-    const int64_t first = probes[i].first_time_ms;
-    looks_other[i] = first > std::max<int64_t>(kOtherClockMinMs,
-                                               kOtherClockIntervals * info_.log_hist_msec);
-    other[i] = looks_other[i] ||
-               (m.file >= 0 && jsons_[static_cast<size_t>(m.file)]
-                                       .hosts[static_cast<size_t>(m.host)]
-                                       .alternate_clock >= 0);
-    if (other[i]) zero[i] = first - FirstIntervalOf(probes[i]);
-  }
-  if (!o_.has_start_time) CheckLogEnds(zero);
-  for (size_t i = 0; i < n; ++i) {
-    const LogSource& log = info_.logs[i];
-    const FioJsonMatch& m = matches_[i];
-    const FioJsonHost* h =
-        m.file >= 0
-            ? &jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)]
-            : nullptr;
-    const std::string& json = m.file >= 0 ? json_specs_[static_cast<size_t>(m.file)].path : "";
-    const int64_t first = probes[i].first_time_ms;
-    if (o_.has_start_time) {
-      start[i] = o_.start_time_ms;
-    } else if (h) {
-      if (looks_other[i] && h->alternate_clock < 0) {
-        return Status::InputError(
-            log.path, 1,
-            "its first stamp is " + std::to_string(first) +
-                " ms: neither relative (the first record near log_hist_msec) nor Unix time, "
-                "and " + json + "'s job options name no other clock (log_alternate_epoch, "
-                "log_alternate_epoch_clock_id): cannot place it; give --start-time");
-      }
-      start[i] = h->anchor.start_ms;
-      const int job = FioJobNumber(log);
-      if (!h->job_anchors.empty()) {
-        const size_t jobs = h->job_anchors.size();
-        if (job < 1 || static_cast<size_t>(job) > jobs) {
-          std::string names;
-          for (const std::string& name : h->job_names) names += (names.empty() ? "" : ", ") + name;
-          return Status::InputError(
-              log.path, 0,
-              (job < 1 ? std::string("names no fio job number (..._hist.N.log)")
-                       : "is the log of fio's job " + std::to_string(job)) +
-                  ", but " + json + " lists " + std::to_string(jobs) + " job(s) (" + names +
-                  "): is it the output of this run? (each job's stamps are placed by its own "
-                  "entry)");
-        }
-        const FioJobAnchor& a = h->job_anchors[static_cast<size_t>(job - 1)];
-        start[i] = a.start_ms;
-        bound[i] = a.early_ms + a.late_ms;
-        const std::string who = log.host + "/" + log.job + " (job " +
-                                h->job_names[static_cast<size_t>(job - 1)] + ")";
-        info_.job_anchor_notes.push_back(who + ": " + FormatIsoTime(a.start_ms) + " " +
-                                         FormatUncertainty(a) + " (" + a.how + ")");
-        if (std::max(a.early_ms, a.late_ms) > kAnchorWarnMs) {
-          summary_->warnings.push_back(
-              who + ": " + json + " places this job only within " + FormatUncertainty(a) +
-              " (" + a.how + "): its quanta may be that far off");
-        }
-      }
-    } else if (looks_other[i]) {
-      return Status::InputError(
-          log.path, 1,
-          "its first stamp is " + std::to_string(first) +
-              " ms: neither relative (the first record near log_hist_msec) nor Unix time "
-              "(log_alternate_epoch with another clock?): give --fio-json (fio's JSON output "
-              "names the clock and places the jobs) or --start-time");
-    }
-  }
-  // Stamps of one clock on one host keep their own order: the host's clock is set once,
-  // by its job placed most tightly, and every log of the host follows it.
-  std::map<std::pair<int, int>, size_t> best;
-  for (size_t i = 0; i < n; ++i) {
-    const FioJsonMatch& m = matches_[i];
-    if (!other[i] || m.file < 0 || o_.has_start_time) continue;
-    const auto key = std::make_pair(m.file, m.host);
-    auto it = best.find(key);
-    if (it == best.end() ||
-        (bound[i] >= 0 && (bound[it->second] < 0 || bound[i] < bound[it->second]))) {
-      best[key] = i;
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const FioJsonMatch& m = matches_[i];
-    auto it = m.file >= 0 ? best.find(std::make_pair(m.file, m.host)) : best.end();
-    offsets_[i] = it != best.end() ? start[it->second] - zero[it->second] : start[i] - zero[i];
-    floors_[i] = offsets_[i] + zero[i];
-  }
-  return Status();
+  PlacementInput in;
+  in.logs = &info_.logs;
+  in.probes = &probes;
+  for (const LogProbe& p : probes) in.first_interval_ms.push_back(FirstIntervalOf(p));
+  in.log_hist_msec = info_.log_hist_msec;
+  in.has_start_time = o_.has_start_time;
+  in.start_time_ms = o_.start_time_ms;
+  in.threads = o_.threads;
+  in.specs = &json_specs_;
+  in.matches = &matches_;
+  Status s = PlaceLogs(in, &jsons_, &placed_);
+  for (std::string& w : placed_.warnings) summary_->warnings.push_back(std::move(w));
+  info_.job_anchor_notes = placed_.job_notes;
+  return s;
 }
 
 }  // namespace
