@@ -1,5 +1,7 @@
 """Helpers shared by the Python test scripts: pass/fail checks and Elasticsearch requests."""
 import json
+import os
+import subprocess
 import urllib.request
 
 
@@ -44,3 +46,13 @@ def json_objects(path):
         o, j = dec.raw_decode(text, i)
         out.append((i, o))
         i = j
+
+
+def run_fiohist(fiohist, args, cwd, timeout=300):
+    """(exit code, stdout, stderr) of fiohist with `args` in `cwd`, never sending to an
+    Elasticsearch named by the environment."""
+    env = dict(os.environ)
+    env.pop("FIOHIST_ES_URL", None)
+    p = subprocess.run([fiohist] + args, cwd=cwd, capture_output=True, text=True, env=env,
+                       timeout=timeout)
+    return p.returncode, p.stdout, p.stderr

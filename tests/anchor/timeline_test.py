@@ -76,11 +76,7 @@ startdelay=500ms-1500ms
 
 
 def run(args, cwd):
-    env = dict(os.environ)
-    env.pop("FIOHIST_ES_URL", None)
-    p = subprocess.run([FIOHIST] + args, cwd=cwd, capture_output=True, text=True, env=env,
-                       timeout=300)
-    return p.returncode, p.stdout, p.stderr
+    return testlib.run_fiohist(FIOHIST, args, cwd)
 
 
 def fio(d, clock_opts, extra_job, args):
