@@ -144,6 +144,30 @@ double PerIoLogLines(const Json& job, const Json* global) {
   return logs * JobIos(job);
 }
 
+// True when an entry stands for several clones (numjobs N, fewer than N entries of its
+// name and group): group_reporting given on the command line, which the JSON's options do
+// not name.
+bool MergesClones(const std::vector<const Json*>& jobs, const Json* global) {
+  std::map<std::pair<std::string, int64_t>, int64_t> entries, clones;
+  for (const Json* job : jobs) {
+    const std::string name =
+        job->HasMember("jobname") && (*job)["jobname"].IsString() ? (*job)["jobname"].GetString()
+                                                                  : "";
+    const auto key = std::make_pair(name, IntOf(*job, "groupid"));
+    entries[key] += 1;
+    clones[key] = std::max<int64_t>(clones[key],
+                                    std::atoll(OptionOf(*job, global, "numjobs").c_str()));
+  }
+  for (const auto& [key, n] : entries) {
+    if (clones[key] > n) return true;
+  }
+  return false;
+}
+
+// The host's anchor from a group_reporting output (fio < 3.36), for the summary.
+constexpr char kGroupedMethod[] =
+    "group_reporting: the first group's start on the process timeline, job_runtime / numjobs";
+
 // Each job's logging epoch on the process timeline (fio < 3.36, one entry per job), and the
 // clock its stamps count on.
 Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
@@ -162,6 +186,11 @@ Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
     if (t.runtime_ms < 0) {
       return Status::InputError(path, 0, where + ": expected job_runtime (ms) in every job");
     }
+    // group_reporting sums job_runtime (and I/Os) over the entry's jobs (stat.c
+    // sum_thread_stats): numjobs clones of one job run alike.
+    const int64_t numjobs = std::atoll(OptionOf(job, global, "numjobs").c_str());
+    const int64_t clones = h->grouped ? std::max<int64_t>(1, numjobs) : 1;
+    t.runtime_ms /= clones;
     for (const char* key : {"startdelay", "ramp_time"}) {
       const std::string text = OptionOf(job, global, key);
       if (text.empty()) continue;
@@ -175,7 +204,7 @@ Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
         t.ramp_ms = hi;
       }
     }
-    t.log_lines = PerIoLogLines(job, global);
+    t.log_lines = PerIoLogLines(job, global) / static_cast<double>(clones);
     timeline.push_back(t);
     const std::string clock = OptionOf(job, global, "log_alternate_epoch_clock_id");
     if (h->alternate_clock < 0 && OptionOf(job, global, "log_alternate_epoch") == "1" &&
@@ -183,7 +212,17 @@ Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
       h->alternate_clock = std::atoi(clock.c_str());
     }
   }
-  h->job_anchors = PlaceFioJobs(timeline, timestamp_ms);
+  std::vector<FioJobAnchor> anchors = PlaceFioJobs(timeline, timestamp_ms);
+  if (h->grouped) {
+    // An entry per group, not per log: the host's anchor is the first group's start.
+    h->anchor.start_ms = anchors.front().start_ms;
+    for (const FioJobAnchor& a : anchors) {
+      h->anchor.start_ms = std::min(h->anchor.start_ms, a.start_ms);
+    }
+    h->anchor.method = kGroupedMethod;
+    return Status();
+  }
+  h->job_anchors = std::move(anchors);
   h->timeline = std::move(timeline);
   h->timestamp_ms = timestamp_ms;
   return Status();
@@ -304,12 +343,13 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
   for (const std::string& host : order) {
     FioJsonHost h;
     h.hostname = host;
-    h.grouped = grouped;
+    h.grouped = grouped || MergesClones(jobs_of[host], global);
     s = AnchorOf(path, jobs_of[host], timestamp_ms, &h.anchor);
     if (!s.ok()) return s;
     // Each job placed on its own (fio >= 3.36 has job_start: the host's anchor stays as it
-    // was). group_reporting merges jobs, client/server outputs have their own clocks.
-    if (h.anchor.method != "job_start" && !grouped && !client) {
+    // was); with group_reporting each group, the host's logs at the first one's start.
+    // Client/server outputs have their own clocks.
+    if (h.anchor.method != "job_start" && !client) {
       s = TimelineOf(path, jobs_of[host], global, timestamp_ms, &h);
       if (!s.ok()) return s;
     }

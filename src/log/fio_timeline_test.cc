@@ -119,6 +119,20 @@ TEST(FioTimeline, StartdelayOfALaterGroupCountsFromFiosStart) {
                    {"a", "b", "c"});
 }
 
+// group_reporting: one entry sums its clones' job_runtime (4003 ms for two jobs of 2 s);
+// the host's anchor divides it by numjobs and leaves out the ramp (it was 2,980 ms early).
+TEST(FioTimeline, GroupReportingAnchorsTheHostOnItsClones) {
+  FioJsonOutput out;
+  const Status s = ReadFioJson(kData + "grouped/out.json", &out);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(out.hosts.size(), 1u);
+  EXPECT_TRUE(out.hosts[0].grouped);
+  EXPECT_TRUE(out.hosts[0].job_anchors.empty());
+  EXPECT_LE(std::llabs(out.hosts[0].anchor.start_ms - 1795819287492), 250)
+      << out.hosts[0].anchor.start_ms;
+  EXPECT_NE(out.hosts[0].anchor.method.find("group_reporting"), std::string::npos);
+}
+
 // A --status-interval stream is read as its last report (the run's result).
 TEST(FioTimeline, StatusStreamIsReadAsItsLastReport) {
   EXPECT_TRUE(IsFioJsonOutput(kData + "status/status.json"));
