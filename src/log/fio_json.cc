@@ -150,13 +150,13 @@ double PerIoLogLines(const Json& job, const Json* global) {
 bool MergesClones(const std::vector<const Json*>& jobs, const Json* global) {
   std::map<std::pair<std::string, int64_t>, int64_t> entries, clones;
   for (const Json* job : jobs) {
-    const std::string name =
-        job->HasMember("jobname") && (*job)["jobname"].IsString() ? (*job)["jobname"].GetString()
-                                                                  : "";
+    const std::string name = job->HasMember("jobname") && (*job)["jobname"].IsString()
+                                 ? (*job)["jobname"].GetString()
+                                 : "";
     const auto key = std::make_pair(name, IntOf(*job, "groupid"));
     entries[key] += 1;
-    clones[key] = std::max<int64_t>(clones[key],
-                                    std::atoll(OptionOf(*job, global, "numjobs").c_str()));
+    clones[key] =
+        std::max<int64_t>(clones[key], std::atoll(OptionOf(*job, global, "numjobs").c_str()));
   }
   for (const auto& [key, n] : entries) {
     if (clones[key] > n) return true;
@@ -170,15 +170,14 @@ constexpr char kGroupedMethod[] =
 
 // Each job's logging epoch on the process timeline (fio < 3.36, one entry per job), and the
 // clock its stamps count on.
-Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
-                  const Json* global, int64_t timestamp_ms, FioJsonHost* h) {
+Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs, const Json* global,
+                  int64_t timestamp_ms, FioJsonHost* h) {
   std::vector<FioTimelineJob> timeline;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Json& job = *jobs[i];
     const std::string where =
-        "jobs[" + std::to_string(i) + "] (" + (job.HasMember("jobname") && job["jobname"].IsString()
-                                                   ? job["jobname"].GetString()
-                                                   : "?") +
+        "jobs[" + std::to_string(i) + "] (" +
+        (job.HasMember("jobname") && job["jobname"].IsString() ? job["jobname"].GetString() : "?") +
         ")";
     FioTimelineJob t;
     t.group = static_cast<int>(std::max<int64_t>(0, IntOf(job, "groupid")));
@@ -304,9 +303,10 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
     if (eta > 0) {
       return Status::InputError(path, 0,
                                 "is a status stream whose last report (of " +
-                                    std::to_string(reports) + ") is not fio's final one: jobs "
-                                    "still run (eta " + std::to_string(eta) +
-                                    " s); read it once fio has finished");
+                                    std::to_string(reports) +
+                                    ") is not fio's final one: jobs "
+                                    "still run (eta " +
+                                    std::to_string(eta) + " s); read it once fio has finished");
     }
   }
   if (doc.HasMember("fio version") && doc["fio version"].IsString()) {

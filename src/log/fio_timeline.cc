@@ -12,11 +12,11 @@ namespace {
 // initialise (do_usleep before its first look), reaps, and sleeps 100 ms while jobs remain
 // to be created; once all are, it reaps every 10 ms. A job's epoch is set after the
 // initialisation wait; the JSON is written after the last job is reaped.
-constexpr int64_t kLoopMs = 100;       // the main loop's sleep while jobs wait to be created
-constexpr int64_t kInitWaitMs = 100;   // created jobs are released after this wait
-constexpr int64_t kInitSlackMs = 10;   // forks and setup beyond it
-constexpr int64_t kSecondLoopMs = 200; // the earliest second pass (a startdelay job's creation)
-constexpr int64_t kEndSlackMs = 50;    // last reap (10 ms loop) and the stats before the JSON
+constexpr int64_t kLoopMs = 100;        // the main loop's sleep while jobs wait to be created
+constexpr int64_t kInitWaitMs = 100;    // created jobs are released after this wait
+constexpr int64_t kInitSlackMs = 10;    // forks and setup beyond it
+constexpr int64_t kSecondLoopMs = 200;  // the earliest second pass (a startdelay job's creation)
+constexpr int64_t kEndSlackMs = 50;     // last reap (10 ms loop) and the stats before the JSON
 // Either way on every bound: fio truncates job_runtime, timestamp_ms and the stamps to ms,
 // and each of them is read a moment apart.
 constexpr int64_t kTruncationMs = 5;
@@ -28,12 +28,12 @@ struct Range {
 
 // The model's uncertain inputs.
 struct Inputs {
-  std::vector<Range> delay;   // per job: startdelay within its range
-  std::vector<Range> queue;   // per job: wait for the main loop's pass after the delay
-  std::vector<Range> write;   // per job: log writing at its end
-  std::vector<Range> reap;    // per group: from its end to the next group's creation
-  Range init;                 // creation to epoch (before ramp_time)
-  Range end;                  // last reap to timestamp_ms
+  std::vector<Range> delay;  // per job: startdelay within its range
+  std::vector<Range> queue;  // per job: wait for the main loop's pass after the delay
+  std::vector<Range> write;  // per job: log writing at its end
+  std::vector<Range> reap;   // per group: from its end to the next group's creation
+  Range init;                // creation to epoch (before ramp_time)
+  Range end;                 // last reap to timestamp_ms
 };
 
 // One value of each input (a point of the model's space).
@@ -54,8 +54,8 @@ std::vector<double> Simulate(const std::vector<FioTimelineJob>& jobs,
       if (group_index[j] != g) continue;
       double create = start;
       if (jobs[j].delay_hi_ms > 0) {
-        create = std::max(start, std::max(p.delay[j], static_cast<double>(kSecondLoopMs)) +
-                                     p.queue[j]);
+        create =
+            std::max(start, std::max(p.delay[j], static_cast<double>(kSecondLoopMs)) + p.queue[j]);
       }
       epoch[j] = create + p.init + static_cast<double>(jobs[j].ramp_ms);
       done = std::max(done, epoch[j] + static_cast<double>(jobs[j].runtime_ms) + p.write[j]);
@@ -195,8 +195,8 @@ Status ParseFioTimeOption(const std::string& text, int64_t* lo_ms, int64_t* hi_m
     std::string unit(rest);
     for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     static const std::map<std::string, double> kUnitMs = {
-        {"", 1000},     {"s", 1000},       {"sec", 1000},  {"ms", 1},       {"msec", 1},
-        {"us", 0.001},  {"usec", 0.001},   {"m", 60000},   {"min", 60000},  {"h", 3600000},
+        {"", 1000},        {"s", 1000},     {"sec", 1000},    {"ms", 1},      {"msec", 1},
+        {"us", 0.001},     {"usec", 0.001}, {"m", 60000},     {"min", 60000}, {"h", 3600000},
         {"hour", 3600000}, {"d", 86400000}, {"day", 86400000}};
     auto it = kUnitMs.find(unit);
     if (it == kUnitMs.end()) return false;

@@ -15,9 +15,8 @@ TEST(LogTail, LastCompleteRecordOfAPlainLog) {
       ReadLastStamp(WriteTempFile("tail_a.log", "500, 0, 4096, 1, 2\n1000, 1, 4096, 3, 4\n"), &t));
   EXPECT_EQ(t, 1000);
   // A cut last line (fio killed mid-write): the last whole one counts.
-  ASSERT_TRUE(
-      ReadLastStamp(WriteTempFile("tail_b.log", "500, 0, 4096, 1, 2\n1000, 1, 4096, 3, 4\n15"),
-                    &t));
+  ASSERT_TRUE(ReadLastStamp(
+      WriteTempFile("tail_b.log", "500, 0, 4096, 1, 2\n1000, 1, 4096, 3, 4\n15"), &t));
   EXPECT_EQ(t, 1000);
 }
 
@@ -31,8 +30,8 @@ TEST(LogTail, LongLogReadsOnlyItsEnd) {
 
 TEST(LogTail, GzipAndMissingFilesCannotTell) {
   int64_t t = 0;
-  EXPECT_FALSE(ReadLastStamp(WriteTempFile("tail_d.log.gz", std::string("\x1f\x8b\x08\x00", 4)),
-                             &t));
+  EXPECT_FALSE(
+      ReadLastStamp(WriteTempFile("tail_d.log.gz", std::string("\x1f\x8b\x08\x00", 4)), &t));
   EXPECT_FALSE(ReadLastStamp(::testing::TempDir() + "/no-such-log", &t));
   EXPECT_FALSE(ReadLastStamp(WriteTempFile("tail_e.log", ""), &t));
 }

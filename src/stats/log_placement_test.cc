@@ -86,8 +86,7 @@ TEST(LogPlacement, ALogNamedForAnotherJobIsRefused) {
   EXPECT_NE(s.message().find("is named for job 'b', but job 1 of fio.json is 'a'"),
             std::string::npos)
       << s.message();
-  EXPECT_TRUE(Place({"a_clat_hist.1", "b_clat_hist.2"}, {500, 500}, {Json({"a", "b"})}, &out)
-                  .ok());
+  EXPECT_TRUE(Place({"a_clat_hist.1", "b_clat_hist.2"}, {500, 500}, {Json({"a", "b"})}, &out).ok());
 }
 
 // Stamps of CLOCK_MONOTONIC: every log of the host follows the clock of its job placed
@@ -95,9 +94,9 @@ TEST(LogPlacement, ALogNamedForAnotherJobIsRefused) {
 TEST(LogPlacement, AnotherClockFollowsTheTightestJob) {
   LogPlacement out;
   const int64_t up = 3600000;
-  ASSERT_TRUE(Place({"t_clat_hist.1", "t_clat_hist.2"}, {up + 500, up + 1700},
-                    {Json({"a", "b"}, 1)}, &out)
-                  .ok());
+  ASSERT_TRUE(
+      Place({"t_clat_hist.1", "t_clat_hist.2"}, {up + 500, up + 1700}, {Json({"a", "b"}, 1)}, &out)
+          .ok());
   // Job 1's zero (up) is at 1000: the clock reads 1000 - up on Unix time.
   EXPECT_EQ(out.offset_ms[0], 1000 - up);
   EXPECT_EQ(out.offset_ms[1], 1000 - up);

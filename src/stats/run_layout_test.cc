@@ -60,7 +60,6 @@ TEST(RunLayout, LogsOfDifferentLayoutsAreRefused) {
       << s.message();
 }
 
-
 // The recorded fio 3.33 run of tests/data/fio-timeline/plain, made relative as fio writes it
 // without log_unix_epoch (each job's stamps minus its epoch), in a folder of its own beside
 // `json` (the run's JSON output, possibly edited). Returns the logs' paths.
@@ -78,8 +77,7 @@ std::vector<std::string> RelativeTimelineRun(const std::string& dir, const std::
     std::string line;
     while (std::getline(in, line)) {
       const size_t comma = line.find(',');
-      o << std::stoll(line.substr(0, comma)) - kTimelineEpochs[j - 1] << line.substr(comma)
-        << "\n";
+      o << std::stoll(line.substr(0, comma)) - kTimelineEpochs[j - 1] << line.substr(comma) << "\n";
     }
     paths.push_back(out + "/" + name);
   }
@@ -112,8 +110,7 @@ TEST(RunLayout, JobsOfFio333PlacedOnTheirTimeline) {
     EXPECT_EQ(layout.setups[j].floor_ms, layout.setups[j].offset_ms);
   }
   ASSERT_EQ(layout.info.job_anchor_notes.size(), 4u);
-  EXPECT_NE(layout.info.job_anchor_notes[1].find("h_clat_hist.2 (job b): 2026-"),
-            std::string::npos)
+  EXPECT_NE(layout.info.job_anchor_notes[1].find("h_clat_hist.2 (job b): 2026-"), std::string::npos)
       << layout.info.job_anchor_notes[1];
   EXPECT_NE(layout.info.job_anchor_notes[1].find("startdelay 1 s"), std::string::npos);
 }
@@ -121,8 +118,7 @@ TEST(RunLayout, JobsOfFio333PlacedOnTheirTimeline) {
 // A JSON listing fewer jobs than the logs name is refused, naming the log, the JSON and
 // its jobs.
 TEST(RunLayout, JsonWithFewerJobsThanTheLogsIsRefused) {
-  std::string json =
-      ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/out.json");
+  std::string json = ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/out.json");
   // Cut the jobs array after job c: the last job object starts at `"jobname" : "d"`.
   const size_t d = json.find("\"jobname\" : \"d\"");
   ASSERT_NE(d, std::string::npos);
@@ -150,9 +146,9 @@ TEST(RunLayout, StampsOfAnotherClockWithoutJsonAreRefused) {
   const int64_t up = 5 * 3600 * 1000;
   RunLayout layout;
   RunSummary summary;
-  const Status s = LayOutRun(
-      o, {WriteTempFile("mono_clat_hist.1.log", Line(up + 1000, 1) + Line(up + 2000, 1))},
-      &layout, &summary);
+  const Status s =
+      LayOutRun(o, {WriteTempFile("mono_clat_hist.1.log", Line(up + 1000, 1) + Line(up + 2000, 1))},
+                &layout, &summary);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("neither relative"), std::string::npos) << s.message();
 }
