@@ -32,6 +32,7 @@ namespace {
 const char kUsage[] =
     "Usage: fiohist pctiles [options] LOGS...\n"
     "       fiohist pctiles --compat fio-histo-log-pctiles [its options] -- LOGS...\n"
+    "       fiohist pctiles --compat fiologparser_hist [its options] -- LOGS...\n"
     "\n"
     "Reads fio latency histogram logs (write_hist_log, plain or .gz, from any number of\n"
     "jobs and hosts), places every record on one grid of fixed time quanta (a record\n"
@@ -77,12 +78,20 @@ int RunCompatIfAsked(int argc, char** argv) {
     const std::string a = argv[i];
     if (a != "--compat" && a.rfind("--compat=", 0) != 0) continue;
     std::string mode = a == "--compat" ? (i + 1 < argc ? argv[i + 1] : "") : a.substr(9);
-    if (mode != "fio-histo-log-pctiles") {
+    if (mode != "fio-histo-log-pctiles" && mode != "fiologparser_hist") {
       std::fprintf(stderr,
-                   "fiohist pctiles: --compat: the only mode is "
-                   "fio-histo-log-pctiles, got '%s'\n",
+                   "fiohist pctiles: --compat: the modes are fio-histo-log-pctiles and "
+                   "fiologparser_hist, got '%s'\n",
                    mode.c_str());
       return kExitUsage;
+    }
+    if (mode == "fiologparser_hist") {
+      std::vector<const char*> rest;
+      for (int j = 0; j < argc; ++j) {
+        if (j == i || (a == "--compat" && j == i + 1)) continue;
+        rest.push_back(argv[j]);
+      }
+      return RunCompatFiologparserHist(static_cast<int>(rest.size()), rest.data());
     }
     // Options the reference has no counterpart for: its output stays byte-identical, so
     // asking for them is a mistake in the command, not something to ignore.
