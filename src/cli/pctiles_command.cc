@@ -1,7 +1,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -10,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/accuracy_flags.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/compat_command.h"
@@ -24,7 +24,6 @@
 #include "output/row_json_sink.h"
 #include "output/sla_report.h"
 #include "output/summary_sink.h"
-#include "stats/accuracy_windows.h"
 
 namespace po = boost::program_options;
 
@@ -140,9 +139,8 @@ struct PctilesArgs {
   /// Read-back (--run): from bucket documents instead of logs.
   ReadBackFlags back;
   EsConnectionOptions conn;
-  /// --accuracy targets: rows are then windows sized to them, not quanta.
-  std::vector<AccuracyTarget> accuracy;
-  int accuracy_max_quanta = kDefaultAccuracyMaxQuanta;
+  /// --accuracy: rows are then windows sized to its targets, not quanta.
+  AccuracyFlags accuracy;
 };
 
 // Parses the command line. Returns -1 to go on, else the exit code (--help, --version,
@@ -158,18 +156,13 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
       ("output,o", po::value<std::string>(), "write to FILE instead of stdout")
       ("unit,u", po::value<std::string>()->default_value("us"), "latency unit: ns, us, ms, s")
       ("whole-run", po::bool_switch(), "print whole-run statistics per scope instead of quanta")
-      ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)")
-      ("accuracy", po::value<std::vector<std::string>>()->composing(),
-       "P=X% (repeatable, e.g. p99=10%): cluster rows are windows of consecutive quanta, each "
-       "the shortest (greedy from the start) whose percentile P has its confidence interval "
-       "within +-X% of the value")
-      ("accuracy-max-quanta", po::value<int>()->default_value(kDefaultAccuracyMaxQuanta),
-       "longest window --accuracy makes, in quanta (a window cut there is reported)");
+      ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
   // clang-format on
   po::options_description back("Read-back from bucket documents");
   AddReadBackOptions(&back, &args->back);
   AddEsConnectionOptions(&back, &args->conn);
   desc.add(back);
+  AddAccuracyOptions(&desc);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
@@ -195,26 +188,9 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
     std::fprintf(stderr, "fiohist pctiles: %s\n", s.message().c_str());
     return kExitUsage;
   }
-  if (vm.count("accuracy")) {
-    for (const std::string& text : vm["accuracy"].as<std::vector<std::string>>()) {
-      AccuracyTarget t;
-      if (s.ok()) s = ParseAccuracyTarget(text, &t);
-      args->accuracy.push_back(t);
-    }
-    for (const AccuracyTarget& t : args->accuracy) {
-      const std::vector<double>& v = args->options.percentiles.values;
-      if (s.ok() && std::find(v.begin(), v.end(), t.percentile) == v.end()) {
-        s = Status::Error("--accuracy: p" + FormatPercentile(t.percentile) +
-                          " is not among --percentiles (add it there)");
-      }
-    }
-    if (s.ok() && vm["whole-run"].as<bool>()) {
-      s = Status::Error("--accuracy makes windows of quanta; it cannot be combined with --whole-run");
-    }
-  }
-  args->accuracy_max_quanta = vm["accuracy-max-quanta"].as<int>();
-  if (s.ok() && args->accuracy_max_quanta < 1) {
-    s = Status::Error("--accuracy-max-quanta: expected at least 1");
+  s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
+  if (s.ok() && !args->accuracy.targets.empty() && vm["whole-run"].as<bool>()) {
+    s = Status::Error("--accuracy makes windows of quanta; it cannot be combined with --whole-run");
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: %s\n", s.message().c_str());
@@ -294,9 +270,9 @@ int RunPctilesCommand(int argc, char** argv) {
   };
   std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
   std::unique_ptr<AccuracyWindowSink> windows;
-  if (!args.accuracy.empty()) {
-    windows = std::make_unique<AccuracyWindowSink>(table.get(), args.accuracy,
-                                                   args.accuracy_max_quanta);
+  if (!args.accuracy.targets.empty()) {
+    windows = std::make_unique<AccuracyWindowSink>(table.get(), args.accuracy.targets,
+                                                   args.accuracy.max_quanta);
   }
   ResultSink* rows = windows ? static_cast<ResultSink*>(windows.get()) : table.get();
   auto report_windows = [&]() {
@@ -304,7 +280,7 @@ int RunPctilesCommand(int argc, char** argv) {
     std::fprintf(stderr,
                  "fiohist pctiles: %zu window(s) did not reach the --accuracy targets (the "
                  "run's last, or cut at --accuracy-max-quanta %d), the first %lld-%lld ms\n",
-                 windows->inaccurate().size(), args.accuracy_max_quanta,
+                 windows->inaccurate().size(), args.accuracy.max_quanta,
                  static_cast<long long>(windows->inaccurate().front().start_ms),
                  static_cast<long long>(windows->inaccurate().front().end_ms));
   };
