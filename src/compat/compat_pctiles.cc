@@ -14,6 +14,7 @@
 #include <set>
 
 #include "base/number_format.h"
+#include "compat/argparse_syntax.h"
 #include "compat/python_text.h"
 #include "histogram/bucket_layout.h"
 #include "log/log_line.h"
@@ -170,20 +171,7 @@ Status StoreArgs(int argc, const char* const* argv, po::variables_map* vm) {
       "time-quantum", po::value<std::string>(), "")("log-hist-msec", po::value<std::string>(), "")(
       "output-unit", po::value<std::string>(), "")("file_list",
                                                    po::value<std::vector<std::string>>(), "");
-  po::positional_options_description positional;
-  positional.add("file_list", -1);
-  try {
-    // Like main()'s argv, argv[0] (the command name) is skipped by the parser.
-    po::store(po::command_line_parser(argc, argv)
-                  .options(desc)
-                  .positional(positional)
-                  .style(po::command_line_style::unix_style)
-                  .run(),
-              *vm);
-  } catch (const po::error& e) {
-    return Status::Error(e.what());
-  }
-  return Status();
+  return ParseArgparseSyntax(argc, argv, desc, "file_list", vm);
 }
 
 // --fio-version, --bucket-groups, --bucket-bits: the layout of the logs' buckets.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "compat/argparse_syntax.h"
 #include "compat/python_text.h"
 
 namespace po = boost::program_options;
@@ -41,20 +42,7 @@ Status StoreArgs(int argc, const char* const* argv, po::variables_map* vm) {
       ("directions", po::value<std::string>(), "")
       ("FILE", po::value<std::vector<std::string>>(), "");
   // clang-format on
-  po::positional_options_description positional;
-  positional.add("FILE", -1);
-  try {
-    po::store(po::command_line_parser(argc, argv)
-                  .options(desc)
-                  .positional(positional)
-                  .style(po::command_line_style::unix_style)
-                  .run(),
-              *vm);
-    po::notify(*vm);
-  } catch (const po::error& e) {
-    return Status::Error(e.what());
-  }
-  return Status();
+  return ParseArgparseSyntax(argc, argv, desc, "FILE", vm);
 }
 
 Status IntArg(const po::variables_map& vm, const char* name, int64_t* value) {
