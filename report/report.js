@@ -308,6 +308,39 @@
     }, build);
   }
 
+  // --accuracy: the cluster's windows sized to the targets, each drawn flat over its span
+  // with its confidence band (a step line: a window's value holds from its start to its end).
+  function accuracyChart(c, container) {
+    makeChart(c.id, container, '', (chart) => drawAccuracy(c, chart));
+  }
+  function drawAccuracy(c, chart) {
+    const run = MAIN;
+    const names = run.percentiles;
+    const w = (run.windows || []).find((x) => x.dir === c.dir);
+    const x = (ms) => (run.absolute ? ms : (ms - run.first_quantum_ms) / 1000);
+    const steps = (v) => w.t.flatMap((t, i) => (w.n[i] > 0 && v[i] > 0
+      ? [[x(t), v[i]], [x(w.e[i]), v[i]]] : [[x(t), null], [x(w.e[i]), null]]));
+    const out = [];
+    names.forEach((name, k) => {
+      const color = COLORS[k % COLORS.length];
+      out.push({ id: 'p' + k, name, type: 'line', showSymbol: false, data: steps(w.p[k]),
+        lineStyle: { width: 1.4 }, color });
+      if (!w.lo) return;
+      const style = { name, type: 'line', stack: 'band' + k, showSymbol: false, silent: true,
+        lineStyle: { opacity: 0 }, color, z: 1 };
+      out.push(Object.assign({ id: 'lo' + k, data: steps(w.lo[k]) }, style));
+      out.push(Object.assign({ id: 'band' + k, areaStyle: { opacity: 0.13 },
+        data: steps(w.hi[k].map((h, i) => Math.max(0, h - w.lo[k][i]))) }, style));
+    });
+    chart.setOption({
+      animation: false, color: COLORS,
+      title: { text: c.dir + ': cluster percentiles in windows sized to ' + run.accuracy.join(', '), left: 8, textStyle: { fontSize: 13 } },
+      legend: { top: 2, right: 10 }, grid: { left: 80, right: 24, top: 36, bottom: 56 },
+      tooltip: tooltipLatency(run), xAxis: timeAxis(run), yAxis: latencyAxis(), dataZoom: zoom,
+      series: out,
+    });
+  }
+
   function iopsChart(c, container) {
     makeChart(c.id, container, 'short', (chart) => drawIops(c, chart));
   }
@@ -524,9 +557,10 @@
     }
   }
 
-  const drawers = { latency: latencyChart, iops: iopsChart, heat: heatChart, hosts: hostCharts, overlay: overlayChart };
+  const drawers = { latency: latencyChart, accuracy: accuracyChart, iops: iopsChart, heat: heatChart, hosts: hostCharts, overlay: overlayChart };
   const titles = {
     latency: (c) => ['Latency percentiles, ' + c.dir, 'Cluster percentiles per quantum (histograms of all hosts added, never percentiles averaged); log scale; each line\u2019s band is its ' + Math.round(100 * MAIN.confidence) + ' % confidence interval (an open triangle: too few I/Os for an upper bound; click a legend entry to hide a line and its band). Drag or scroll to zoom: coarser windows are exact percentiles of their own span.'],
+    accuracy: (c) => ['Windows sized to an accuracy, ' + c.dir, 'Consecutive quanta merged, greedily from the start, into the shortest windows whose ' + MAIN.accuracy.join(', ') + ' hold: both bounds of the percentile\u2019s ' + Math.round(100 * MAIN.confidence) + ' % confidence interval (the band) within that distance of the value. Each window is drawn flat over its span.'],
     iops: () => ['IOPS', 'I/Os completed per second of each window, per direction.'],
     heat: (c) => ['Latency heatmap, ' + c.dir, 'Each column is a window, each row a group of fio\u2019s buckets (4 per doubling of latency); the colour is the share of the window\u2019s I/Os in it.'],
     hosts: () => ['Hosts: ' + MAIN.percentiles[MAIN.host_percentile] + ' per host against the cluster', 'Grey: the cluster. Ordered by how far a host strays from the hosts\u2019 median (mean |log\u2082 host/median| over the quanta; the title gives the mean ratio): a flaky client host shows as one whose I/Os all suffer (Cronburg and England, 2016).'],

@@ -12,8 +12,10 @@ if [ "${1:-}" = "--test" ]; then
   # Elasticsearch and OpenSearch test nodes (downloaded with mvn, run on the JDK), fuzzers,
   # scripts.
   pkgs+=(maven default-jdk-headless clang libclang-rt-14-dev python3 python3-yaml unzip curl
-         procps fio time man-db python3-jsonschema python3-junitparser chromium)
+         procps fio time man-db python3-jsonschema python3-junitparser chromium
+         python3-numpy python3-pandas)
   # chromium: the report's browser tests (headless, driven by playwright-core from npm).
+  # python3-numpy, python3-pandas: fio's fiologparser_hist.py, run live by golden.compat_flh.
 fi
 missing=()
 for p in "${pkgs[@]}"; do

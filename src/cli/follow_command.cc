@@ -26,6 +26,7 @@
 #include <memory>
 #include <thread>
 
+#include "cli/accuracy_flags.h"
 #include "cli/bulk_report.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
@@ -119,6 +120,8 @@ struct FollowArgs {
   double give_up_s = 60;
   PipelineOptions options;
   std::vector<std::string> streams;
+  /// --accuracy: the CSV on stdout gets windows sized to its targets, not quanta.
+  AccuracyFlags accuracy;
 };
 
 int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
@@ -150,6 +153,7 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   AddEsConnectionOptions(&desc, &args->conn);
   AddBulkOptions(&desc, &args->bulk);
   AddPipelineOptions(&desc, &positional);
+  AddAccuracyOptions(&desc);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
@@ -174,6 +178,13 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   }
   if (s.ok()) s = ParseRunLabels(labels, &args->meta);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
+  if (s.ok()) s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
+  if (s.ok() && !args->accuracy.targets.empty() &&
+      (!args->out_dir.empty() || ResolveEsUrl(&args->conn))) {
+    s = Status::Error(
+        "--accuracy writes its windows as the CSV on stdout; with Elasticsearch or --out the "
+        "documents stay per quantum (windows there are not supported yet)");
+  }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist follow: %s\n", s.message().c_str());
     return kExitUsage;
@@ -494,7 +505,14 @@ int RunFollowCommand(int argc, char** argv) {
   const LiveOptions live_options = LiveOptionsFrom(args.options);
   SlaReportSink sla_report(stderr, args.meta.run);
   LateSlaReport late_sla(args.meta.run, live_options);
-  FanoutSink main_sink({dest.sink, &sla_report});
+  // --accuracy: the CSV gets a row per window when the window is accurate enough (or
+  // reaches --accuracy-max-quanta); quanta rewritten after late data stay single rows.
+  std::unique_ptr<AccuracyWindowSink> windows;
+  if (!args.accuracy.targets.empty()) {
+    windows = std::make_unique<AccuracyWindowSink>(dest.sink, args.accuracy.targets,
+                                                   args.accuracy.max_quanta);
+  }
+  FanoutSink main_sink({windows ? windows.get() : dest.sink, &sla_report});
   FanoutSink late_sink({dest.late, &late_sla});
   LiveAggregator agg(live_options, live, &main_sink);
   // Coarser windows only move forward: quanta rewritten later go to the documents directly.
@@ -539,6 +557,12 @@ int RunFollowCommand(int argc, char** argv) {
                  "fiohist follow: SLA: %lld cluster quanta x directions breach as last written "
                  "(after late data; the line above counts them as first written)\n",
                  agg.sla_breaches());
+  }
+  if (windows && !windows->inaccurate().empty()) {
+    std::fprintf(stderr,
+                 "fiohist follow: %zu window(s) did not reach the --accuracy targets (the run's "
+                 "last, or cut at --accuracy-max-quanta %d)\n",
+                 windows->inaccurate().size(), args.accuracy.max_quanta);
   }
   if (follower.any_failed()) return kExitError;
   if (follower.any_aborted() || stats.failed > 0) return kExitIncomplete;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/accuracy_flags.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/compat_command.h"
@@ -32,6 +33,7 @@ namespace {
 const char kUsage[] =
     "Usage: fiohist pctiles [options] LOGS...\n"
     "       fiohist pctiles --compat fio-histo-log-pctiles [its options] -- LOGS...\n"
+    "       fiohist pctiles --compat fiologparser_hist [its options] -- LOGS...\n"
     "\n"
     "Reads fio latency histogram logs (write_hist_log, plain or .gz, from any number of\n"
     "jobs and hosts), places every record on one grid of fixed time quanta (a record\n"
@@ -77,12 +79,20 @@ int RunCompatIfAsked(int argc, char** argv) {
     const std::string a = argv[i];
     if (a != "--compat" && a.rfind("--compat=", 0) != 0) continue;
     std::string mode = a == "--compat" ? (i + 1 < argc ? argv[i + 1] : "") : a.substr(9);
-    if (mode != "fio-histo-log-pctiles") {
+    if (mode != "fio-histo-log-pctiles" && mode != "fiologparser_hist") {
       std::fprintf(stderr,
-                   "fiohist pctiles: --compat: the only mode is "
-                   "fio-histo-log-pctiles, got '%s'\n",
+                   "fiohist pctiles: --compat: the modes are fio-histo-log-pctiles and "
+                   "fiologparser_hist, got '%s'\n",
                    mode.c_str());
       return kExitUsage;
+    }
+    if (mode == "fiologparser_hist") {
+      std::vector<const char*> rest;
+      for (int j = 0; j < argc; ++j) {
+        if (j == i || (a == "--compat" && j == i + 1)) continue;
+        rest.push_back(argv[j]);
+      }
+      return RunCompatFiologparserHist(static_cast<int>(rest.size()), rest.data());
     }
     // Options the reference has no counterpart for: its output stays byte-identical, so
     // asking for them is a mistake in the command, not something to ignore.
@@ -129,6 +139,8 @@ struct PctilesArgs {
   /// Read-back (--run): from bucket documents instead of logs.
   ReadBackFlags back;
   EsConnectionOptions conn;
+  /// --accuracy: rows are then windows sized to its targets, not quanta.
+  AccuracyFlags accuracy;
 };
 
 // Parses the command line. Returns -1 to go on, else the exit code (--help, --version,
@@ -150,6 +162,7 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   AddReadBackOptions(&back, &args->back);
   AddEsConnectionOptions(&back, &args->conn);
   desc.add(back);
+  AddAccuracyOptions(&desc);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
@@ -170,6 +183,14 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   args->format = vm["format"].as<std::string>();
   if (s.ok() && args->format != "csv" && args->format != "ndjson" && args->format != "json") {
     s = Status::Error("--format: expected csv, ndjson or json, got '" + args->format + "'");
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "fiohist pctiles: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
+  if (s.ok() && !args->accuracy.targets.empty() && vm["whole-run"].as<bool>()) {
+    s = Status::Error("--accuracy makes windows of quanta; it cannot be combined with --whole-run");
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: %s\n", s.message().c_str());
@@ -248,10 +269,29 @@ int RunPctilesCommand(int argc, char** argv) {
     return static_cast<int>(kExitError);
   };
   std::unique_ptr<ResultSink> table = MakeTableSink(args, out);
-  if (args.back.read_back) return finish(RunReadBack(&args, table.get()));
+  std::unique_ptr<AccuracyWindowSink> windows;
+  if (!args.accuracy.targets.empty()) {
+    windows = std::make_unique<AccuracyWindowSink>(table.get(), args.accuracy.targets,
+                                                   args.accuracy.max_quanta);
+  }
+  ResultSink* rows = windows ? static_cast<ResultSink*>(windows.get()) : table.get();
+  auto report_windows = [&]() {
+    if (!windows || windows->inaccurate().empty()) return;
+    std::fprintf(stderr,
+                 "fiohist pctiles: %zu window(s) did not reach the --accuracy targets (the "
+                 "run's last, or cut at --accuracy-max-quanta %d), the first %lld-%lld ms\n",
+                 windows->inaccurate().size(), args.accuracy.max_quanta,
+                 static_cast<long long>(windows->inaccurate().front().start_ms),
+                 static_cast<long long>(windows->inaccurate().front().end_ms));
+  };
+  if (args.back.read_back) {
+    const int rc = RunReadBack(&args, rows);
+    report_windows();
+    return finish(rc);
+  }
   SummarySink summary_sink(stderr, args.unit);
   SlaReportSink sla_report(stderr, "");
-  std::vector<ResultSink*> sinks = {table.get()};
+  std::vector<ResultSink*> sinks = {rows};
   if (!args.quiet) sinks.push_back(&summary_sink);
   sinks.push_back(&sla_report);
   FanoutSink sink(sinks);
@@ -265,6 +305,7 @@ int RunPctilesCommand(int argc, char** argv) {
   }
   Status s = RunInputs(args.options, plan, &sink, &summary);
   PrintWarnings(stderr, summary);
+  if (s.ok()) report_windows();
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());
     return finish(kExitError);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/accuracy_flags.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/es_flags.h"
@@ -76,6 +77,9 @@ struct ReportArgs {
   std::vector<std::string> baseline_logs;
   std::string baseline_run;
   std::string baseline_name;
+  /// --accuracy: the page adds charts of the cluster's windows sized to it.
+  AccuracyFlags accuracy;
+  std::vector<std::string> accuracy_texts;
 };
 
 int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
@@ -102,6 +106,7 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
   AddEsConnectionOptions(&back, &args->conn);
   desc.add(back);
   AddPipelineOptions(&desc, &positional);
+  AddAccuracyOptions(&desc);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
@@ -120,6 +125,10 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
   if (s.ok()) {
     s = PipelineOptionsFromVariables(vm, "cluster,host", &args->options, &args->logs,
                                      !args->back.read_back);
+  }
+  if (s.ok()) s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
+  if (s.ok() && vm.count("accuracy")) {
+    args->accuracy_texts = vm["accuracy"].as<std::vector<std::string>>();
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist report: %s\n", s.message().c_str());
@@ -166,6 +175,14 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
   const bool compared = !args.baseline_logs.empty() || !args.baseline_run.empty();
   if (compared) sinks.push_back(&out->cells);
   if (extra != nullptr) sinks.push_back(extra);
+  // --accuracy (the run, not its baseline): the cluster's windows sized to it.
+  ReportWindowSink window_rows(&out->sink);
+  std::unique_ptr<AccuracyWindowSink> windows;
+  if (extra != nullptr && !args.accuracy.targets.empty()) {
+    windows = std::make_unique<AccuracyWindowSink>(&window_rows, args.accuracy.targets,
+                                                   args.accuracy.max_quanta);
+    sinks.push_back(windows.get());
+  }
   FanoutSink fanout(sinks);
   Status s;
   if (query != nullptr) {
@@ -185,6 +202,15 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
     s = RunInputs(options, plan, &fanout, &out->summary);
     PrintWarnings(stderr, out->summary);
     if (!s.ok()) return s;
+  }
+  if (windows) {
+    out->sink.set_accuracy(args.accuracy_texts);
+    if (!windows->inaccurate().empty()) {
+      std::fprintf(stderr,
+                   "fiohist report: %zu --accuracy window(s) did not reach the targets (the "
+                   "run's last, or cut at --accuracy-max-quanta %d)\n",
+                   windows->inaccurate().size(), args.accuracy.max_quanta);
+    }
   }
   // A window without any I/O draws nothing: say so instead of an empty page.
   bool any = false;

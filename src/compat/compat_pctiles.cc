@@ -14,6 +14,8 @@
 #include <set>
 
 #include "base/number_format.h"
+#include "compat/argparse_syntax.h"
+#include "compat/python_text.h"
 #include "histogram/bucket_layout.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
@@ -23,36 +25,6 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace compat {
 namespace {
-
-// Python's int(): optional sign and digits (surrounding blanks allowed).
-bool ParsePythonInt(const std::string& text, int64_t* value) {
-  size_t b = text.find_first_not_of(" \t");
-  size_t e = text.find_last_not_of(" \t");
-  if (b == std::string::npos) return false;
-  const std::string s = text.substr(b, e - b + 1);
-  size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
-  if (i == s.size()) return false;
-  for (size_t j = i; j < s.size(); ++j) {
-    if (s[j] < '0' || s[j] > '9') return false;
-  }
-  errno = 0;
-  const long long v = std::strtoll(s.c_str(), nullptr, 10);
-  if (errno == ERANGE) return false;
-  *value = v;
-  return true;
-}
-
-// Python's float() for decimal text; non-finite values are refused by the caller.
-bool ParsePythonFloat(const std::string& text, double* value) {
-  if (text.empty() || text.find_first_of("xXpP") != std::string::npos) return false;
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  while (*end == ' ' || *end == '\t') ++end;
-  if (end == text.c_str() || *end != '\0') return false;
-  *value = v;
-  return true;
-}
 
 Status IntOption(const po::variables_map& vm, const char* name, int64_t lo, int64_t hi,
                  int64_t* value) {
@@ -94,17 +66,6 @@ int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
-}
-
-// Python's '%d' of a non-negative float: the integer part.
-std::string IntegerPart(double v) {
-  char buf[64];
-  if (std::fabs(v) < 9.0e18) {
-    std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.0f", std::trunc(v));
-  }
-  return buf;
 }
 
 // One log as the reference keeps it: every record that survives the duplicate filter.
@@ -210,20 +171,7 @@ Status StoreArgs(int argc, const char* const* argv, po::variables_map* vm) {
       "time-quantum", po::value<std::string>(), "")("log-hist-msec", po::value<std::string>(), "")(
       "output-unit", po::value<std::string>(), "")("file_list",
                                                    po::value<std::vector<std::string>>(), "");
-  po::positional_options_description positional;
-  positional.add("file_list", -1);
-  try {
-    // Like main()'s argv, argv[0] (the command name) is skipped by the parser.
-    po::store(po::command_line_parser(argc, argv)
-                  .options(desc)
-                  .positional(positional)
-                  .style(po::command_line_style::unix_style)
-                  .run(),
-              *vm);
-  } catch (const po::error& e) {
-    return Status::Error(e.what());
-  }
-  return Status();
+  return ParseArgparseSyntax(argc, argv, desc, "file_list", vm);
 }
 
 // --fio-version, --bucket-groups, --bucket-bits: the layout of the logs' buckets.
@@ -479,7 +427,7 @@ std::string RowLine(int64_t msec_since_start, const SparseRow& row,
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%8lld, ", static_cast<long long>(msec_since_start));
   std::string line = buf;
-  const std::string count = IntegerPart(samples);
+  const std::string count = PythonIntegerPart(samples);
   if (count.size() < 8) line.append(8 - count.size(), ' ');
   line += count;
   line += ", ";

@@ -39,6 +39,17 @@ std::vector<ReportChart> ReportCharts(const ReportData& run, const ReportData* b
     dirs.push_back(c.dir);
     out.push_back(std::move(c));
   }
+  // --accuracy: a chart of the windowed percentiles per direction, after the quanta's.
+  for (Direction d : kOrder) {
+    for (const ReportSeries& w : run.windows) {
+      if (w.direction != d || !HasIos(&w)) continue;
+      ReportChart c;
+      c.kind = "accuracy";
+      c.dir = DirectionName(d);
+      c.id = "accuracy-" + c.dir;
+      out.push_back(std::move(c));
+    }
+  }
   if (!dirs.empty()) {
     ReportChart c;
     c.kind = "iops";

@@ -14,7 +14,7 @@ struct ReportChart {
   /// Unique in the page, usable in a file name: "latency-read", "heat-write", "iops",
   /// "hosts", "overlay-all".
   std::string id;
-  /// "latency", "iops", "heat", "hosts" or "overlay".
+  /// "latency", "accuracy" (--accuracy windows), "iops", "heat", "hosts" or "overlay".
   std::string kind;
   /// The direction of latency, heat and overlay charts.
   std::string dir;
@@ -28,7 +28,8 @@ struct ReportChart {
 };
 
 /// The charts of a report of `run` (and `baseline`, when given), in page order: per
-/// direction with I/Os (read, write, trim, all) a latency chart, then IOPS, a heatmap per
+/// direction with I/Os (read, write, trim, all) a latency chart, then with --accuracy a
+/// chart of its windows per direction, then IOPS, a heatmap per
 /// direction, the hosts' small multiples, and with a baseline an overlay per direction
 /// both runs have.
 std::vector<ReportChart> ReportCharts(const ReportData& run, const ReportData* baseline);

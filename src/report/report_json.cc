@@ -19,6 +19,13 @@ void Ns(JsonWriter& w, double ns) { w.Int64(static_cast<int64_t>(std::llround(ns
 
 void WriteSeries(JsonWriter& w, const ReportSeries& s) {
   w.StartObject();
+  if (s.resolution == 0) {
+    // --accuracy windows: each has its own length.
+    w.Key("e");
+    w.StartArray();
+    for (const ReportPoint& p : s.points) w.Int64(p.end_ms);
+    w.EndArray();
+  }
   w.Key("host");
   w.String(s.host);
   w.Key("dir");
@@ -219,6 +226,16 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
   w.StartArray();
   for (const ReportSeries& s : d.series) WriteSeries(w, s);
   w.EndArray();
+  if (!d.windows.empty()) {
+    w.Key("windows");
+    w.StartArray();
+    for (const ReportSeries& s : d.windows) WriteSeries(w, s);
+    w.EndArray();
+    w.Key("accuracy");
+    w.StartArray();
+    for (const std::string& t : d.accuracy) w.String(t);
+    w.EndArray();
+  }
   w.Key("heat_rows_ns");
   w.StartArray();
   for (double e : d.heat_row_edges_ns) Ns(w, e);

@@ -115,6 +115,42 @@ Status ReportSink::Quantum(const ScopeResult& r) {
   return Status();
 }
 
+namespace {
+
+// A cluster result as the page draws it: its span, I/Os and every percentile with its
+// interval.
+ReportPoint ClusterPoint(const ScopeResult& r) {
+  ReportPoint p;
+  p.start_ms = r.start_ms;
+  p.end_ms = r.end_ms;
+  p.samples = r.stats.samples;
+  p.coverage = r.coverage;
+  p.partial = r.partial;
+  p.logs = r.logs;
+  p.percentile_ns = r.stats.percentile_ns;
+  p.lower_bound = r.stats.lower_bound;
+  p.low_ns = r.stats.percentile_low_ns;
+  p.high_ns = r.stats.percentile_high_ns;
+  p.few_ios = r.stats.few_ios;
+  return p;
+}
+
+}  // namespace
+
+void ReportSink::AddWindow(const ScopeResult& r) {
+  ReportSeries* series = nullptr;
+  for (ReportSeries& s : data_.windows) {
+    if (s.direction == r.direction) series = &s;
+  }
+  if (series == nullptr) {
+    data_.windows.emplace_back();
+    series = &data_.windows.back();
+    series->direction = r.direction;
+    series->resolution = 0;
+  }
+  series->points.push_back(ClusterPoint(r));
+}
+
 Status ReportSink::WholeRun(const ScopeResult& r) {
   if (r.kind != ScopeKind::kCluster) return Status();
   data_.whole.push_back(r);

@@ -85,6 +85,11 @@ struct ReportData {
   RunSummary summary;
   /// Cluster series (every direction) and host series (direction `all`, read, write, trim).
   std::vector<ReportSeries> series;
+  /// With --accuracy: the cluster's windows sized to it, one series per direction
+  /// (resolution 0: each point spans start_ms to end_ms, a whole number of quanta).
+  std::vector<ReportSeries> windows;
+  /// The --accuracy targets as given ("p99=10%"); empty without windows.
+  std::vector<std::string> accuracy;
   /// Whole-run cluster results per direction (histograms dropped).
   std::vector<ScopeResult> whole;
   std::vector<HeatSeries> heat;
@@ -120,6 +125,10 @@ class ReportSink : public ResultSink {
 
   /// The collected report (complete after End()).
   const ReportData& data() const { return data_; }
+  /// Adds one --accuracy window (a cluster result spanning several quanta).
+  void AddWindow(const ScopeResult& r);
+  /// Names the --accuracy targets the windows were sized to.
+  void set_accuracy(std::vector<std::string> targets) { data_.accuracy = std::move(targets); }
 
  private:
   ReportSeries& SeriesOf(const ScopeResult& r);
@@ -129,6 +138,24 @@ class ReportSink : public ResultSink {
   std::map<std::tuple<std::string, int, int>, size_t> series_index_;
   std::map<std::pair<int, int>, size_t> heat_index_;
   std::unique_ptr<SlaChecker> checker_;  // made at the first cluster quantum with an SLA
+};
+
+/// Hands the windows an AccuracyWindowSink makes to a ReportSink (AddWindow).
+class ReportWindowSink : public ResultSink {
+ public:
+  explicit ReportWindowSink(ReportSink* report) : report_(report) {}
+  Status Begin(const RunInfo&) override { return Status(); }
+  Status Quantum(const ScopeResult& r) override {
+    report_->AddWindow(r);
+    return Status();
+  }
+  Status WholeRun(const ScopeResult&) override { return Status(); }
+  bool reads_whole_run(ScopeKind) const override { return false; }
+  bool reads_job_histograms() const override { return false; }
+  Status End(const RunSummary&) override { return Status(); }
+
+ private:
+  ReportSink* report_;
 };
 
 /// The index of `percentile` in `list`, or of the largest one below it, or 0.

@@ -80,6 +80,11 @@ def expected(data, chart, res):
         if chart["clamped"]:
             out.append(len(s["clamped"]))  # the clamped markers: one per clamped value
         return out
+    if kind == "accuracy":
+        # --accuracy windows: per percentile a step line (two points per window), then its
+        # band (low line and height).
+        w = next(x for x in run["windows"] if x["dir"] == chart["dir"])
+        return [2 * len(w["t"])] * (len(run["percentiles"]) * (3 if "lo" in w else 1))
     if kind == "iops":
         return [len(series(run, "", d, res)["t"]) for d in chart["dirs"]]
     if kind == "heat":
@@ -128,7 +133,7 @@ def check_page(name, html, zoom=None):
         check(got is not None, "%s: chart %s drawn" % (name, c["id"]))
         if got is None:
             continue
-        want = expected(data, c, got["resolution"])
+        want = expected(data, c, got.get("resolution"))
         pts = [s["points"] for s in got["series"]]
         ok = len(pts) == len(want) and all(w is None or w == p for w, p in zip(want, pts))
         if c["kind"] == "latency" and "lo" in series(data["main"], "", c["dir"], got["resolution"]):
@@ -137,7 +142,7 @@ def check_page(name, html, zoom=None):
             k = len(data["main"]["percentiles"])
             ok = ok and names[k:3 * k] == [p for p in data["main"]["percentiles"] for _ in (0, 1)]
         check(ok, "%s: %s at resolution %s: %d series, points %s (want %s)" %
-              (name, c["id"], got["resolution"], len(pts), pts, want))
+              (name, c["id"], got.get("resolution"), len(pts), pts, want))
     px = seen["screenshot"]
     area = px["width"] * px["height"]
     check(px["bytes"] > 100000 and px["ink_pixels"] > 0.03 * area and px["colours"] > 100,
@@ -191,6 +196,8 @@ def browser_cases():
     want = "%d of %d quanta with I/O complete" % (len(cs["t"]) - len(cs["partial"]), len(cs["t"]))
     check(want in seen["source"] and "%d partial" % len(cs["partial"]) in seen["source"],
           "sample: the source section gives the coverage (%s)" % want)
+
+    accuracy_case()
 
     # A long run: zoomed out it draws a coarser resolution, zoomed in the quanta.
     logs = synthetic_run(os.path.join(OUT, "long"), 3600, ["hostA", "hostB", "hostC"])
@@ -249,6 +256,26 @@ def browser_cases():
     env = dict(os.environ, FIOHIST_CHROMIUM="/nonexistent/chromium")
     rc, _, err = fiohist(["report", "--png", png, "-o", os.path.join(OUT, "x.html")] + SAMPLE_LOGS, env)
     check(rc == 1 and "Chromium" in err, "--png without Chromium: a clear error (%s)" % err.strip()[-200:])
+
+
+def accuracy_case():
+    """--accuracy: a chart of the windows per direction, each window within its target."""
+    html = os.path.join(OUT, "accuracy.html")
+    rc, _, err = fiohist(["report", "--accuracy", "p99=10%", "-o", html] + SAMPLE_LOGS)
+    check(rc == 0, "accuracy report written (%s)" % err[-300:])
+    data, seen = check_page("accuracy", html)
+    ws = data["main"].get("windows", [])
+    check(len(ws) > 0 and any(c["kind"] == "accuracy" for c in data["charts"]),
+          "accuracy: windows and their charts (%d series)" % len(ws))
+    k = data["main"]["percentiles"].index("p99")
+    for w in ws:
+        for i in range(len(w["t"]) - 1):  # the last window may end short of the target
+            v = w["p"][k][i]
+            check(w["lo"][k][i] >= 0.9 * v - 1 and w["hi"][k][i] <= 1.1 * v + 1,
+                  "accuracy: %s window %d within 10%%" % (w["dir"], i))
+    check(data["main"]["accuracy"] == ["p99=10%"], "accuracy: the targets named")
+    rc, _, err = fiohist(["report", "--accuracy", "p99=10", "-o", html] + SAMPLE_LOGS)
+    check(rc == 2 and "percentage" in err, "accuracy: p99=10 is a usage error (%d)" % rc)
 
 
 def bad_input_cases():
