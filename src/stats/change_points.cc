@@ -52,6 +52,9 @@ double WeightedMean(const std::vector<double>& x, const std::vector<double>& w, 
   return ws > 0 ? s / ws : 0;
 }
 
+// Random permutations of a test's first stage.
+constexpr int kFirstStagePermutations = 999;
+
 // n!, or 0 when it exceeds `limit`.
 uint64_t OrdersUpTo(size_t n, uint64_t limit) {
   uint64_t f = 1;
@@ -104,47 +107,65 @@ PermutationOutcome PermutationTest(const std::vector<TestedSeries>& series,
       stat[k].push_back(BestSplitStatistic(x, w, options.min_segment, &unused));
     }
   };
+  // The adjusted p-values of the orders evaluated so far.
+  auto adjust = [&]() {
+    const size_t total = stat[0].size();
+    // Per order, the smallest over the series of how many orders are as strong as it.
+    std::vector<size_t> least(total, total);
+    std::vector<size_t> observed(series.size());
+    std::vector<double> sorted;
+    for (size_t k = 0; k < series.size(); ++k) {
+      sorted = stat[k];
+      std::sort(sorted.begin(), sorted.end());
+      for (size_t j = 0; j < total; ++j) {
+        const double v = stat[k][j];
+        const size_t as_strong = static_cast<size_t>(
+            sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), TieFloor(v)));
+        least[j] = std::min(least[j], as_strong);
+        if (j == 0) observed[k] = as_strong;
+      }
+    }
+    out.p.clear();
+    for (size_t k = 0; k < series.size(); ++k) {
+      const size_t reach = static_cast<size_t>(std::count_if(
+          least.begin(), least.end(), [&](size_t c) { return c <= observed[k]; }));
+      out.p.push_back(static_cast<double>(reach) / static_cast<double>(total));
+    }
+    // The most extreme order's p-value: as many orders reach it as share its least count.
+    const size_t most = *std::min_element(least.begin(), least.end());
+    out.smallest_p = out.exact ? static_cast<double>(std::count(least.begin(), least.end(), most)) /
+                                     static_cast<double>(total)
+                               : 1 / static_cast<double>(total);
+  };
   const uint64_t orders = OrdersUpTo(n, options.max_exact_orders);
   out.exact = orders > 0;
   if (out.exact) {
-    for (auto& v : stat) v.reserve(orders);
+    // An order and its mirror image have the same statistic (a split's q is symmetric in
+    // its two sides): half of the orders, one of each pair, give the same shares. The
+    // observed order (0, 1, ..., n-1) is one of them.
+    for (auto& v : stat) v.reserve(orders / 2 + 1);
     do {
-      evaluate();
+      if (order.front() < order.back()) evaluate();
     } while (std::next_permutation(order.begin(), order.end()));
-  } else {
-    for (auto& v : stat) v.reserve(static_cast<size_t>(options.permutations) + 1);
+    adjust();
+    return out;
+  }
+  // Random orders in two stages: where the first 999 leave every series far from
+  // significant (p above twice the significance), the rest cannot make a change point of
+  // it (a series is rejected only if its p-value from all of them is small enough, so the
+  // test keeps its level); only evidence pays for the fine p-values.
+  const int first = std::min(options.permutations, kFirstStagePermutations);
+  for (auto& v : stat) v.reserve(static_cast<size_t>(options.permutations) + 1);
+  evaluate();
+  for (int r = 0; r < options.permutations; ++r) {
+    for (size_t i = n - 1; i > 0; --i) std::swap(order[i], order[(*rng)() % (i + 1)]);
     evaluate();
-    for (int r = 0; r < options.permutations; ++r) {
-      for (size_t i = n - 1; i > 0; --i) std::swap(order[i], order[(*rng)() % (i + 1)]);
-      evaluate();
+    if (r + 1 == first && first < options.permutations) {
+      adjust();
+      if (*std::min_element(out.p.begin(), out.p.end()) > 2 * options.significance) return out;
     }
   }
-  const size_t total = stat[0].size();
-  // Per order, the smallest over the series of how many orders are as strong as it.
-  std::vector<size_t> least(total, total);
-  std::vector<size_t> observed(series.size());
-  std::vector<double> sorted;
-  for (size_t k = 0; k < series.size(); ++k) {
-    sorted = stat[k];
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t j = 0; j < total; ++j) {
-      const double v = stat[k][j];
-      const size_t as_strong = static_cast<size_t>(
-          sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), TieFloor(v)));
-      least[j] = std::min(least[j], as_strong);
-      if (j == 0) observed[k] = as_strong;
-    }
-  }
-  for (size_t k = 0; k < series.size(); ++k) {
-    const size_t reach = static_cast<size_t>(std::count_if(
-        least.begin(), least.end(), [&](size_t c) { return c <= observed[k]; }));
-    out.p.push_back(static_cast<double>(reach) / static_cast<double>(total));
-  }
-  // The most extreme order's p-value: as many orders reach it as share its least count.
-  const size_t most = *std::min_element(least.begin(), least.end());
-  out.smallest_p = out.exact ? static_cast<double>(std::count(least.begin(), least.end(), most)) /
-                                   static_cast<double>(total)
-                             : 1 / static_cast<double>(total);
+  adjust();
   return out;
 }
 

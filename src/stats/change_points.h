@@ -16,7 +16,9 @@ struct ChangePointOptions {
   double significance = 0.01;
   /// Random permutations per test where the orders of the points are too many to
   /// enumerate (the smallest p-value is then 1 / (permutations + 1); the joint test needs
-  /// them fine-grained: a series' p-value below 1/1000 counts once per series).
+  /// them fine-grained: a series' p-value below 1/1000 counts once per series). The first
+  /// 999 are a first stage: where no series' p-value from them is below twice the
+  /// significance, the test stops there.
   int permutations = 9999;
   /// Enumerate every order of the points (an exact p-value) when there are at most this
   /// many (9! = 362880: nine runs).
