@@ -2,11 +2,14 @@
 """fiohist history's change points by compare's rules, against a real Elasticsearch or
 OpenSearch node, on the recorded fio runs of tests/data/history-aa (see its README):
 
-- tag `aa`: the nine identical runs. No change point at the default minimum effect (drifts
-  may be listed); every order of the nine runs is enumerated (exact), and no p-value is below
-  2 / C(9, 4), the smallest nine runs allow; `--annotate` writes no change document;
-- tag `step`: the nine, then four runs at 64 KiB. The change points at the first 64 KiB run
-  (p50 a rise, iops a fall), with p-values from random permutations (13 runs);
+- tag `aa`: the fourteen identical runs. No change point at the default minimum effect
+  (drifts may be listed); of the last nine, none either, at the default significance (which
+  nine runs cannot reach: the table says so) and at 0.05 (which they can): every order of
+  the nine runs is enumerated (exact), and no p-value is below 2 / C(9, 4), the smallest nine
+  runs allow; `--annotate` writes no change document;
+- tag `step`: the first nine, then four runs at 64 KiB. p50's change point at the first
+  64 KiB run, a rise, with its p-value from random permutations (13 runs); the I/O rate
+  (held to 25000 reads/s) changes there or not at all;
 - the annotation round trip: `--annotate` writes the change points (no drift), removes a
   change document that no longer passes (one injected for an analysed run and metric), and
   with a minimum effect p50's step does not reach (`--min-effect all=900%`) removes the
@@ -70,10 +73,11 @@ for kind in ("pctiles", "buckets", "runs", "changes"):
     urllib.request.urlopen(urllib.request.Request(
         URL + "/%s-%s*?ignore_unavailable=true" % (PREFIX, kind), method="DELETE"), timeout=60)
 
-AA = ["aa%02d" % i for i in range(1, 10)]
+AA = ["aa%02d" % i for i in range(1, 15)]
 STEP = ["bs64k-%d" % i for i in range(1, 5)]
-# The nine under tag aa; the nine again and the four under tag step (other run names).
-pushes = [(r, r, "aa") for r in AA] + [("s-" + r, r, "step") for r in AA + STEP]
+# The fourteen identical runs under tag aa; the first nine again and the four at 64 KiB
+# (made between aa09 and aa10) under tag step (other run names).
+pushes = [(r, r, "aa") for r in AA] + [("s-" + r, r, "step") for r in AA[:9] + STEP]
 for name, folder, tag in pushes:
     logs = sorted(glob.glob(os.path.join(DATA, folder, "h_clat_hist.*.log.gz")))
     rc, out, err = fiohist("push", "--es-url", URL, "--index-prefix", PREFIX, "--run", name,
@@ -81,49 +85,79 @@ for name, folder, tag in pushes:
     check(rc == 0 and len(logs) == 2, f"push {name} ({len(logs)} logs, exit {rc}) {err.strip()[-300:]}")
 es("POST", "/%s-*/_refresh" % PREFIX)
 
-# The nine identical runs: no change point at the default minimum effect.
+# Fourteen identical runs (the smallest p-value they allow, 2 / C(14,7) = 0.0006, is far
+# below the significance): no change point at the default minimum effect; drifts may be
+# listed.
+def show_drifts(js, what):
+    for x in js["series"]:
+        for d in x["drifts"]:
+            print("  %s: drift %s %s at %s: x%.3f [%.3f, %.3f] p %.4f (%s)" % (
+                what, x["direction"], x["metric"], d["run"], d["ratio"], d["ratio_low"],
+                d["ratio_high"], d["p_value"], d["reason"]))
+
+
+def change_list(js):
+    return [(x["direction"], x["metric"], c["run"], round(c["ratio"], 3))
+            for x in js["series"] for c in x["change_points"]]
+
+
 rc, out, err = history("aa", "--json")
 js = json.loads(out) if rc == 0 else {"series": []}
 print(err.strip())
-for x in js["series"]:
-    for d in x["drifts"]:
-        print("  drift %s %s at %s: x%.3f [%.3f, %.3f] p %.4f (%s)" % (
-            x["direction"], x["metric"], d["run"], d["ratio"], d["ratio_low"], d["ratio_high"],
-            d["p_value"], d["reason"]))
-check(rc == 0 and len(js["series"]) >= 4, f"history aa: exit 0, the series ({len(js['series'])})")
-check(all(not x["change_points"] for x in js["series"]),
-      "history aa: nine identical runs, no change point at the default minimum effect "
-      f"({[(x['direction'], x['metric'], c['run'], round(c['ratio'], 3)) for x in js['series'] for c in x['change_points']]})")
+show_drifts(js, "14 runs")
+check(rc == 0 and len(js["series"]) >= 4 and
+      all(len(x["points"]) == 14 and not x["exact"] for x in js["series"]),
+      f"history aa: exit 0, the series ({len(js['series'])}) of 14 runs, random permutations")
+check(js["series"] and all(not x["change_points"] for x in js["series"]),
+      "history aa: fourteen identical runs, no change point at the default minimum effect "
+      f"({change_list(js)})")
+# The last nine: every order enumerated.
+rc, out, err = history("aa", "--json", "--last", "9")
+js = json.loads(out) if rc == 0 else {"series": []}
+show_drifts(js, "9 runs")
+check(rc == 0 and js["series"] and all(not x["change_points"] for x in js["series"]),
+      f"history aa --last 9: no change point ({change_list(js)})")
 check(all(x["exact"] and abs(x["smallest_p_of_runs"] - 2 / 126) < 1e-12 for x in js["series"]),
-      "history aa: nine runs, every order enumerated (exact); 2 / C(9,4) the least nine allow")
+      "history aa --last 9: every order enumerated (exact); 2 / C(9,4) the least nine allow")
 smallest = 2 / math.comb(9, 4)
 check(all(x["smallest_p"] >= smallest - 1e-12 for x in js["series"]) and
       all(s["p_value"] >= smallest - 1e-12 for x in js["series"]
           for s in x["change_points"] + x["drifts"]),
-      f"history aa: no p-value below 2 / C(9,4) = {smallest:.4f} "
+      f"history aa --last 9: no p-value below 2 / C(9,4) = {smallest:.4f} "
       f"({sorted(set(round(x['smallest_p'], 5) for x in js['series']))})")
-rc, out, err = history("aa")
+# At 0.01 nine runs cannot make a change point at all (the table says so); at 0.05 they can,
+# and the minimum effect still keeps the drifts of identical runs from being called changes.
+rc, out, err = history("aa", "--json", "--last", "9", "--significance", "0.05")
+js5 = json.loads(out) if rc == 0 else {"series": []}
+show_drifts(js5, "9 runs at 0.05")
+check(rc == 0 and js5["series"] and all(not x["change_points"] for x in js5["series"]),
+      f"history aa --last 9 --significance 0.05: no change point ({change_list(js5)})")
+rc, out, err = history("aa", "--last", "9")
 check(rc == 0 and "the smallest p-value 9 runs allow: 0.0159" in out and
       "no change point can reach the significance" in out,
-      f"history aa (table): states the smallest p-value the runs allow ({out.strip().splitlines()[-1:]})")
+      f"history aa --last 9 (table): states the smallest p-value the runs allow "
+      f"({out.strip().splitlines()[-1:]})")
 rc, out, err = history("aa", "--annotate")
-check(rc == 0 and changes("aa") == {}, f"history aa --annotate: no change document ({err.strip()})")
+check(rc == 0 and changes("aa") == {} and "14 runs" in err,
+      f"history aa --annotate: no change document ({err.strip()})")
 
 # The step: the change points at the first 64 KiB run.
 rc, out, err = history("step", "--json")
 js = json.loads(out) if rc == 0 else {"series": []}
 by = {(x["direction"], x["metric"]): x for x in js["series"]}
-for key in (("read", "p50"), ("read", "iops")):
-    x = by.get(key, {"change_points": [], "drifts": []})
-    cps = x["change_points"]
-    print(key, cps, x["drifts"])
-    rise = key[1] != "iops"
-    check(len(cps) >= 1 and cps[0]["run"] == "s-bs64k-1" and
-          (cps[0]["ratio"] > 2 if rise else cps[0]["ratio"] < 0.5) and
-          cps[0]["verdict"] == "regression" and
-          0 < cps[0]["p_value"] <= 0.01 and not cps[0]["exact"],
-          f"history step: {key[0]} {key[1]}'s change point at the first 64k run, "
-          f"{'a rise' if rise else 'a fall'}, p <= 0.01 from random permutations")
+x = by.get(("read", "p50"), {"change_points": [], "drifts": []})
+cps = x["change_points"]
+print("read p50", cps, x["drifts"])
+check(len(cps) == 1 and cps[0]["run"] == "s-bs64k-1" and cps[0]["ratio"] > 2 and
+      cps[0]["verdict"] == "regression" and 0 < cps[0]["p_value"] <= 0.01 and not cps[0]["exact"],
+      "history step: read p50's change point at the first 64k run, a rise, p <= 0.01 from "
+      "random permutations")
+# The runs are held to 25000 reads/s: the I/O rate changes only if the 64k runs could not
+# keep it; then it is a fall at the same run.
+x = by.get(("read", "iops"), {"change_points": [], "drifts": []})
+print("read iops", x["change_points"], x["drifts"])
+check(all(c["run"] == "s-bs64k-1" and c["ratio"] < 1 for c in x["change_points"]),
+      "history step: read iops: no change point, or a fall at the first 64k run")
 check(all(not x["exact"] and abs(x["smallest_p"] - 1 / 10000) < 1e-12 for x in js["series"]),
       "history step: 13 runs, 9999 random permutations: the smallest p-value 1/10000")
 
