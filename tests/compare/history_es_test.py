@@ -30,24 +30,18 @@ import sys
 import threading
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
+
 FIOHIST, DATA = sys.argv[1], sys.argv[2]
 URL = os.environ["FIOHIST_ES_URL"]
 PREFIX = "histtest"
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+CHECKS = testlib.Checks()
+check = CHECKS.check
 
 
 def es(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(URL + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return json.loads(r.read() or b"{}")
+    return testlib.es_request(URL, method, path, body)
 
 
 def fiohist(*args, url=URL):
@@ -235,5 +229,5 @@ for args, expected in [
           f"history {' '.join(args)}: exit 2, '{expected}', no request ({rc}: {err.strip()}; {requests})")
 server.shutdown()
 
-print("%d failures" % len(failures))
-sys.exit(1 if failures else 0)
+print("%d failures" % len(CHECKS.failures))
+sys.exit(1 if CHECKS.failures else 0)
