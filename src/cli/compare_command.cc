@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
+#include "cli/metric_flags.h"
 #include "cli/run_inputs.h"
 #include "cli/status_input.h"
 #include "es/run_catalog.h"
@@ -91,20 +92,14 @@ int Usage(const std::string& message) {
 
 int ParseArgs(int argc, char** argv, CompareArgs* a) {
   po::options_description desc("Options");
-  std::string metrics = "p50,p99,p99.9,iops", unit = "us", from, to;
-  std::vector<std::string> effects, spreads, positional_runs;
+  std::string unit = "us", from, to;
+  std::vector<std::string> positional_runs;
+  MetricFlags metric_flags;
   double skip_start = 0, skip_end = 0, quantum_s = 1;
   int64_t last = 5;
+  AddMetricFlags(&desc, &metric_flags);
   // clang-format off
   desc.add_options()
-      ("metrics", po::value(&metrics)->default_value(metrics),
-       "what to compare: percentiles (p50, p99.9, ...) and iops, comma-separated")
-      ("min-effect", po::value(&effects)->composing(),
-       "smallest change that matters, METRIC=SHARE (p99.9=20%, all=10%; default 5%), repeatable")
-      ("run-spread", po::value(&spreads)->composing(),
-       "spread between runs (sd of log value): the least one with several baselines, assumed "
-       "in the intervals of a single one; METRIC=SHARE; "
-       "default 3% for p50..p90 and iops, 5% to p99, 10% beyond")
       ("confidence", po::value(&a->options.confidence)->default_value(0.95, "0.95"),
        "confidence over all metrics and directions together")
       ("replicates", po::value(&a->options.bootstrap.replicates)->default_value(1000),
@@ -148,15 +143,7 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
   for (const std::string& b : a->baselines) {
     if (b == a->run) return Usage("the baseline '" + b + "' is the run itself");
   }
-  Status s = ParseCompareMetrics(metrics, &a->options.metrics);
-  for (const std::string& e : effects) {
-    if (s.ok()) s = ApplyMetricSetting(e, "min_effect", &a->options.metrics);
-    if (!s.ok()) return Usage("--min-effect: " + s.message());
-  }
-  for (const std::string& e : spreads) {
-    if (s.ok()) s = ApplyMetricSetting(e, "assumed_spread", &a->options.metrics);
-    if (!s.ok()) return Usage("--run-spread: " + s.message());
-  }
+  Status s = ParseMetricFlags(metric_flags, &a->options.metrics);
   if (!s.ok()) return Usage(s.message());
   if (!(a->options.confidence > 0 && a->options.confidence < 1)) {
     return Usage("--confidence: expected a number between 0 and 1 such as 0.95");

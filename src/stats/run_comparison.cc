@@ -96,6 +96,30 @@ Status ApplyMetricSetting(const std::string& text, const std::string& what,
   return Status();
 }
 
+namespace {
+
+// The interval at `level` (two-sided) of c->estimate with c->se and c->df (t, or normal
+// when df is infinite); infinite when se is.
+void SetInterval(double level, LogChange* c) {
+  const double inf = std::numeric_limits<double>::infinity();
+  if (!std::isfinite(c->se)) {
+    c->low = -inf;
+    c->high = inf;
+    return;
+  }
+  const double p = 1 - (1 - level) / 2;
+  double q;
+  if (std::isfinite(c->df)) {
+    q = boost::math::quantile(boost::math::students_t_distribution<double>(c->df), p);
+  } else {
+    q = boost::math::quantile(boost::math::normal_distribution<double>(), p);
+  }
+  c->low = c->estimate - q * c->se;
+  c->high = c->estimate + q * c->se;
+}
+
+}  // namespace
+
 LogChange CombineChange(double run_log, double run_var, const std::vector<double>& base_logs,
                         const std::vector<double>& base_vars, double assumed_spread,
                         double level) {
@@ -140,8 +164,7 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
   }
   const double var = known + estimated;
   c.se = std::sqrt(var);
-  const double inf = std::numeric_limits<double>::infinity();
-  c.df = inf;
+  c.df = std::numeric_limits<double>::infinity();
   // Satterthwaite: the part estimated from the baselines' spread has k - 1 df.
   // Only the part known from the bootstraps (v_run - vbar, when positive) adds df: with
   // equal v the interval is exactly t(k - 1).
@@ -149,21 +172,61 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
     const double plain = std::max(0.0, run_var - vbar) + estimated;
     c.df = plain * plain / (estimated * estimated / (k - 1));
   }
-  if (!std::isfinite(c.se)) {
-    c.low = -inf;
-    c.high = inf;
-    return c;
-  }
-  const double p = 1 - (1 - level) / 2;
-  double q;
-  if (std::isfinite(c.df)) {
-    q = boost::math::quantile(boost::math::students_t_distribution<double>(c.df), p);
-  } else {
-    q = boost::math::quantile(boost::math::normal_distribution<double>(), p);
-  }
-  c.low = c.estimate - q * c.se;
-  c.high = c.estimate + q * c.se;
+  SetInterval(level, &c);
   return c;
+}
+
+LogChange CombineSegments(const std::vector<double>& before, const std::vector<double>& before_w,
+                          const std::vector<double>& after, const std::vector<double>& after_w,
+                          double mean_var, double assumed_spread, double level) {
+  LogChange c;
+  const size_t n = before.size() + after.size();
+  // Weights normalised to mean 1 over both segments: s^2 is then a point's variance.
+  double wsum = 0;
+  for (double w : before_w) wsum += w;
+  for (double w : after_w) wsum += w;
+  const double scale = wsum > 0 ? static_cast<double>(n) / wsum : 1;
+  double wb = 0, wa = 0, mb = 0, ma = 0;
+  for (size_t i = 0; i < before.size(); ++i) {
+    wb += before_w[i] * scale;
+    mb += before_w[i] * scale * before[i];
+  }
+  for (size_t i = 0; i < after.size(); ++i) {
+    wa += after_w[i] * scale;
+    ma += after_w[i] * scale * after[i];
+  }
+  mb /= wb;
+  ma /= wa;
+  c.estimate = ma - mb;
+  double ss = 0;
+  for (size_t i = 0; i < before.size(); ++i) {
+    ss += before_w[i] * scale * (before[i] - mb) * (before[i] - mb);
+  }
+  for (size_t i = 0; i < after.size(); ++i) {
+    ss += after_w[i] * scale * (after[i] - ma) * (after[i] - ma);
+  }
+  const double df = static_cast<double>(n) - 2;
+  double s2 = df > 0 ? ss / df : std::numeric_limits<double>::infinity();
+  // The same floor as CombineChange: the least spread between runs of one job.
+  const double floor = assumed_spread * assumed_spread + mean_var;
+  if (s2 < floor) {
+    s2 = floor;
+    c.spread_assumed = true;
+  }
+  c.spread = std::sqrt(std::max(0.0, s2 - mean_var));
+  c.se = std::sqrt(s2 * (1 / wb + 1 / wa));
+  c.df = df;
+  SetInterval(level, &c);
+  return c;
+}
+
+LogChange OnWorseSide(const LogChange& c, const MetricSpec& spec) {
+  if (!spec.iops) return c;
+  LogChange worse = c;
+  worse.estimate = -c.estimate;
+  worse.low = -c.high;
+  worse.high = -c.low;
+  return worse;
 }
 
 Verdict Decide(const LogChange& c, double min_effect, std::string* reason) {
@@ -331,15 +394,8 @@ Status CompareRuns(const RunData& run, const std::vector<RunData>& baselines,
       mc.change = std::expm1(c.estimate);
       mc.change_low = std::expm1(c.low);
       mc.change_high = std::expm1(c.high);
-      // Higher I/O rate is better: decide on the flipped change.
-      LogChange worse = c;
-      if (metrics[m].spec.iops) {
-        worse.estimate = -c.estimate;
-        worse.low = -c.high;
-        worse.high = -c.low;
-      }
       mc.log_change = c;
-      mc.verdict = Decide(worse, metrics[m].min_effect, &mc.reason);
+      mc.verdict = Decide(OnWorseSide(c, metrics[m].spec), metrics[m].min_effect, &mc.reason);
       if (mc.lower_bound && mc.verdict != Verdict::kPass) {
         mc.verdict = Verdict::kInconclusive;
         mc.reason = "the value lies in fio's clamped last bucket: only a lower bound";

@@ -92,6 +92,21 @@ LogChange CombineChange(double run_log, double run_var, const std::vector<double
                         const std::vector<double>& base_vars, double assumed_spread,
                         double level);
 
+/// The change between two segments of a tag's history (the runs before a change point and
+/// those after it, log values with precision weights): the difference of their weighted
+/// means and its confidence interval at `level` (two-sided), under the same model as
+/// CombineChange: each run's log value varies around its segment's level by s^2 (the
+/// spread between runs and the run's own noise), estimated from both segments' residuals
+/// (weighted, n - 2 df: the two-sample t interval, Var = s^2 (1/W_before + 1/W_after)),
+/// with the same floor: s^2 >= assumed_spread^2 + mean_var (mean_var the runs' mean
+/// bootstrap variance; `spread_assumed` says it bound).
+LogChange CombineSegments(const std::vector<double>& before, const std::vector<double>& before_w,
+                          const std::vector<double>& after, const std::vector<double>& after_w,
+                          double mean_var, double assumed_spread, double level);
+
+/// The change as Decide() reads it (higher is worse): the I/O rate's flipped.
+LogChange OnWorseSide(const LogChange& c, const MetricSpec& spec);
+
 /// The verdict rules on a log-scale change of a metric for which higher is worse (flip the
 /// signs for the I/O rate): regression when the interval lies above 0 (evidence) and the
 /// estimate is at least log(1 + min_effect) (a practical effect); improvement when it lies

@@ -251,5 +251,33 @@ TEST(RunComparison, ShortRunsAreInconclusive) {
   EXPECT_EQ(r.overall, Verdict::kInconclusive);
 }
 
+// Two segments of three runs with equal weights: the pooled two-sample t interval, 4 df;
+// with the assumed spread above what they show, the floor binds (compare's rule).
+TEST(RunComparison, SegmentChangeIsTheTwoSampleInterval) {
+  const std::vector<double> before = {0, 0.02, -0.02}, after = {0.2, 0.22, 0.18};
+  const std::vector<double> w(3, 1.0);
+  LogChange c = CombineSegments(before, w, after, w, 0, 0, 0.95);
+  const double se = std::sqrt((0.0008 + 0.0008) / 4 * (1.0 / 3 + 1.0 / 3));
+  EXPECT_NEAR(c.estimate, 0.2, 1e-12);
+  EXPECT_NEAR(c.se, se, 1e-12);
+  EXPECT_EQ(c.df, 4);
+  EXPECT_NEAR(c.high - c.estimate, 2.7764451051977987 * se, 1e-9);  // t(4) at 0.975
+  EXPECT_FALSE(c.spread_assumed);
+  c = CombineSegments(before, w, after, w, 0.0001, 0.05, 0.95);
+  EXPECT_TRUE(c.spread_assumed);
+  EXPECT_NEAR(c.se, std::sqrt((0.05 * 0.05 + 0.0001) * (2.0 / 3)), 1e-12);
+  // Decided as compare decides: a 22 % rise at least 5 % is a regression; the I/O rate's
+  // fall of the same size too.
+  EXPECT_EQ(Decide(c, 0.05, nullptr), Verdict::kRegression);
+  MetricSpec iops;
+  ASSERT_TRUE(ParseMetricSpec("iops", &iops).ok());
+  LogChange fall = c;
+  fall.estimate = -c.estimate;
+  fall.low = -c.high;
+  fall.high = -c.low;
+  EXPECT_EQ(Decide(OnWorseSide(fall, iops), 0.05, nullptr), Verdict::kRegression);
+  EXPECT_EQ(Decide(c, 0.30, nullptr), Verdict::kInconclusive);
+}
+
 }  // namespace
 }  // namespace fiohist
