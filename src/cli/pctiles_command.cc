@@ -16,6 +16,7 @@
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
 #include "cli/read_back.h"
+#include "cli/command_progress.h"
 #include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
 #include "output/csv_sink.h"
@@ -213,6 +214,9 @@ int RunPctilesCommand(int argc, char** argv) {
   if (int rc = RunCompatIfAsked(argc, argv); rc >= 0) return rc;
   PctilesArgs args;
   if (int rc = ParsePctilesArgs(argc, argv, &args); rc >= 0) return rc;
+  if (!args.back.read_back && !ExpandCommandInputs("pctiles", args.quiet, &args.logs)) {
+    return kExitError;
+  }
 
   std::FILE* out = stdout;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
@@ -251,7 +255,8 @@ int RunPctilesCommand(int argc, char** argv) {
   if (args.back.read_back) return finish(RunReadBack(&args, table.get()));
   SummarySink summary_sink(stderr, args.unit);
   SlaReportSink sla_report(stderr, "");
-  std::vector<ResultSink*> sinks = {table.get()};
+  CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet));
+  std::vector<ResultSink*> sinks = {progress.StopAtEnd(), table.get()};
   if (!args.quiet) sinks.push_back(&summary_sink);
   sinks.push_back(&sla_report);
   FanoutSink sink(sinks);
@@ -263,7 +268,9 @@ int RunPctilesCommand(int argc, char** argv) {
                  "(--fio-json)\n",
                  plan.moved_to_fio_json);
   }
+  progress.StartReading(plan.inputs, plan.fio_json, nullptr);
   Status s = RunInputs(args.options, plan, &sink, &summary);
+  progress.Stop();
   PrintWarnings(stderr, summary);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist: error: %s\n", s.message().c_str());

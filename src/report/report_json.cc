@@ -318,7 +318,7 @@ std::string MetricValue(const MetricComparison& m, double v) {
 }
 
 std::string Percent(double v) {
-  char buf[32];
+  char buf[400];  // wide enough for any double in %f (an interval with no real upper end is huge)
   std::snprintf(buf, sizeof buf, "%+.1f %%", 100 * v);
   return buf;
 }
