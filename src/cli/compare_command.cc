@@ -29,7 +29,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kCompareUsage[] =
     "Usage: fiohist compare [options] RUN BASELINE...          (log directories or files)\n"
     "       fiohist compare --es-url URL [options] RUN BASELINE...  (stored run names)\n"
     "       fiohist compare --es-url URL [options] RUN --tag TAG [--last N]\n"
@@ -133,7 +133,7 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
   po::positional_options_description positional;
   positional.add("runs", -1);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kCompareUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (positional_runs.empty()) return Usage("give RUN and its baselines (see --help)");
   a->run = positional_runs[0];

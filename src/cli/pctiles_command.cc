@@ -30,7 +30,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kPctilesUsage[] =
     "Usage: fiohist pctiles [options] LOGS...\n"
     "       fiohist pctiles --compat fio-histo-log-pctiles [its options] -- LOGS...\n"
     "\n"
@@ -153,7 +153,7 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   desc.add(back);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kPctilesUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (vm.count("version")) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";

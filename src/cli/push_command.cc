@@ -31,7 +31,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kPushUsage[] =
     "Usage: fiohist push --run NAME [--tag T]... [--label K=V]... [--es-url URL | --out DIR]\n"
     "                    [pctiles options] LOGS...\n"
     "\n"
@@ -179,7 +179,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   AddPartitionOptions(&desc, &args->partition);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kPushUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->logs);
   if (s.ok() && args->meta.run.empty()) s = Status::Error("--run NAME is required");

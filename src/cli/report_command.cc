@@ -36,7 +36,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kReportUsage[] =
     "Usage: fiohist report [options] LOGS...\n"
     "       fiohist report --run NAME --es-url URL [options]\n"
     "\n"
@@ -129,7 +129,7 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
   desc.add(back);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kReportUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (vm.count("version")) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
