@@ -52,6 +52,15 @@ void CommandProgress::StartIndexing(uint64_t total, const std::atomic<uint64_t>*
   });
 }
 
+void CommandProgress::StartReadBack(const std::atomic<uint64_t>* documents) {
+  Stop();
+  if (!enabled_) return;
+  meter_ = std::make_unique<ProgressMeter>(stderr, true, [=](double elapsed) {
+    return "reading back: " +
+           ProgressText(documents->load(), 0, elapsed, false, "bucket documents");
+  });
+}
+
 void CommandProgress::Stop() {
   if (meter_) meter_->Stop();
   meter_.reset();

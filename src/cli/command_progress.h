@@ -29,6 +29,9 @@ class CommandProgress {
                     const std::atomic<uint64_t>* indexed);
   /// "indexing: N of TOTAL documents (p%), rate, time left".
   void StartIndexing(uint64_t total, const std::atomic<uint64_t>* indexed);
+  /// "reading back: N bucket documents, R documents/s" (the run's total is not asked for:
+  /// it would cost a count over every month's index).
+  void StartReadBack(const std::atomic<uint64_t>* documents);
   /// Ends the current phase's line.
   void Stop();
 

@@ -193,8 +193,12 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("pctiles", &args->conn);
   if (!client) return kExitError;
   ReadBackFacts facts;
+  std::atomic<uint64_t> read{0};
+  CommandProgress progress(ProgressMeter::WantedOnStderr(args->quiet));
+  progress.StartReadBack(&read);
   const Status s = ReadBackRun(client.get(), args->conn.index_prefix, args->back.query,
-                               args->options, args->back.quantum_given, table, &facts);
+                               args->options, args->back.quantum_given, table, &facts, &read);
+  progress.Stop();
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: run '%s': %s\n", args->back.query.run.c_str(),
                  s.message().c_str());

@@ -208,8 +208,11 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
   Status s;
   if (query != nullptr) {
     ReadBackFacts facts;
+    std::atomic<uint64_t> read{0};
+    progress.StartReadBack(&read);
     s = ReadBackRun(client, args.conn.index_prefix, *query, args.options, args.back.quantum_given,
-                    &fanout, &facts);
+                    &fanout, &facts, &read);
+    progress.Stop();  // before `read` goes
     out->source.kind = "elasticsearch";
     out->source.es_url = args.conn.urls.empty() ? "" : args.conn.urls[0];
     out->source.documents = facts.documents;

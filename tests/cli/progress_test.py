@@ -6,7 +6,10 @@ all inputs, rate, time left) when stderr is a terminal, none with --quiet and no
 stderr is not a terminal. FIOHIST_PROGRESS_AFTER_MS=0 makes the line show however short the
 work is (the default waits a second), so the test waits for nothing but the process.
 
-Usage: progress_test.py FIOHIST DATA_DIR WORKDIR
+With `es` (and FIOHIST_ES_URL): `push` to the node draws the indexing line, ending at every
+document of the known total, and `pctiles --run` the read-back line.
+
+Usage: progress_test.py FIOHIST DATA_DIR WORKDIR [es]
 """
 import errno
 import os
@@ -53,6 +56,25 @@ os.makedirs(WORK)
 logs = os.path.join(DATA, "fio-logs", "randrw4")
 size = sum(os.path.getsize(os.path.join(logs, f)) for f in os.listdir(logs) if "_hist." in f)
 total = "%.1f kB" % (size / 1000) if size < 1e6 else "%.1f MB" % (size / 1e6)
+
+if sys.argv[4:] == ["es"]:
+    url = os.environ["FIOHIST_ES_URL"]
+    rc, tty = under_pty(["push", "--es-url", url, "--index-prefix", "progress", "--run", "progress", logs])
+    check(rc == 0, "push to the node under a terminal succeeds (rc %d)\n%s" % (rc, tty[-500:]))
+    lines = re.findall(r"\rindexing: ([^\r\n\x1b]*)", tty)
+    total = re.search(r"run 'progress': (\d+) documents", tty)
+    check(lines and total and re.match(r"%s of %s documents \(100%%\)" % (total.group(1), total.group(1)),
+                                       lines[-1]),
+          "push draws the indexing line, ending at all documents of the total: %r" % lines[-1:])
+    rc, tty = under_pty(["pctiles", "-o", "back.csv", "--es-url", url, "--index-prefix", "progress",
+                         "--run", "progress"])
+    lines = re.findall(r"\rreading back: ([^\r\n\x1b]*)", tty)
+    check(rc == 0 and lines and re.match(r"\d+ bucket documents", lines[-1]),
+          "pctiles --run draws the read-back line: %r" % lines[-1:])
+    if c.failures:
+        sys.exit("%d check(s) failed" % len(c.failures))
+    print("all checks passed")
+    sys.exit(0)
 
 for cmd in (["pctiles", "-o", "p.csv"], ["push", "--run", "p", "--out", "out"], ["report", "-o", "r.html"]):
     name = cmd[0]
