@@ -17,7 +17,7 @@ step() { printf '\n=== [%5d s] %s\n' "$SECONDS" "$*"; }
 
 step "release build (-Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFIOHIST_WERROR=ON >/dev/null
-cmake --build build -j "$jobs"
+cmake --build build -j "$jobs" --target all fiohist_test_programs
 if [ $quick -eq 1 ]; then
   step "ctest: unit, golden, bad input, Elasticsearch, dashboards"
   (cd build && ctest --output-on-failure -j 2 --timeout 1500)

@@ -36,8 +36,8 @@ def main():
     for c in commands:
         h = subprocess.run([fiohist, c, "--help"], capture_output=True, text=True, check=True)
         parts += [".SS \"fiohist %s\"" % c, ".nf", roff_verbatim(h.stdout), ".fi"]
-    parts += ["[SEE ALSO]", "fio(1). README.md and documents.md (every document field) in "
-              "share/doc/fiohist of the installation prefix; index templates in "
+    parts += ["[SEE ALSO]", "fio(1). README.md and the manual docs/*.md (docs/documents.md: every document "
+              "field) in share/doc/fiohist of the installation prefix; index templates in "
               "share/fiohist/mappings, Grafana and Kibana dashboards in share/fiohist/dashboards."]
     with open(output, "w") as f:
         f.write("\n".join(parts) + "\n")

@@ -34,4 +34,8 @@ std::function<void(const BulkStats&)> MakeBulkProgress() {
   };
 }
 
+std::function<void(const BulkStats&)> CountIndexed(std::atomic<uint64_t>* indexed) {
+  return [indexed](const BulkStats& s) { indexed->store(s.indexed); };
+}
+
 }  // namespace fiohist

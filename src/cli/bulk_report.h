@@ -2,6 +2,8 @@
 // errors, a progress line.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -19,5 +21,9 @@ void PrintBulkErrors(const BulkStats& stats);
 /// A progress callback (QueuedIndexer, BulkIndexer::set_progress) that redraws one stderr
 /// line, or an empty function when stderr is not a terminal.
 std::function<void(const BulkStats&)> MakeBulkProgress();
+
+/// A progress callback that only keeps the count of indexed documents in `*indexed`, for a
+/// command that draws its own progress line (push: CommandProgress).
+std::function<void(const BulkStats&)> CountIndexed(std::atomic<uint64_t>* indexed);
 
 }  // namespace fiohist

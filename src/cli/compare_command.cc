@@ -18,7 +18,6 @@
 #include "cli/exit_code.h"
 #include "cli/metric_flags.h"
 #include "cli/run_inputs.h"
-#include "cli/status_input.h"
 #include "es/run_catalog.h"
 #include "es/run_reader.h"
 #include "log/time_anchor.h"
@@ -31,7 +30,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kCompareUsage[] =
     "Usage: fiohist compare [options] RUN BASELINE...          (log directories or files)\n"
     "       fiohist compare --es-url URL [options] RUN BASELINE...  (stored run names)\n"
     "       fiohist compare --es-url URL [options] RUN --tag TAG [--last N]\n"
@@ -129,7 +128,7 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
   po::positional_options_description positional;
   positional.add("runs", -1);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kCompareUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (positional_runs.empty()) return Usage("give RUN and its baselines (see --help)");
   a->run = positional_runs[0];
@@ -166,50 +165,24 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
   return -1;
 }
 
-// The inputs under `dir`: its fio histogram logs (*_hist.*, subdirectories too), else, where
-// it has none, its fio JSON outputs (status streams, client/server outputs); a file is taken
-// as it is (any input kind).
-Status InputsOf(const std::string& dir, std::vector<std::string>* inputs) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_regular_file(dir, ec)) {
-    inputs->push_back(dir);
-    return Status();
-  }
-  if (!fs::is_directory(dir, ec)) {
-    return Status::Error(dir + ": neither a directory of fio logs nor an input file");
-  }
-  std::vector<std::string> json;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (!it->is_regular_file()) continue;
-    if (name.find("_hist.") != std::string::npos) {
-      inputs->push_back(it->path().string());
-    } else if (it->path().extension() == ".json" && LooksLikeFioJson(it->path().string())) {
-      json.push_back(it->path().string());
-    }
-  }
-  if (ec) return Status::Error(dir + ": " + ec.message());
-  // fio JSON beside logs is not read: the logs are the run (push reads the same logs).
-  if (inputs->empty()) *inputs = std::move(json);
-  std::sort(inputs->begin(), inputs->end());
-  if (inputs->empty()) {
-    return Status::Error(dir + ": no fio histogram logs (*_hist.*) nor fio JSON outputs in it");
-  }
-  return Status();
-}
-
 // A run from files: NAME=PATH or PATH (named after it); PATH a directory or one input file,
 // read as every command reads its inputs (PlanInputs, RunInputs).
 Status LoadFromFiles(const std::string& spec, int64_t quantum_ms, const QuantumWindow& window,
-                     RunData* data) {
+                     bool quiet, RunData* data) {
   const size_t eq = spec.find('=');
   const std::string name = eq == std::string::npos ? spec : spec.substr(0, eq);
   const std::string dir = eq == std::string::npos ? spec : spec.substr(eq + 1);
   std::vector<std::string> inputs;
-  Status s = InputsOf(dir, &inputs);
+  std::vector<DirectoryInputs> directories;
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec)) {
+    return Status::Error(dir + ": neither a directory of fio logs nor an input file");
+  }
+  Status s = ExpandInputs({dir}, &inputs, &directories);
   if (!s.ok()) return s;
+  for (const DirectoryInputs& d : directories) {
+    if (!quiet) std::fprintf(stderr, "fiohist compare: %s\n", DescribeDirectoryInputs(d).c_str());
+  }
   PipelineOptions options;
   options.quantum_ms = quantum_ms;
   options.scopes = {true, true, false};
@@ -329,11 +302,11 @@ int RunCompareCommand(int argc, char** argv) {
         return Usage("the baseline '" + b + "' is the run itself (the same inputs)");
       }
     }
-    Status s = LoadFromFiles(a.run, a.quantum_ms, a.window, &run);
+    Status s = LoadFromFiles(a.run, a.quantum_ms, a.window, a.quiet, &run);
     for (const std::string& b : a.baselines) {
       if (!s.ok()) break;
       baselines.emplace_back();
-      s = LoadFromFiles(b, a.quantum_ms, BaselineWindow(a.window, run), &baselines.back());
+      s = LoadFromFiles(b, a.quantum_ms, BaselineWindow(a.window, run), a.quiet, &baselines.back());
     }
     if (!s.ok()) {
       std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());

@@ -12,7 +12,7 @@
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kCompatUsage[] =
     "Usage: fiohist pctiles --compat fio-histo-log-pctiles [options] [--] LOGS...\n"
     "\n"
     "Reproduces fio's tools/hist/fio-histo-log-pctiles.py: the same options, parameter\n"
@@ -124,7 +124,7 @@ int RunCompatPctiles(int argc, const char* const* argv) {
     return kExitUsage;
   }
   if (options.help) {
-    std::fputs(kUsage, stdout);
+    std::fputs(kCompatUsage, stdout);
     return kExitOk;
   }
   compat::PctilesResult result;

@@ -20,7 +20,7 @@ namespace fiohist {
 
 namespace {
 
-const char kUsage[] =
+const char kDeleteUsage[] =
     "usage: fiohist delete --run NAME [--es-url URL]...\n"
     "       fiohist delete --older-than AGE [--dry-run] [--es-url URL]...\n"
     "--run deletes one run's documents in every index of the prefix. --older-than (e.g. 90d;\n"
@@ -128,7 +128,7 @@ int RunDeleteCommand(int argc, char** argv) {
       ("dry-run", po::bool_switch(&dry_run), "with --older-than: list, delete nothing");
   // clang-format on
   po::variables_map vm;
-  int rc = ParseCommandLine(argc, argv, kUsage, desc, nullptr, &vm);
+  int rc = ParseCommandLine(argc, argv, kDeleteUsage, desc, nullptr, &vm);
   if (rc >= 0) return rc;
   // Everything that can be judged without the cluster is judged before any request.
   int64_t age_s = 0;

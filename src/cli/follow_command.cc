@@ -50,7 +50,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kFollowUsage[] =
     "Usage: fiohist follow --run NAME [--es-url URL | --out DIR] [--max-lag S] [--give-up S]\n"
     "                      [pctiles options] [HOST=]STREAM...\n"
     "\n"
@@ -155,7 +155,7 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   AddPipelineOptions(&desc, &positional);
   AddAccuracyOptions(&desc);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kFollowUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   Status s =
       PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->streams, false);

@@ -31,7 +31,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kHistoryUsage[] =
     "Usage: fiohist history --es-url URL --tag TAG [options]\n"
     "\n"
     "The finished runs of TAG, oldest first (at most the last --last), as one point per run\n"
@@ -85,7 +85,7 @@ int RunHistoryCommand(int argc, char** argv) {
   // clang-format on
   AddEsConnectionOptions(&desc, &conn);
   po::variables_map vm;
-  int rc = ParseCommandLine(argc, argv, kUsage, desc, nullptr, &vm);
+  int rc = ParseCommandLine(argc, argv, kHistoryUsage, desc, nullptr, &vm);
   if (rc >= 0) return rc;
   // Every flag is checked before the first request.
   if (tag.empty()) {

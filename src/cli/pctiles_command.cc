@@ -17,6 +17,7 @@
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
 #include "cli/read_back.h"
+#include "cli/command_progress.h"
 #include "cli/run_inputs.h"
 #include "es/bucket_reader.h"
 #include "output/csv_sink.h"
@@ -30,7 +31,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kPctilesUsage[] =
     "Usage: fiohist pctiles [options] LOGS...\n"
     "       fiohist pctiles --compat fio-histo-log-pctiles [its options] -- LOGS...\n"
     "       fiohist pctiles --compat fiologparser_hist [its options] -- LOGS...\n"
@@ -165,7 +166,7 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
   AddAccuracyOptions(&desc);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kPctilesUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (vm.count("version")) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
@@ -213,8 +214,12 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("pctiles", &args->conn);
   if (!client) return kExitError;
   ReadBackFacts facts;
+  std::atomic<uint64_t> read{0};
+  CommandProgress progress(ProgressMeter::WantedOnStderr(args->quiet));
+  progress.StartReadBack(&read);
   const Status s = ReadBackRun(client.get(), args->conn.index_prefix, args->back.query,
-                               args->options, args->back.quantum_given, table, &facts);
+                               args->options, args->back.quantum_given, table, &facts, &read);
+  progress.Stop();
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist pctiles: run '%s': %s\n", args->back.query.run.c_str(),
                  s.message().c_str());
@@ -234,6 +239,9 @@ int RunPctilesCommand(int argc, char** argv) {
   if (int rc = RunCompatIfAsked(argc, argv); rc >= 0) return rc;
   PctilesArgs args;
   if (int rc = ParsePctilesArgs(argc, argv, &args); rc >= 0) return rc;
+  if (!args.back.read_back && !ExpandCommandInputs("pctiles", args.quiet, &args.logs)) {
+    return kExitError;
+  }
 
   std::FILE* out = stdout;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
@@ -291,7 +299,8 @@ int RunPctilesCommand(int argc, char** argv) {
   }
   SummarySink summary_sink(stderr, args.unit);
   SlaReportSink sla_report(stderr, "");
-  std::vector<ResultSink*> sinks = {rows};
+  CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet));
+  std::vector<ResultSink*> sinks = {progress.StopAtEnd(), rows};
   if (!args.quiet) sinks.push_back(&summary_sink);
   sinks.push_back(&sla_report);
   FanoutSink sink(sinks);
@@ -303,7 +312,9 @@ int RunPctilesCommand(int argc, char** argv) {
                  "(--fio-json)\n",
                  plan.moved_to_fio_json);
   }
+  progress.StartReading(plan.inputs, plan.fio_json, nullptr);
   Status s = RunInputs(args.options, plan, &sink, &summary);
+  progress.Stop();
   PrintWarnings(stderr, summary);
   if (s.ok()) report_windows();
   if (!s.ok()) {

@@ -1,5 +1,6 @@
 
 #include <array>
+#include <atomic>
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "cli/exit_code.h"
 #include "cli/grafana_link.h"
 #include "cli/pipeline_flags.h"
+#include "cli/command_progress.h"
 #include "cli/run_inputs.h"
 #include "cli/status_input.h"
 #include "es/document_sink.h"
@@ -29,7 +31,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kPushUsage[] =
     "Usage: fiohist push --run NAME [--tag T]... [--label K=V]... [--es-url URL | --out DIR]\n"
     "                    [pctiles options] LOGS...\n"
     "\n"
@@ -177,7 +179,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   AddPartitionOptions(&desc, &args->partition);
   AddPipelineOptions(&desc, &positional);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kPushUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->logs);
   if (s.ok() && args->meta.run.empty()) s = Status::Error("--run NAME is required");
@@ -201,6 +203,8 @@ struct Destination {
   ActionConsumer consume;
   /// The server has the `histogram` field type (a directory: unknown, see BucketForm::kFile).
   bool histogram = true;
+  /// Documents the server took so far (the progress line).
+  std::atomic<uint64_t> indexed{0};
   /// Sends what is queued, or closes the last file.
   Status Finish() {
     if (sender) return sender->queue().Finish();
@@ -221,7 +225,8 @@ Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
     dest->histogram = report.histogram_supported;
   }
   if (s.ok())
-    s = EsSender::Create(dest->client.get(), args->bulk, MakeBulkProgress(), &dest->sender);
+    s = EsSender::Create(dest->client.get(), args->bulk, CountIndexed(&dest->indexed),
+                         &dest->sender);
   if (!s.ok()) return s;
   // Documents are computed while earlier batches are on the wire.
   EsSender* sender = dest->sender.get();
@@ -332,6 +337,7 @@ class AnchorGate : public ResultSink {
 int RunPushCommand(int argc, char** argv) {
   PushArgs args;
   if (int rc = ParsePushArgs(argc, argv, &args); rc >= 0) return rc;
+  if (!ExpandCommandInputs("push", args.quiet, &args.logs)) return kExitError;
 
   Destination dest;
   const bool to_es = args.out_dir.empty() && ResolveEsUrl(&args.conn);
@@ -342,7 +348,8 @@ int RunPushCommand(int argc, char** argv) {
   ResolutionSink resolutions(&documents, args.resolutions);
   SummarySink summary_sink(stderr, LatencyUnit());
   SlaReportSink sla_report(stderr, args.meta.run);
-  std::vector<ResultSink*> sinks = {&resolutions};
+  CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet));
+  std::vector<ResultSink*> sinks = {progress.StopAtEnd(), &resolutions};
   if (!args.quiet) sinks.push_back(&summary_sink);
   sinks.push_back(&sla_report);
   FanoutSink fanout(sinks);
@@ -363,9 +370,16 @@ int RunPushCommand(int argc, char** argv) {
   // only at Begin()).
   args.options.keep_records = args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
                               (args.bucket_form == "compact" || args.bucket_form == "auto");
+  progress.StartReading(plan.inputs, plan.fio_json, to_es ? &dest.indexed : nullptr);
   Status s = RunInputs(args.options, plan, &sink, &summary);
+  progress.Stop();
   PrintWarnings(stderr, summary);
+  if (dest.sender) {
+    progress.StartIndexing(documents.percentile_docs() + documents.bucket_docs() + 1,
+                           &dest.indexed);
+  }
   Status finished = dest.Finish();
+  progress.Stop();
   const BulkStats stats = dest.sender ? dest.sender->queue().stats() : BulkStats();
 
   if (sink.refused() || sink.open_failed()) {

@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -15,7 +16,10 @@
 #include "cli/exit_code.h"
 #include "cli/pipeline_flags.h"
 #include "cli/read_back.h"
+#include "cli/command_progress.h"
 #include "cli/run_inputs.h"
+#include "es/run_catalog.h"
+#include "es/run_reader.h"
 #include "output/fanout_sink.h"
 #include "output/sla_report.h"
 #include "output/summary_sink.h"
@@ -33,7 +37,7 @@ namespace po = boost::program_options;
 namespace fiohist {
 namespace {
 
-const char kUsage[] =
+const char kReportUsage[] =
     "Usage: fiohist report [options] LOGS...\n"
     "       fiohist report --run NAME --es-url URL [options]\n"
     "\n"
@@ -49,8 +53,16 @@ const char kUsage[] =
     "Input: what `fiohist pctiles` reads (histogram logs, fio json+ status files,\n"
     "client/server outputs), or with --run NAME the run's\n"
     "bucket documents in Elasticsearch/OpenSearch (--from, --to, --host, --job narrow it).\n"
-    "With --baseline LOG (repeatable) or --baseline-run NAME, a second run is overlaid on\n"
-    "elapsed time; both must have the same bucket layout.\n"
+    "LOGS are files and directories: a directory gives its histogram logs (*_hist.*,\n"
+    "subdirectories too), or where it has none its fio JSON outputs; what it gave is printed.\n"
+    "\n"
+    "Baselines, as `fiohist compare` takes them: --baseline PATH (repeatable) names a\n"
+    "baseline run: a directory or NAME=PATH is one run each, and the files given alone\n"
+    "together are one run; --baseline-run NAME (repeatable) a stored run; --tag TAG with\n"
+    "--run takes the last --last N (default 5) finished runs of TAG before it. The first\n"
+    "baseline (with --tag: the latest) is overlaid on elapsed time; the verdict table is\n"
+    "compare's, against all of them (one baseline: every verdict inconclusive). All must\n"
+    "have the run's bucket layout.\n"
     "With --png DIR every chart is also saved as DIR/CHART.png, screenshot by headless\n"
     "Chromium (/usr/bin/chromium, or FIOHIST_CHROMIUM).\n"
     "\n"
@@ -58,6 +70,8 @@ const char kUsage[] =
     "  fiohist report -o run1.html run1/*_clat_hist.*.log*\n"
     "  fiohist report --sla p99=2ms --png run1-png -o run1.html run1/*.log.gz\n"
     "  fiohist report --es-url http://127.0.0.1:9200 --run nightly --baseline-run last-week\n"
+    "  fiohist report -o cmp.html results/today --baseline results/mon --baseline results/tue\n"
+    "  fiohist report --es-url http://127.0.0.1:9200 --run nightly-42 --tag nightly --last 5\n"
     "\n"
     "Exit status: 0 report written, all input used; 1 error; 2 bad usage; 3 report written\n"
     "but bad lines were skipped (--skip-bad-lines); 4 report written, and some quantum\n"
@@ -67,6 +81,8 @@ const char kUsage[] =
 struct ReportArgs {
   PipelineOptions options;
   std::vector<std::string> logs;
+  /// The inputs as typed (before directories were searched): the run's name in compare.
+  std::vector<std::string> typed;
   std::string output = "fiohist-report.html";
   std::string name;
   std::string png_dir;
@@ -74,12 +90,18 @@ struct ReportArgs {
   /// Read-back (--run): from bucket documents instead of logs.
   ReadBackFlags back;
   EsConnectionOptions conn;
+  /// --baseline: directories, NAME=PATH (a run each) and files (together one run).
   std::vector<std::string> baseline_logs;
-  std::string baseline_run;
+  std::vector<std::string> baseline_runs;
   std::string baseline_name;
   /// --accuracy: the page adds charts of the cluster's windows sized to it.
   AccuracyFlags accuracy;
   std::vector<std::string> accuracy_texts;
+  std::string tag;
+  size_t last = 5;
+  bool Compared() const {
+    return !baseline_logs.empty() || !baseline_runs.empty() || !tag.empty();
+  }
 };
 
 int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
@@ -95,10 +117,14 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
       ("png", po::value(&args->png_dir), "also save every chart as DIR/CHART.png (headless "
        "Chromium)")
       ("baseline", po::value(&args->baseline_logs)->composing(),
-       "a log of the baseline run (repeatable): overlaid on elapsed time")
-      ("baseline-run", po::value(&args->baseline_run),
-       "the baseline: a run's bucket documents (needs --es-url)")
-      ("baseline-name", po::value(&args->baseline_name), "the baseline's name on the page")
+       "a baseline run (repeatable): a directory or NAME=PATH is a run each, files given "
+       "alone are together one run")
+      ("baseline-run", po::value(&args->baseline_runs)->composing(),
+       "a baseline run's bucket documents (repeatable; needs --es-url)")
+      ("tag", po::value(&args->tag), "with --run: the baselines are the last runs carrying TAG")
+      ("last", po::value(&args->last)->default_value(5), "with --tag: how many runs")
+      ("baseline-name", po::value(&args->baseline_name), "the overlaid baseline's name on the "
+       "page")
       ("quiet", po::bool_switch(), "no summary on stderr (warnings still go there)");
   // clang-format on
   po::options_description back("From Elasticsearch (read-back)");
@@ -108,17 +134,18 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
   AddPipelineOptions(&desc, &positional);
   AddAccuracyOptions(&desc);
   po::variables_map vm;
-  const int rc = ParseCommandLine(argc, argv, kUsage, desc, &positional, &vm);
+  const int rc = ParseCommandLine(argc, argv, kReportUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (vm.count("version")) {
     std::cout << "fiohist " << FIOHIST_VERSION << "\n";
     return kExitOk;
   }
   Status s = ReadBackFromVariables(&vm, &args->back);
-  if (s.ok() && !args->baseline_logs.empty() && !args->baseline_run.empty()) {
-    s = Status::Error("--baseline (logs) and --baseline-run: give one baseline");
+  if (s.ok() && !args->tag.empty() && !args->back.read_back) {
+    s = Status::Error("--tag takes the baselines of a stored run: give --run NAME and --es-url "
+                      "(from files, give each baseline with --baseline)");
   }
-  if (s.ok() && (args->back.read_back || !args->baseline_run.empty()) &&
+  if (s.ok() && (args->back.read_back || !args->baseline_runs.empty()) &&
       !ResolveEsUrl(&args->conn)) {
     s = Status::Error("--run and --baseline-run need --es-url URL (or FIOHIST_ES_URL)");
   }
@@ -155,13 +182,24 @@ std::string NameOfLogs(const std::vector<std::string>& logs) {
   return base.empty() ? "report" : base;
 }
 
+// Which baseline the page overlays: the first named, or with --tag alone the latest run.
+size_t OverlaidBaseline(const ReportArgs& args, size_t count) {
+  const bool tag_only =
+      !args.tag.empty() && args.baseline_logs.empty() && args.baseline_runs.empty();
+  return tag_only && count > 0 ? count - 1 : 0;
+}
+
 // One run (or baseline) collected for the page.
 struct CollectedRun {
+  /// `name`: the run's name in the comparison, as fiohist compare names it (the path or
+  /// NAME as given, the stored run's name): the bootstrap's random draws depend on it, so
+  /// the verdicts equal compare's only under the same name.
+  explicit CollectedRun(std::string name) : cells(std::move(name), QuantumWindow()) {}
   ReportSink sink;
   ReportSource source;
   RunSummary summary;
   /// The hosts' histograms per full quantum, for the verdicts against a baseline.
-  RunCellsSink cells{"", QuantumWindow()};
+  RunCellsSink cells;
 };
 
 // Collects a run from `logs` or, when `run` is not empty, from its bucket documents.
@@ -170,10 +208,10 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
                const BucketQuery* query, HttpClient* client, ResultSink* extra,
                CollectedRun* out) {
   ResolutionSink resolutions(&out->sink, DefaultCoarseResolutions());
-  std::vector<ResultSink*> sinks = {&resolutions};
+  CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet));
+  std::vector<ResultSink*> sinks = {progress.StopAtEnd(), &resolutions};
   // The hosts' histograms per quantum are kept only for a comparison (they are large).
-  const bool compared = !args.baseline_logs.empty() || !args.baseline_run.empty();
-  if (compared) sinks.push_back(&out->cells);
+  if (args.Compared()) sinks.push_back(&out->cells);
   if (extra != nullptr) sinks.push_back(extra);
   // --accuracy (the run, not its baseline): the cluster's windows sized to it.
   ReportWindowSink window_rows(&out->sink);
@@ -187,8 +225,11 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
   Status s;
   if (query != nullptr) {
     ReadBackFacts facts;
+    std::atomic<uint64_t> read{0};
+    progress.StartReadBack(&read);
     s = ReadBackRun(client, args.conn.index_prefix, *query, args.options, args.back.quantum_given,
-                    &fanout, &facts);
+                    &fanout, &facts, &read);
+    progress.Stop();  // before `read` goes
     out->source.kind = "elasticsearch";
     out->source.es_url = args.conn.urls.empty() ? "" : args.conn.urls[0];
     out->source.documents = facts.documents;
@@ -199,7 +240,9 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
     // client/server outputs, fio JSON beside logs as their fio output.
     PipelineOptions options = args.options;
     const InputPlan plan = PlanInputs(logs, &options);
+    progress.StartReading(plan.inputs, plan.fio_json, nullptr);
     s = RunInputs(options, plan, &fanout, &out->summary);
+    progress.Stop();
     PrintWarnings(stderr, out->summary);
     if (!s.ok()) return s;
   }
@@ -224,13 +267,93 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
   return Status();
 }
 
+// One baseline run: its name and inputs (files), or a stored run's name.
+struct BaselineInput {
+  std::string name;
+  /// Its name in the comparison (compare's: the path or NAME as given, the stored run).
+  std::string compare_name;
+  std::vector<std::string> inputs;
+  std::string es_run;
+};
+
+// The baselines the command line names, in the order fiohist compare takes them: --baseline
+// PATHs (a directory or NAME=PATH a run each, the files together one run, first among them
+// where the first --baseline is a file), --baseline-run NAMEs, the runs of --tag (oldest
+// first, as compare).
+Status BaselinesOf(const ReportArgs& args, HttpClient* client, std::vector<BaselineInput>* out) {
+  namespace fs = std::filesystem;
+  BaselineInput files;
+  size_t files_at = 0;
+  for (const std::string& spec : args.baseline_logs) {
+    const size_t eq = spec.find('=');
+    std::error_code ec;
+    const bool named = eq != std::string::npos && !fs::exists(spec, ec) &&
+                       fs::exists(spec.substr(eq + 1), ec);
+    const std::string path = named ? spec.substr(eq + 1) : spec;
+    if (!named && !fs::is_directory(path, ec)) {
+      if (files.inputs.empty()) files_at = out->size();
+      files.inputs.push_back(path);
+      continue;
+    }
+    BaselineInput run;
+    run.name = named ? spec.substr(0, eq) : spec;
+    run.compare_name = run.name;
+    run.inputs = {path};
+    if (!ExpandCommandInputs("report", args.quiet, &run.inputs)) {
+      return Status::Error("baseline '" + run.name + "': no input read");
+    }
+    out->push_back(std::move(run));
+  }
+  if (!files.inputs.empty()) {
+    files.name = NameOfLogs(files.inputs);
+    files.compare_name = files.name;
+    out->insert(out->begin() + static_cast<std::ptrdiff_t>(files_at), std::move(files));
+  }
+  for (const std::string& run : args.baseline_runs) out->push_back({run, run, {}, run});
+  if (!args.tag.empty()) {
+    RunCatalog catalog(client, args.conn.index_prefix);
+    std::vector<StoredRun> stored;
+    Status s = catalog.ListRuns(&stored);
+    if (!s.ok()) return s;
+    const StoredRun* self = nullptr;
+    for (const StoredRun& r : stored) {
+      if (r.run == args.back.query.run) self = &r;
+    }
+    if (self == nullptr) return Status::Error("no run '" + args.back.query.run + "'");
+    size_t found = 0;
+    for (const StoredRun& r : RunsOfTag(stored, args.tag, self->start_ms, args.last)) {
+      if (r.run == self->run) continue;
+      out->push_back({r.run, r.run, {}, r.run});
+      ++found;
+    }
+    if (found == 0) {
+      return Status::Error("no finished run with tag '" + args.tag + "' started before '" +
+                           self->run + "': nothing to compare with");
+    }
+    if (found < args.last && !args.quiet) {
+      std::fprintf(stderr,
+                   "fiohist report: tag '%s': only %zu finished runs before '%s' (asked for "
+                   "%zu)\n",
+                   args.tag.c_str(), found, self->run.c_str(), args.last);
+    }
+  }
+  if (!out->empty() && !args.baseline_name.empty()) {
+    (*out)[OverlaidBaseline(args, out->size())].name = args.baseline_name;
+  }
+  return Status();
+}
+
 }  // namespace
 
 int RunReportCommand(int argc, char** argv) {
   ReportArgs args;
   if (int rc = ParseReportArgs(argc, argv, &args); rc >= 0) return rc;
+  args.typed = args.logs;
+  if (!args.back.read_back && !ExpandCommandInputs("report", args.quiet, &args.logs)) {
+    return kExitError;
+  }
   std::unique_ptr<HttpClient> client;
-  if (args.back.read_back || !args.baseline_run.empty()) {
+  if (args.back.read_back || !args.baseline_runs.empty()) {
     client = ConnectOrComplain("report", &args.conn);
     if (!client) return kExitError;
   }
@@ -238,7 +361,10 @@ int RunReportCommand(int argc, char** argv) {
     std::fprintf(stderr, "fiohist report: error: %s\n", what.c_str());
     return kExitError;
   };
-  CollectedRun main_run;
+  // compare's name for the run: the one path given as typed, else the logs' directory.
+  CollectedRun main_run(args.back.read_back    ? args.back.query.run
+                        : args.typed.size() == 1 ? args.typed[0]
+                                                 : NameOfLogs(args.logs));
   SlaReportSink sla_report(stderr, args.back.read_back ? args.back.query.run : "");
   Status s = Collect(args, args.logs, args.back.read_back ? &args.back.query : nullptr,
                      client.get(), &sla_report, &main_run);
@@ -246,20 +372,23 @@ int RunReportCommand(int argc, char** argv) {
   main_run.source.run = !args.name.empty()   ? args.name
                         : args.back.read_back ? args.back.query.run
                                               : NameOfLogs(args.logs);
-  std::unique_ptr<CollectedRun> baseline;
-  if (!args.baseline_logs.empty() || !args.baseline_run.empty()) {
-    baseline = std::make_unique<CollectedRun>();
+  std::vector<BaselineInput> inputs;
+  s = BaselinesOf(args, client.get(), &inputs);
+  if (!s.ok()) return fail(s.message());
+  // Every baseline is collected as the run is (its histograms per quantum for the verdicts);
+  // the first is the one the page overlays.
+  std::vector<std::unique_ptr<CollectedRun>> baselines;
+  const PipelineOptions saved = args.options;
+  args.options.sla.clear();  // the SLA is checked on the run, not its baselines
+  for (const BaselineInput& in : inputs) {
+    baselines.push_back(std::make_unique<CollectedRun>(in.compare_name));
+    CollectedRun* baseline = baselines.back().get();
     BucketQuery bq;
-    bq.run = args.baseline_run;
-    PipelineOptions saved = args.options;
-    args.options.sla.clear();  // the SLA is checked on the run, not its baseline
-    s = Collect(args, args.baseline_logs, args.baseline_run.empty() ? nullptr : &bq,
-                client.get(), nullptr, baseline.get());
-    args.options = saved;
-    if (!s.ok()) return fail("baseline: " + s.message());
-    baseline->source.run = !args.baseline_name.empty() ? args.baseline_name
-                           : !args.baseline_run.empty() ? args.baseline_run
-                                                        : NameOfLogs(args.baseline_logs);
+    bq.run = in.es_run;
+    s = Collect(args, in.inputs, in.es_run.empty() ? nullptr : &bq, client.get(), nullptr,
+                baseline);
+    if (!s.ok()) return fail("baseline '" + in.name + "': " + s.message());
+    baseline->source.run = in.name;  // the page's name (--baseline-name)
     const std::string a = main_run.sink.data().info.layout.Name();
     const std::string b = baseline->sink.data().info.layout.Name();
     if (a != b) {
@@ -269,17 +398,22 @@ int RunReportCommand(int argc, char** argv) {
                   "build and log_hist_coarseness)");
     }
   }
+  args.options = saved;
+  const size_t overlay = OverlaidBaseline(args, inputs.size());
+  CollectedRun* baseline = baselines.empty() ? nullptr : baselines[overlay].get();
   const ReportData* base_data = baseline ? &baseline->sink.data() : nullptr;
-  // The verdict table: fiohist compare's comparison of the two runs' full quanta.
+  // The verdict table: fiohist compare's comparison of the runs' full quanta, against every
+  // baseline in compare's order.
   ComparisonResult verdicts;
   std::string verdicts_error;
   if (baseline) {
-    RunData run, base;
+    RunData run;
+    std::vector<RunData> bases(baselines.size());
     s = main_run.cells.TakeAll(&run);
-    if (s.ok()) s = baseline->cells.TakeAll(&base);
-    run.run = main_run.source.run;
-    base.run = baseline->source.run;
-    if (s.ok()) s = CompareRuns(run, {base}, CompareOptions(), &verdicts);
+    for (size_t i = 0; i < baselines.size() && s.ok(); ++i) {
+      s = baselines[i]->cells.TakeAll(&bases[i]);
+    }
+    if (s.ok()) s = CompareRuns(run, bases, CompareOptions(), &verdicts);
     if (!s.ok()) verdicts_error = s.message();
   }
   const std::string json =
@@ -288,7 +422,11 @@ int RunReportCommand(int argc, char** argv) {
                  baseline && verdicts_error.empty() ? &verdicts : nullptr, verdicts_error);
   const std::string title =
       "fiohist report: " + main_run.source.run +
-      (baseline ? " vs " + baseline->source.run : std::string());
+      (baseline ? " vs " + baseline->source.run +
+                       (baselines.size() > 1
+                            ? " and " + std::to_string(baselines.size() - 1) + " more"
+                            : std::string())
+                 : std::string());
   s = WriteReportPage(args.output, title, json);
   if (!s.ok()) return fail(s.message());
   const std::vector<ReportChart> charts = ReportCharts(main_run.sink.data(), base_data);

@@ -24,6 +24,34 @@ struct InputPlan {
   size_t moved_to_fio_json = 0;
 };
 
+/// What one directory named on the command line gave.
+struct DirectoryInputs {
+  std::string directory;
+  /// The histogram logs found, or where there are none the fio JSON outputs.
+  size_t histogram_logs = 0;
+  size_t fio_json = 0;
+  /// fio JSON outputs beside the logs: their fio output (time anchor), found by the pipeline.
+  size_t fio_json_beside = 0;
+};
+
+/// One line for `fiohist CMD: DIR: ...`: what a directory gave.
+std::string DescribeDirectoryInputs(const DirectoryInputs& d);
+
+/// Names inputs as every command does: each of `args` is a file (taken as it is, any input
+/// kind) or a directory, searched with its subdirectories for fio histogram logs (`*_hist.*`,
+/// plain or gzip), or where it has none for fio JSON outputs (status streams, plain json+
+/// results, client/server outputs). Fills `files` (each directory's in name order) and
+/// `directories` (what each gave). Errors: a path that is neither, a directory with no input
+/// of either kind (saying what it holds), and directories of two kinds (logs in one, only
+/// fio JSON in another: not one run).
+Status ExpandInputs(const std::vector<std::string>& args, std::vector<std::string>* files,
+                    std::vector<DirectoryInputs>* directories);
+
+/// ExpandInputs on `*paths`, in place, for command COMMAND: prints what each directory gave
+/// on stderr (`fiohist COMMAND: DIR: ...`) unless `quiet`, and an error as
+/// `fiohist COMMAND: error: ...`. Returns false on error.
+bool ExpandCommandInputs(const char* command, bool quiet, std::vector<std::string>* paths);
+
 /// Sorts `paths` by what each file holds (DetectInputKind) into a plan, moving fio JSON
 /// files beside logs into `options->fio_json`. Every command that reads logs (pctiles,
 /// push, compare) calls this, then RunInputs.

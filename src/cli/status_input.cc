@@ -133,6 +133,9 @@ Status ReadClientFile(const PipelineOptions& options, const std::string& path,
     if (!s.ok()) return s;
     h.last = server.reports.back();
     h.reports = static_cast<int>(server.reports.size());
+    summary->json_inputs.servers += 1;
+    summary->json_inputs.client_entries +=
+        static_cast<long long>(server.reports.size()) * server.jobs;
     out->push_back(std::move(h));
   }
   return Status();
@@ -152,9 +155,12 @@ Status RunStatusFiles(const PipelineOptions& options, const std::vector<std::str
                                 "logs cannot be pushed together (push them as two runs)");
     } else if (kind == InputKind::kClientServer) {
       s = ReadClientFile(options, path, &hosts, summary);
+      summary->json_inputs.client_files += 1;
     } else {
       hosts.emplace_back();
       s = ReadJsonFile(options, path, &hosts.back());
+      summary->json_inputs.status_files += 1;
+      summary->json_inputs.status_reports += hosts.back().reports;
     }
     if (!s.ok()) return s;
   }

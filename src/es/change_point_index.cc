@@ -9,7 +9,7 @@
 namespace fiohist {
 namespace {
 
-const char kSearchOptions[] = "ignore_unavailable=true&allow_no_indices=true";
+const char kChangeSearchOptions[] = "ignore_unavailable=true&allow_no_indices=true";
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
@@ -51,7 +51,7 @@ Status DeleteMatching(HttpClient* client, const std::string& prefix, const std::
   *deleted = 0;
   // A prefix's change points are few (a handful per tag and year): one page holds them.
   HttpResult r = client->Request(
-      "POST", "/" + Pattern(prefix) + "/_search?" + kSearchOptions,
+      "POST", "/" + Pattern(prefix) + "/_search?" + kChangeSearchOptions,
       R"({"size":10000,"_source":false,"query":)" + query + "}");
   if (!r.ok()) {
     return Status::Error("searching change points failed: " + DescribeHttpFailure(r));

@@ -76,7 +76,7 @@ int64_t IntOf(const Json& o, const char* key) {
   return v.IsInt64() ? v.GetInt64() : v.IsUint64() ? INT64_MAX : -1;
 }
 
-bool HasGroupReporting(const Json& options) {
+bool JobsUseGroupReporting(const Json& options) {
   return options.IsObject() && options.HasMember("group_reporting");
 }
 
@@ -314,7 +314,7 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
   }
   const int64_t timestamp_ms = IntOf(doc, "timestamp_ms");
   const Json* global = doc.HasMember("global options") ? &doc["global options"] : nullptr;
-  bool grouped = global && HasGroupReporting(*global);
+  bool grouped = global && JobsUseGroupReporting(*global);
   // Client/server outputs hold every host's jobs in client_stats, each naming its host.
   const bool client = doc.HasMember("client_stats") && doc["client_stats"].IsArray();
   const char* list = client ? "client_stats" : "jobs";
@@ -337,7 +337,9 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
     }
     if (!jobs_of.count(host)) order.push_back(host);
     jobs_of[host].push_back(&job);
-    if (job.HasMember("job options")) grouped = grouped || HasGroupReporting(job["job options"]);
+    if (job.HasMember("job options")) {
+      grouped = grouped || JobsUseGroupReporting(job["job options"]);
+    }
   }
   if (order.empty()) return Status::InputError(path, 0, "has no job");
   for (const std::string& host : order) {

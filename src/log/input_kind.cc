@@ -10,7 +10,7 @@ namespace {
 // Enough for the global options of hundreds of servers before `client_stats`.
 constexpr std::streamsize kProbeBytes = 1 << 20;
 
-bool IsBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool IsJsonBlank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // fio's client prefixes each text line of a server with "<host> " (`<vm> w: (g=0): ...`).
 // A file that starts so is a client/server output even when it was cut before its JSON
@@ -47,7 +47,7 @@ InputKind DetectInputKind(const std::string& path) {
   in.read(&head[0], static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(in.gcount()));
   size_t first = 0;
-  while (first < head.size() && IsBlank(head[first])) ++first;
+  while (first < head.size() && IsJsonBlank(head[first])) ++first;
   if (first == head.size()) return InputKind::kHistLog;
   const char c = head[first];
   // A log line starts with its stamp; gzip with 0x1f.

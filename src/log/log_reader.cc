@@ -116,6 +116,9 @@ long LogReader::ReadRaw(char* dst, size_t n) {
     return -1;
   }
   raw_offset_ += got;
+  if (counted_ != nullptr) {
+    counted_->fetch_add(static_cast<uint64_t>(got), std::memory_order_relaxed);
+  }
   return static_cast<long>(got);
 }
 

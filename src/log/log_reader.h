@@ -1,6 +1,8 @@
 // Reading a log file line by line, plain or gzip-compressed, with line numbers.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,6 +45,9 @@ class LogReader {
   const std::string& path() const { return path_; }
   /// Bytes of (uncompressed) text consumed so far.
   long long bytes_read() const { return bytes_read_; }
+  /// Adds the bytes read from the file from now on (compressed ones for gzip) to `*counter`
+  /// (progress: base/progress_meter.h). Not owned; may be null.
+  void CountReadsInto(std::atomic<uint64_t>* counter) { counted_ = counter; }
   /// Continues a plain (not gzip) file at byte `offset` as if `lines` lines had been read:
   /// a second reader of the same file starts where another one is without re-reading.
   /// Returns false (and changes nothing) for gzip input, which cannot seek.
@@ -74,6 +79,7 @@ class LogReader {
   long long line_number_ = 0;
   long long bytes_read_ = 0;
   Status status_;
+  std::atomic<uint64_t>* counted_ = nullptr;
 };
 
 }  // namespace fiohist

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "base/progress_meter.h"
 #include "log/stats_reset.h"
 
 namespace fiohist {
@@ -185,6 +186,7 @@ Status LogStream::Prime() {
   opened_ = true;
   Status s = LogReader::Open(source_.path, &reader_);
   if (!s.ok()) return s;
+  reader_->CountReadsInto(&InputBytesRead());  // the one reader that reads the whole file
   s = ReadPeek(&have_peek_);
   if (!s.ok()) return s;
   if (!have_peek_) {

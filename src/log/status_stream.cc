@@ -24,7 +24,7 @@ std::string JobLabel(const FioJobSnapshot& j) {
   return "job '" + j.name + "' (jobs[" + std::to_string(j.number - 1) + "])";
 }
 
-const char* const kDirectionNames[kLogDirections] = {"read", "write", "trim"};
+const char* const kStatusDirectionNames[kLogDirections] = {"read", "write", "trim"};
 
 // after - before per column; fails naming the first column whose count went down.
 Status Difference(const std::vector<std::pair<uint32_t, uint64_t>>& before,
@@ -89,7 +89,7 @@ Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusU
       const size_t di = static_cast<size_t>(d);
       Status s = Difference(before.bins[di], now.bins[di], layout_, &inc.counts[di]);
       if (!s.ok()) {
-        return Status::Error(JobLabel(now) + ": " + kDirectionNames[d] +
+        return Status::Error(JobLabel(now) + ": " + kStatusDirectionNames[d] +
                              " counts go backwards: " + s.message() +
                              " (fio restarted into the same file?)");
       }

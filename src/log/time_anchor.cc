@@ -12,7 +12,7 @@ namespace fiohist {
 namespace {
 
 // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's formula).
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
+int64_t CivilDaysFromEpoch(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
   const int64_t era = (y >= 0 ? y : y - 399) / 400;
   const unsigned yoe = static_cast<unsigned>(y - era * 400);
@@ -72,7 +72,7 @@ Status ParseStartTime(const std::string& text, int64_t* epoch_ms) {
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec < 0 || sec >= 61) {
     return Status::Error(bad);
   }
-  const int64_t days = DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  const int64_t days = CivilDaysFromEpoch(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   const int64_t secs = days * 86400 + h * 3600 + mi * 60 - offset_min * 60;
   *epoch_ms = secs * 1000 + static_cast<int64_t>(sec * 1000.0 + 0.5);
   return Status();

@@ -49,7 +49,7 @@ void Num(Writer& w, const char* k, double v) {
   }
 }
 
-void Strings(Writer& w, const char* k, const std::vector<std::string>& v) {
+void StringArray(Writer& w, const char* k, const std::vector<std::string>& v) {
   w.Key(k);
   w.StartArray();
   for (const std::string& x : v) w.String(x.c_str());
@@ -130,7 +130,7 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   w.Int64(info.first_quantum_ms);
   Key(w, RunKey("end_ms"));
   w.Int64(summary.end_ms);
-  Strings(w, RunKey("hosts"), info.hosts);
+  StringArray(w, RunKey("hosts"), info.hosts);
   Key(w, RunKey("jobs"));
   w.StartArray();
   for (const LogSource& l : info.logs) w.String((l.host + "/" + l.job).c_str());
@@ -139,7 +139,7 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   w.Int(static_cast<int>(info.logs.size()));
   Num(w, RunKey("quantum_s"), static_cast<double>(info.quantum_ms) / 1000.0);
   Str(w, RunKey("layout"), info.layout.Name());
-  Strings(w, RunKey("fio_versions"), info.fio_versions);
+  StringArray(w, RunKey("fio_versions"), info.fio_versions);
   Str(w, RunKey("anchor"), info.anchor);
   Str(w, RunKey("grid"), info.grid);
   Key(w, RunKey("grid_origin_ms"));

@@ -69,13 +69,33 @@ Status SummarySink::End(const RunSummary& summary) {
     records += r.records;
     duplicates += r.duplicates;
   }
-  std::fprintf(out_,
-               "fiohist: %zu log(s) on %zu host(s), %lld record(s), %lld quanta of %g s, "
-               "layout %s, log_hist_msec %lld (%s)\n",
-               info_.logs.size(), info_.hosts.size(), records, summary.quanta,
-               static_cast<double>(info_.quantum_ms) / 1000.0, info_.layout.Name().c_str(),
-               static_cast<long long>(info_.log_hist_msec),
-               info_.log_hist_msec_inferred ? "inferred" : "given");
+  const RunSummary::JsonInputs& json = summary.json_inputs;
+  if (json.status_files + json.client_files == 0) {
+    std::fprintf(out_,
+                 "fiohist: %zu log(s) on %zu host(s), %lld record(s), %lld quanta of %g s, "
+                 "layout %s, log_hist_msec %lld (%s)\n",
+                 info_.logs.size(), info_.hosts.size(), records, summary.quanta,
+                 static_cast<double>(info_.quantum_ms) / 1000.0, info_.layout.Name().c_str(),
+                 static_cast<long long>(info_.log_hist_msec),
+                 info_.log_hist_msec_inferred ? "inferred" : "given");
+  } else {
+    // fio JSON outputs hold fio's reports, not log records, and have no log_hist_msec.
+    std::string held;
+    if (json.status_files > 0) {
+      held += std::to_string(json.status_files) + " status file(s) with " +
+              std::to_string(json.status_reports) + " status report(s)";
+    }
+    if (json.client_files > 0) {
+      held += std::string(held.empty() ? "" : ", ") + std::to_string(json.client_files) +
+              " client/server output(s) with " + std::to_string(json.client_entries) +
+              " client entries of " + std::to_string(json.servers) + " server(s)";
+    }
+    std::fprintf(out_,
+                 "fiohist: fio JSON outputs: %s; %zu job(s) on %zu host(s), %lld quanta of %g s, "
+                 "layout %s\n",
+                 held.c_str(), info_.logs.size(), info_.hosts.size(), summary.quanta,
+                 static_cast<double>(info_.quantum_ms) / 1000.0, info_.layout.Name().c_str());
+  }
   if (info_.absolute) {
     std::fprintf(out_, "fiohist: time from %s (%s) to %s\n",
                  FormatIsoTime(info_.first_quantum_ms).c_str(), info_.anchor.c_str(),

@@ -334,8 +334,8 @@ std::string MetricValue(const MetricComparison& m, double v) {
   return FormatSlaLatency(v, 3, true) + (m.lower_bound ? " (lower bound)" : "");
 }
 
-std::string Percent(double v) {
-  char buf[32];
+std::string PercentText(double v) {
+  char buf[400];  // wide enough for any double in %f (an interval with no real upper end is huge)
   std::snprintf(buf, sizeof buf, "%+.1f %%", 100 * v);
   return buf;
 }
@@ -366,9 +366,9 @@ void WriteVerdicts(JsonWriter& w, const ComparisonResult* r, const std::string& 
     w.String(m.metric.spec.name);
     w.String(MetricValue(m, m.run_value));
     w.String(MetricValue(m, m.baseline_value));
-    w.String(Percent(m.change));
-    w.String(Percent(m.change_low) + " .. " + Percent(m.change_high));
-    w.String(Percent(m.level).substr(1));
+    w.String(PercentText(m.change));
+    w.String(PercentText(m.change_low) + " .. " + PercentText(m.change_high));
+    w.String(PercentText(m.level).substr(1));
     w.String(VerdictName(m.verdict));
     w.String(m.reason);
     w.EndArray();

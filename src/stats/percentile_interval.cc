@@ -127,7 +127,7 @@ struct RankKey {
 
 // splitmix64's finalizer: keys differ in a few low bits of n (grid points are multiples of
 // a power of two), which a plain combination leaves in long bucket chains.
-uint64_t Mix(uint64_t x) {
+uint64_t MixSeed(uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 27;
@@ -144,7 +144,7 @@ uint64_t Bits(double v) {
 struct RankKeyHash {
   size_t operator()(const RankKey& k) const {
     return static_cast<size_t>(
-        Mix(static_cast<uint64_t>(k.n) ^ Mix(Bits(k.p) ^ Mix(Bits(k.confidence)))));
+        MixSeed(static_cast<uint64_t>(k.n) ^ MixSeed(Bits(k.p) ^ MixSeed(Bits(k.confidence)))));
   }
 };
 

@@ -106,6 +106,16 @@ struct RunSummary {
   /// The run document's `state`: "finished" once all logs are read (push); a live run
   /// (follow) writes "running" while it goes on and "aborted" when it stops short.
   std::string state = "finished";
+  /// What fio JSON inputs held (zero for histogram logs, whose records are in `reports`):
+  /// status streams and plain json+ results hold status reports, client/server outputs
+  /// entries per server, job and interval (`client_stats`).
+  struct JsonInputs {
+    size_t status_files = 0;
+    long long status_reports = 0;
+    size_t client_files = 0;
+    size_t servers = 0;
+    long long client_entries = 0;
+  } json_inputs;
 };
 
 /// Receives results in order: Begin, Quantum* (by time, then scope kind, host, job,

@@ -17,7 +17,7 @@ struct Unit {
 // Largest first: FormatSlaLatency takes the first that keeps the number at least 1.
 constexpr Unit kUnits[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}};
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Reads a plain decimal (digits, at most one '.', a digit somewhere) at `pos`: no sign,
 // exponent, hex, inf or nan, which strtod alone would accept.
@@ -26,7 +26,7 @@ bool ReadDecimal(const std::string& s, size_t* pos, double* value) {
   size_t i = from;
   bool digit = false, dot = false;
   for (; i < s.size(); ++i) {
-    if (IsDigit(s[i])) {
+    if (IsAsciiDigit(s[i])) {
       digit = true;
     } else if (s[i] == '.' && !dot) {
       dot = true;
@@ -93,12 +93,12 @@ Status ParseSlaThreshold(const std::string& text, const std::string& option, Sla
   pos = p + 1;
   // The percentile: digits, then maybe '.' or '_' and digits.
   const size_t pct_from = pos;
-  while (pos < text.size() && IsDigit(text[pos])) ++pos;
+  while (pos < text.size() && IsAsciiDigit(text[pos])) ++pos;
   if (pos == pct_from) return bad("expected digits after 'p'");
   std::string pct = text.substr(pct_from, pos - pct_from);
   if (pos < text.size() && (text[pos] == '.' || text[pos] == '_')) {
     const size_t frac = ++pos;
-    while (pos < text.size() && IsDigit(text[pos])) ++pos;
+    while (pos < text.size() && IsAsciiDigit(text[pos])) ++pos;
     if (pos == frac) return bad("expected digits after the percentile's '.' or '_'");
     pct += "." + text.substr(frac, pos - frac);
   }

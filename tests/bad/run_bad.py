@@ -613,8 +613,10 @@ def directory_argument():
     os.mkdir(d)
     for args in ([corpus("base.log"), d], ["--skip-bad-lines", corpus("base.log"), d]):
         r = run(*args)
-        expect_error(r, 1, r"^fiohist: error: %s: is a directory, expected a fio histogram log"
-                     % re.escape(d))
+        # A directory is searched for inputs (issue 36): an empty one holds none, and says
+        # what was expected and what it holds.
+        expect_error(r, 1, r"^fiohist pctiles: error: %s: no input in this directory: expected "
+                     r"fio histogram logs .*; it holds no files" % re.escape(d))
 
 
 @case

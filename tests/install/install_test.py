@@ -51,7 +51,8 @@ def main():
                 "share/fiohist/mappings/fiohist-buckets-nohistogram.json",
                 "share/fiohist/dashboards/grafana/dashboards/fiohist-overview.json",
                 "share/fiohist/dashboards/kibana/fiohist.ndjson",
-                "share/doc/fiohist/README.md", "share/doc/fiohist/documents.md",
+                "share/doc/fiohist/README.md", "share/doc/fiohist/docs/documents.md",
+                "share/doc/fiohist/docs/numbers.md", "share/doc/fiohist/docs/report-sample.png",
                 "share/doc/fiohist/echarts/LICENSE", "share/doc/fiohist/echarts/NOTICE"]
         if HAVE_MAN == "ON":
             want.append("share/man/man1/fiohist.1")
