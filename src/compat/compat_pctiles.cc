@@ -163,7 +163,7 @@ Status ScanLog(const std::string& path, const PctilesOptions& options, int colum
 namespace {
 
 // Parses argv with the reference's options and syntax into `vm`.
-Status StoreArgs(int argc, const char* const* argv, po::variables_map* vm) {
+Status StorePctilesArgs(int argc, const char* const* argv, po::variables_map* vm) {
   po::options_description desc;
   desc.add_options()("help,h", "")("fio-version", po::value<std::string>(), "")(
       "bucket-groups", po::value<std::string>(), "")("bucket-bits", po::value<std::string>(), "")(
@@ -259,7 +259,7 @@ Status ReadFiles(const po::variables_map& vm, PctilesOptions* options) {
 Status ParsePctilesArgs(int argc, const char* const* argv, PctilesOptions* options) {
   *options = PctilesOptions();
   po::variables_map vm;
-  Status s = StoreArgs(argc, argv, &vm);
+  Status s = StorePctilesArgs(argc, argv, &vm);
   if (!s.ok()) return s;
   if (vm.count("help")) {
     options->help = true;

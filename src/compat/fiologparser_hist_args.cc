@@ -23,7 +23,7 @@ const char* const kLongOptions[] = {"buff_size", "max_latency", "interval", "now
                                     "job-file",  "percentiles", "usbin",    "directions",
                                     "help"};
 
-Status StoreArgs(int argc, const char* const* argv, po::variables_map* vm) {
+Status StoreFlhArgs(int argc, const char* const* argv, po::variables_map* vm) {
   po::options_description desc;
   // clang-format off
   desc.add_options()
@@ -103,7 +103,7 @@ bool IsFlhOption(const std::string& name) {
 Status ParseFlhArgs(int argc, const char* const* argv, FlhOptions* options) {
   *options = FlhOptions();
   po::variables_map vm;
-  Status s = StoreArgs(argc, argv, &vm);
+  Status s = StoreFlhArgs(argc, argv, &vm);
   if (!s.ok()) return s;
   if (vm.count("help")) {
     options->help = true;
