@@ -27,6 +27,11 @@ struct LogProbe {
   std::vector<RecordEnd> stamps;
   /// True when the file holds no record at all.
   bool empty = true;
+  /// Per-I/O logs (ProbePerIoLog): columns per line (4 or 5: fio before 3.18, whose
+  /// values may be fio 2's microseconds); 0 for histogram logs.
+  int per_io_columns = 0;
+  /// The lines carry the line two before them (fio's client/server bug, carried_lines.h).
+  bool carried_lines = false;
 };
 
 /// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "base/path.h"
+#include "log/log_name.h"
 
 namespace fiohist {
 namespace {
@@ -73,6 +74,7 @@ Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& ma
       name.resize(dot_log + 4);
     }
     s.job = StripSuffix(name, ".log");
+    s.per_io = ParseLogName(p).type == LogFileType::kPerIo;
     auto it = mapping.find(p);
     if (it == mapping.end()) it = mapping.find(BaseName(p));
     if (it != mapping.end()) {

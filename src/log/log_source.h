@@ -20,6 +20,9 @@ struct LogSource {
   std::string job;
   /// Index of `host` in the run's sorted host list.
   int host_index = 0;
+  /// A per-I/O latency log (write_lat_log, log_avg_msec=0), told by its name
+  /// (log/log_name.h): read by PerIoStream, not as a histogram log.
+  bool per_io = false;
 };
 
 /// Explicit host names: path or file name -> host (`--host FILE=HOST`, `--host-map`).

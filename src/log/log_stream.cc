@@ -93,9 +93,17 @@ void LogStream::Close() {
   for (auto& r : ahead_) r.reset();
 }
 
-void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated,
+void LogStream::Accept(const LogRecord& as_read, TimeSpan span, bool unterminated,
                        const QuantumGrid& grid, int64_t q, DirectionSums* out,
                        DirectionFlags* touched) {
+  const LogRecord* use = &as_read;
+  if (setup_.repair_carried_lines) {
+    repaired_ = as_read;
+    repair_.Repair(&repaired_);
+    report_.repair_clamped_ios = static_cast<double>(repair_.clamped_ios());
+    use = &repaired_;
+  }
+  const LogRecord& record = *use;
   const int64_t qs = grid.Start(q);
   const int64_t qe = grid.End(q);
   // (t, t] would carry no time: give it the millisecond before its stamp.

@@ -52,6 +52,9 @@ struct RunInfo {
   /// Which fio JSON output placed or describes each host and how it was matched, e.g.
   /// "host hostA: run/fio-hostA.json (file name; timestamp_ms-runtime)"; for the summary.
   std::vector<std::string> fio_json_notes;
+  /// Which kinds of latency log were read and which left out (log/latency_choice.h, per-I/O
+  /// logs' units), for the summary.
+  std::vector<std::string> input_notes;
   /// The run's SLA thresholds (--sla); `percentiles` holds each one's percentile. Cluster
   /// percentile documents then carry sla_breach / sla_breached, the run document `sla`.
   std::vector<SlaThreshold> sla;
