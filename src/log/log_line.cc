@@ -15,33 +15,6 @@ namespace {
 // grid once quanta and offsets are added.
 constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
 
-// Reads the run of up to 8 digits at `p` (8 bytes must be readable) without a branch per
-// digit: count columns have irregular lengths, and mispredicted loop exits cost more than
-// the digits. Sets *digits to 0 when there is no digit or more than 8 of them.
-inline uint64_t ParseShortUnsigned(const char* p, int* digits) {
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-  word = __builtin_bswap64(word);
-#endif
-  const uint64_t values = word ^ 0x3030303030303030ULL;  // '0'..'9' -> 0..9
-  // High bit of each byte that is not 0..9 (a carry only reaches later bytes).
-  const uint64_t non_digit = ((values + 0x7676767676767676ULL) | values) & 0x8080808080808080ULL;
-  if (non_digit == 0) {
-    *digits = 0;
-    return 0;
-  }
-  const int n = __builtin_ctzll(non_digit) / 8;
-  *digits = n;
-  if (n == 0) return 0;
-  // Digits to the top bytes (leading zeros below), then combine pairs, quads, octets.
-  uint64_t v = values << (8 * (8 - n));
-  v = ((v & 0x0F0F0F0F0F0F0F0FULL) * 2561) >> 8;
-  v = ((v & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
-  v = ((v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
-  return v;
-}
-
 // fio writes zero counts as "0, ". Returns how many such columns start at `p` (at most 10),
 // looking at 32 bytes, which must be readable. Most of a line is runs of them, so this is
 // where parsing spends its time: a few vector compares instead of a loop per column.
