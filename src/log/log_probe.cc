@@ -20,9 +20,16 @@ constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps a
 }  // namespace
 
 Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  LogSource source;
+  source.path = path;
+  return ProbeLog(source, max_lines, skip_bad_lines, probe);
+}
+
+Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  const std::string& path = source.path;
   *probe = LogProbe();
   std::unique_ptr<LogReader> reader;
-  Status s = LogReader::Open(path, &reader);
+  Status s = OpenLogSource(source, &reader);
   if (!s.ok()) return s;
   LogRecord record;
   std::string what;

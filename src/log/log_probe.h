@@ -7,6 +7,7 @@
 
 #include "base/status.h"
 #include "log/grid_phase.h"
+#include "log/log_source.h"
 
 namespace fiohist {
 
@@ -37,5 +38,7 @@ struct LogProbe {
 /// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
 /// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
 Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
+/// The same for the log (or the one job's segment of it) of `source`.
+Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe);
 
 }  // namespace fiohist

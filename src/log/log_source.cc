@@ -32,6 +32,21 @@ std::string Trim(const std::string& s) {
 
 }  // namespace
 
+Status OpenLogSource(const LogSource& source, std::unique_ptr<LogReader>* reader) {
+  Status s = LogReader::Open(source.path, reader);
+  if (!s.ok() || source.segment_end < 0) return s;
+  LogReader& r = **reader;
+  if (!r.SkipTo(source.segment_begin, source.segment_lines)) {
+    // gzip cannot seek: read up to the segment.
+    std::string_view line;
+    while (r.line_number() < source.segment_lines && r.NextLine(&line)) {
+    }
+    if (!r.status().ok()) return r.status();
+  }
+  r.set_end(source.segment_end);
+  return Status();
+}
+
 Status ReadHostMapFile(const std::string& path, HostMapping* mapping) {
   std::ifstream in(path);
   if (!in) return Status::InputError(path, 0, "cannot open host map");

@@ -150,6 +150,7 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
     Status s = LogReader::Open(source_.path, &r);
     if (!s.ok()) return s;
     r->SkipTo(reader_->bytes_read(), reader_->line_number());
+    r->set_end(source_.segment_end);
   }
   std::string_view line;
   // A gzip look-ahead starts at the top; skip to the main reader's position.
@@ -191,7 +192,7 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
 Status LogStream::Prime() {
   if (opened_) return Status();
   opened_ = true;
-  Status s = LogReader::Open(source_.path, &reader_);
+  Status s = OpenLogSource(source_, &reader_);
   if (!s.ok()) return s;
   s = ReadPeek(&have_peek_);
   if (!s.ok()) return s;

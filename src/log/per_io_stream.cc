@@ -33,10 +33,11 @@ int ColumnOfValue(const BucketLayout& layout, uint64_t value) {
   return index >> layout.coarseness;
 }
 
-Status ProbePerIoLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+Status ProbePerIoLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  const std::string& path = source.path;
   *probe = LogProbe();
   std::unique_ptr<LogReader> reader;
-  Status s = LogReader::Open(path, &reader);
+  Status s = OpenLogSource(source, &reader);
   if (!s.ok()) return s;
   std::string_view line;
   std::string what;
@@ -153,7 +154,7 @@ Status PerIoStream::ReadPeek() {
 Status PerIoStream::Prime() {
   if (opened_) return Status();
   opened_ = true;
-  Status s = LogReader::Open(source_.path, &reader_);
+  Status s = OpenLogSource(source_, &reader_);
   if (!s.ok()) return s;
   const size_t columns = static_cast<size_t>(setup_.layout.columns());
   for (auto& d : dense_) d.assign(columns, 0);

@@ -35,7 +35,7 @@ constexpr int64_t kPerIoBackwardsSlackMs = 1;
 /// the run's layout decides; no stamps: the I/Os have no intervals to align the grid with).
 /// Fails, naming file and line, for an averaged log (log_avg_msec > 0: block size 0 on every
 /// line), a log with no fio per-I/O layout, and bad lines unless `skip_bad_lines`.
-Status ProbePerIoLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
+Status ProbePerIoLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe);
 
 /// Streams one per-I/O log in time order. Each quantum's I/Os are counted per direction and
 /// bucket, then handed out as one record spanning the quantum (weight 1 in it, 0 anywhere

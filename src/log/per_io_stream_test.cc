@@ -136,11 +136,11 @@ TEST(PerIoStream, ProbeRefusesAveragedLogs) {
   const std::string path =
       WriteTempFile("avg_clat.1.log", "1000, 52311, 0, 0, 0\n2000, 50110, 0, 0, 0\n");
   LogProbe probe;
-  const Status s = ProbePerIoLog(path, 64, false, &probe);
+  const Status s = ProbePerIoLog(Source(path), 64, false, &probe);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("log_avg_msec"), std::string::npos) << s.message();
   const std::string good = WriteTempFile("g_clat.1.log", "1000, 52311, 0, 4096, 0\n");
-  ASSERT_TRUE(ProbePerIoLog(good, 64, false, &probe).ok());
+  ASSERT_TRUE(ProbePerIoLog(Source(good), 64, false, &probe).ok());
   EXPECT_FALSE(probe.empty);
   EXPECT_EQ(probe.columns, 0);
   EXPECT_EQ(probe.per_io_columns, 5);

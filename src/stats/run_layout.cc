@@ -8,6 +8,7 @@
 #include "base/path.h"
 #include "base/worker_pool.h"
 #include "log/carried_lines.h"
+#include "log/job_segments.h"
 #include "log/latency_choice.h"
 #include "log/log_probe.h"
 #include "log/per_io_stream.h"
@@ -57,6 +58,8 @@ class Planner {
   // Layout's steps, in order. Probes every log and keeps the ones with records in
   // info_.logs (with their probes, in the same order) after checking they can be added up.
   Status ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes);
+  // per_job_logs=0 files: each job's segment becomes a log of its own.
+  Status SplitSegments(std::vector<LogSource>* sources);
   // A log without records: an error, or under --skip-bad-lines a warning and left out.
   Status EmptyLog(const LogSource& src);
   // log_hist_msec: given, or the smallest typical gap between records of one direction.
@@ -112,6 +115,8 @@ Status Planner::Layout(const std::vector<std::string>& paths) {
   std::stable_sort(sources.begin(), sources.end(), [](const LogSource& a, const LogSource& b) {
     return a.host_index != b.host_index ? a.host_index < b.host_index : a.job < b.job;
   });
+  s = SplitSegments(&sources);
+  if (!s.ok()) return s;
   std::vector<LogProbe> probes;
   s = ProbeLogs(sources, &probes);
   if (!s.ok()) return s;
@@ -139,8 +144,8 @@ Status Planner::ProbeLogs(const std::vector<LogSource>& sources, std::vector<Log
   WorkerPool pool(sources.size() > 1 ? o_.threads : 1);
   pool.ParallelFor(sources.size(), [&](int, size_t i) {
     statuses[i] = sources[i].per_io
-                      ? ProbePerIoLog(sources[i].path, kProbeLines, o_.skip_bad_lines, &all[i])
-                      : ProbeLog(sources[i].path, kProbeLines, o_.skip_bad_lines, &all[i]);
+                      ? ProbePerIoLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i])
+                      : ProbeLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i]);
   });
   std::vector<LogSource> kept;
   // The first histogram log decides the layout (per-I/O logs are binned into it); with
@@ -207,6 +212,27 @@ Status Planner::ProbeLogs(const std::vector<LogSource>& sources, std::vector<Log
         "--repair-client-logs: no log shows fio's client/server bug; nothing repaired");
   }
   info_.logs = kept;
+  return Status();
+}
+
+Status Planner::SplitSegments(std::vector<LogSource>* sources) {
+  std::vector<LogSource> out;
+  for (const LogSource& src : *sources) {
+    if (!MayHoldSeveralJobs(src)) {
+      out.push_back(src);
+      continue;
+    }
+    std::vector<LogSource> segments;
+    Status s = SplitJobSegments(src, &segments);
+    if (!s.ok()) return s;
+    if (segments.size() > 1) {
+      info_.input_notes.push_back(src.path + ": " + std::to_string(segments.size()) +
+                                  " jobs one after the other (fio's per_job_logs=0), read as " +
+                                  segments.front().job + " to " + segments.back().job);
+    }
+    out.insert(out.end(), segments.begin(), segments.end());
+  }
+  *sources = std::move(out);
   return Status();
 }
 

@@ -144,6 +144,7 @@ def main():
         scenario_randrw(fiohist, tmp)
         scenario_layouts(fiohist, tmp)
         scenario_trim(fiohist, tmp)
+        scenario_per_job_logs_0(fiohist, tmp)
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -157,7 +158,7 @@ def scenario_randrw(fiohist, tmp):
     # Reads from the page cache (a few us) and writes (tens of us) at unequal rates (as
     # lat_log_truth.py): the median of all I/Os then does not fall in the gap between them.
     fio(w, "t", ["--size=16m", "--rw=randrw", "--numjobs=2", "--rate_iops=3000,1500",
-                 "--write_bw_log=t", "--log_avg_msec=0"], os.path.join(w, "data"), seconds=4)
+                 "--write_bw_log=t", "--log_avg_msec=0"], os.path.join(w, "data"), seconds=8)
     os.remove(os.path.join(w, "data"))
     clat = sorted(glob.glob(os.path.join(w, "t_clat.*.log")))
     lat = sorted(glob.glob(os.path.join(w, "t_lat.*.log")))
@@ -276,6 +277,35 @@ def scenario_trim(fiohist, tmp):
     rows, _, _ = pctiles(fiohist, clat)
     check(any(r["direction"] == "trim" for r in rows), "trim I/Os come out as direction trim")
     check_against_truth("randtrim", rows, truth(clat))
+
+
+def scenario_per_job_logs_0(fiohist, tmp):
+    """per_job_logs=0: every job's log in one file, one job after the other."""
+    w = os.path.join(tmp, "pjl")
+    os.makedirs(w)
+    # Hist records every 250 ms: a job with a single record per direction would not show
+    # where its times restart.
+    fio(w, "pjl", ["--size=8m", "--rw=randrw", "--numjobs=3", "--rate_iops=800,400",
+                   "--per_job_logs=0", "--log_hist_msec=250"], os.path.join(w, "data"),
+        seconds=2, json_out=True)
+    os.remove(os.path.join(w, "data"))
+    clat = os.path.join(w, "pjl_clat.log")
+    hist = os.path.join(w, "pjl_clat_hist.log")
+    check(os.path.exists(clat) and os.path.exists(hist), "fio wrote pjl_clat.log and "
+          "pjl_clat_hist.log")
+    # --start-time 0: the stamps as they are (the truth's time line); the JSON beside the
+    # logs still gives fio's I/O counts.
+    rows, _, err = pctiles(fiohist, ["--scope", "cluster,job", "--start-time", "0", clat])
+    check("3 jobs one after the other (fio's per_job_logs=0)" in err,
+          "per-I/O: the file is read as 3 jobs: %r" % [l for l in err.splitlines()
+                                                       if "per_job_logs" in l])
+    check_against_truth("per_job_logs=0 per-I/O", rows, truth([clat]))
+    check("of the I/Os fio's JSON output counts" not in err,
+          "per_job_logs=0 per-I/O: the 3 segments hold all of fio's I/Os (JSON beside)")
+    out = run([fiohist, "pctiles", "--scope", "job", hist])
+    jobs = {r["job"] for r in csv.DictReader(io.StringIO(out.stdout))}
+    check(jobs == {"pjl_clat_hist@1", "pjl_clat_hist@2", "pjl_clat_hist@3"},
+          "hist: the file is read as 3 jobs %s" % sorted(jobs))
 
 
 if __name__ == "__main__":
