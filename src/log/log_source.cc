@@ -6,6 +6,7 @@
 
 #include "base/path.h"
 #include "log/log_name.h"
+#include "log/smallfile_line.h"
 
 namespace fiohist {
 namespace {
@@ -90,6 +91,12 @@ Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& ma
     }
     s.job = StripSuffix(name, ".log");
     s.per_io = ParseLogName(p).type == LogFileType::kPerIo;
+    SmallfileName smallfile;
+    if (ParseSmallfileName(p, &smallfile)) {
+      s.per_io = s.smallfile = true;
+      suffix_host = smallfile.host;
+      s.job = "rsptimes_" + smallfile.thread + "_" + smallfile.op;
+    }
     auto it = mapping.find(p);
     if (it == mapping.end()) it = mapping.find(BaseName(p));
     if (it != mapping.end()) {

@@ -25,6 +25,9 @@ struct LogSource {
   /// A per-I/O latency log (write_lat_log, log_avg_msec=0), told by its name
   /// (log/log_name.h): read by PerIoStream, not as a histogram log.
   bool per_io = false;
+  /// smallfile's response-time file (rsptimes_NN_HOST_OP_EPOCH.csv, log/smallfile_line.h):
+  /// read by PerIoStream too, host and job from its name.
+  bool smallfile = false;
   /// One job's segment of a per_job_logs=0 file (every job of a fio process in one file,
   /// one after the other): its first byte and line (0-based count of lines before it) and
   /// its end byte; end -1 is the whole file.

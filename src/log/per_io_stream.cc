@@ -44,8 +44,26 @@ Status ProbePerIoLog(const LogSource& source, int max_lines, bool skip_bad_lines
   uint64_t fields[kPerIoMaxColumns];
   int columns = 0, seen = 0, averaged = 0;
   PerIoLayout layout;
+  SmallfileName smallfile;
+  if (source.smallfile && !ParseSmallfileName(path, &smallfile)) {
+    return Status::InputError(path, 0, "expected a name rsptimes_NN_HOST_OP_EPOCH.csv");
+  }
   while (seen < max_lines && reader->NextLine(&line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (source.smallfile) {
+      PerIoRecord record;
+      if (!ParseSmallfileLine(line, smallfile, &record, &what)) {
+        if (skip_bad_lines) continue;
+        return Status::InputError(path, reader->line_number(), "smallfile response times: " + what);
+      }
+      if (probe->empty) {
+        probe->empty = false;
+        probe->first_time_ms = record.time_ms;
+        probe->epoch = true;
+      }
+      ++seen;
+      continue;
+    }
     int n = 0;
     bool good = SplitPerIoLine(line, fields, &n, &what);
     if (good && columns == 0) {
@@ -84,7 +102,9 @@ Status ProbePerIoLog(const LogSource& source, int max_lines, bool skip_bad_lines
 }
 
 PerIoStream::PerIoStream(const LogSource& source, const StreamSetup& setup)
-    : source_(source), setup_(setup) {}
+    : source_(source), setup_(setup) {
+  if (source_.smallfile) ParseSmallfileName(source_.path, &smallfile_);
+}
 
 Status PerIoStream::BadLine(const std::string& what) {
   std::string text = what;
@@ -107,7 +127,17 @@ Status PerIoStream::ReadPeek() {
   std::string_view line;
   std::string what;
   while (reader_->NextLine(&line)) {
-    if (layout_.columns == 0) {
+    if (source_.smallfile) {
+      if (line.find_first_not_of(" \t") == std::string_view::npos) {
+        ++report_.blank_lines;
+        continue;
+      }
+      if (!ParseSmallfileLine(line, smallfile_, &peek_, &what)) {
+        Status s = BadLine(what);
+        if (!s.ok()) return s;
+        continue;
+      }
+    } else if (layout_.columns == 0) {
       // The first line settles the layout of the file.
       if (line.find_first_not_of(" \t") == std::string_view::npos) {
         ++report_.blank_lines;
@@ -123,7 +153,7 @@ Status PerIoStream::ReadPeek() {
         continue;
       }
     }
-    if (!ParsePerIoLine(line, layout_, &peek_, &what)) {
+    if (!source_.smallfile && !ParsePerIoLine(line, layout_, &peek_, &what)) {
       if (line.find_first_not_of(" \t") == std::string_view::npos) {
         ++report_.blank_lines;
         continue;

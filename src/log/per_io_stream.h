@@ -16,6 +16,7 @@
 #include "log/log_stream.h"
 #include "log/per_io_line.h"
 #include "log/record_stream.h"
+#include "log/smallfile_line.h"
 
 namespace fiohist {
 
@@ -73,6 +74,7 @@ class PerIoStream : public RecordStream {
   StreamSetup setup_;
   std::unique_ptr<LogReader> reader_;
   PerIoLayout layout_;
+  SmallfileName smallfile_;  // source_.smallfile: thread, host, op and epoch of the name
   bool opened_ = false;
   bool have_peek_ = false;
   PerIoRecord peek_;

@@ -408,6 +408,7 @@ void Planner::ChooseGrid(const std::vector<LogProbe>& probes) {
 }
 
 int64_t Planner::PerIoUnitNs(size_t i, const LogProbe& probe) {
+  if (info_.logs[i].smallfile) return 1;  // parsed into ns from its seconds
   // fio 2 logged microseconds, fio 2.99 on nanoseconds, in the same line layout until 3.18
   // added the priority column: the fio JSON's version or --layout tells.
   const FioJsonMatch& m = matches_[i];
