@@ -562,4 +562,6 @@ if [ -n "${WALL[es_push]:-}" ]; then
 fi
 [ -n "$REF_NOTE" ] && echo "  $REF_NOTE"
 [ "$QUICK" = 1 ] && echo "(--quick: scale $SCALE, figures are for smoke testing only)"
+# Per-I/O latency logs beside cat, zcat and awk (their own corpus, bench/per_io_bench.sh).
+[ "$QUICK" = 1 ] || "$HERE/per_io_bench.sh" --fiohist "$FIOHIST" --dir "$DIR/per-io" --reps "$REPS"
 exit 0

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "log/log_line.h"
+#include "log/log_name.h"
 #include "log/time_anchor.h"
 #include "stats/sla.h"
 
@@ -58,6 +59,13 @@ void AddPipelineOptions(po::options_description* desc,
        "fio's log_hist_msec (default: inferred from the gaps between records)")
       ("layout", po::value<std::string>(),
        "bucket layout when the column count is ambiguous: fio3, fio2, groups=N")
+      ("latency", po::value<std::string>(),
+       "lat, clat or slat: which of write_lat_log's per-I/O logs to read (default clat, "
+       "what histogram logs hold; a job's per-I/O log is read before its histogram log, "
+       "and each job counted once)")
+      ("repair-client-logs", po::bool_switch(),
+       "read histogram logs that show fio's client/server bug (line k of a direction "
+       "carries line k-2: fio 3.33, 3.42) as line k - line k-2 instead of refusing them")
       ("host", po::value<std::vector<std::string>>()->composing(),
        "FILE=HOST: the host of a log (overrides names)")
       ("host-map", po::value<std::string>(), "file of FILE=HOST lines")
@@ -164,6 +172,14 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::stri
       }
     }
   }
+  if (vm.count("latency")) {
+    if (!ParseLatency(vm["latency"].as<std::string>(), &o->latency.latency)) {
+      return Status::Error("--latency: expected lat, clat or slat, found '" +
+                           vm["latency"].as<std::string>() + "'");
+    }
+    o->latency.given = true;
+  }
+  o->repair_client_logs = vm["repair-client-logs"].as<bool>();
   o->skip_bad_lines = vm["skip-bad-lines"].as<bool>();
   o->threads = vm["threads"].as<int>();
   if (vm.count("logs")) *logs = vm["logs"].as<std::vector<std::string>>();

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "log/number_scan.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -12,68 +14,6 @@ namespace {
 // Larger stamps are no fio time (10^15 ms is the year 33658) and would overflow the time
 // grid once quanta and offsets are added.
 constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
-
-inline bool IsSpace(char c) { return c == ' ' || c == '\t'; }
-inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
-
-// Short excerpt of the text at `p` for error messages.
-std::string Excerpt(const char* p, const char* end) {
-  const char* stop = p;
-  while (stop < end && *stop != ',' && stop - p < 20) ++stop;
-  std::string s(p, stop);
-  for (char& c : s) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-  }
-  return s.empty() ? std::string("end of line") : "'" + s + "'";
-}
-
-// Parses an unsigned integer at *p; returns 0 ok, 1 not a number, 2 overflow.
-inline int ParseUnsigned(const char*& p, const char* end, uint64_t* value) {
-  const char* start = p;
-  // Up to 19 digits cannot overflow: no check per digit on the hot path.
-  const char* fast_end = end - p > 19 ? p + 19 : end;
-  uint64_t v = 0;
-  while (p < fast_end && IsDigit(*p)) {
-    v = v * 10 + static_cast<uint64_t>(*p - '0');
-    ++p;
-  }
-  while (p < end && IsDigit(*p)) {
-    const uint64_t d = static_cast<uint64_t>(*p - '0');
-    if (v > (UINT64_MAX - d) / 10) return 2;
-    v = v * 10 + d;
-    ++p;
-  }
-  if (p == start) return 1;
-  *value = v;
-  return 0;
-}
-
-// Reads the run of up to 8 digits at `p` (8 bytes must be readable) without a branch per
-// digit: count columns have irregular lengths, and mispredicted loop exits cost more than
-// the digits. Sets *digits to 0 when there is no digit or more than 8 of them.
-inline uint64_t ParseShortUnsigned(const char* p, int* digits) {
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-  word = __builtin_bswap64(word);
-#endif
-  const uint64_t values = word ^ 0x3030303030303030ULL;  // '0'..'9' -> 0..9
-  // High bit of each byte that is not 0..9 (a carry only reaches later bytes).
-  const uint64_t non_digit = ((values + 0x7676767676767676ULL) | values) & 0x8080808080808080ULL;
-  if (non_digit == 0) {
-    *digits = 0;
-    return 0;
-  }
-  const int n = __builtin_ctzll(non_digit) / 8;
-  *digits = n;
-  if (n == 0) return 0;
-  // Digits to the top bytes (leading zeros below), then combine pairs, quads, octets.
-  uint64_t v = values << (8 * (8 - n));
-  v = ((v & 0x0F0F0F0F0F0F0F0FULL) * 2561) >> 8;
-  v = ((v & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
-  v = ((v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
-  return v;
-}
 
 // fio writes zero counts as "0, ". Returns how many such columns start at `p` (at most 10),
 // looking at 32 bytes, which must be readable. Most of a line is runs of them, so this is

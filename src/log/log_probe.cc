@@ -5,7 +5,9 @@
 #include <string_view>
 #include <vector>
 
+#include "log/carried_lines.h"
 #include "log/interval_model.h"
+#include "log/line_diagnosis.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
 #include "log/stats_reset.h"
@@ -18,9 +20,16 @@ constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps a
 }  // namespace
 
 Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  LogSource source;
+  source.path = path;
+  return ProbeLog(source, max_lines, skip_bad_lines, probe);
+}
+
+Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  const std::string& path = source.path;
   *probe = LogProbe();
   std::unique_ptr<LogReader> reader;
-  Status s = LogReader::Open(path, &reader);
+  Status s = OpenLogSource(source, &reader);
   if (!s.ok()) return s;
   LogRecord record;
   std::string what;
@@ -28,6 +37,7 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
   std::vector<int64_t> gaps;
   std::string_view line;
   int seen = 0;
+  CarriedLinesCheck carried;
   while (seen < max_lines && reader->NextLine(&line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     bool good = ParseRecord(line, &record, &what);
@@ -53,6 +63,7 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
       return Status::InputError(path, reader->line_number(), StatsResetMessage(wrapped));
     }
     if (!good) {
+      what = ExplainBadHistLine(line, what);
       if (reader->last_line_unterminated()) {
         what = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
       }
@@ -72,8 +83,10 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
     }
     l = record.time_ms;
     probe->stamps.push_back({record.time_ms, static_cast<double>(record.total)});
+    carried.Add(record);
     ++seen;
   }
+  probe->carried_lines = carried.Carried();
   // With --skip-bad-lines the stream reports the damage (and uses what came before it).
   if (!reader->status().ok() && !skip_bad_lines) return reader->status();
   if (!gaps.empty()) {

@@ -7,6 +7,7 @@
 
 #include "base/status.h"
 #include "log/grid_phase.h"
+#include "log/log_source.h"
 
 namespace fiohist {
 
@@ -27,10 +28,17 @@ struct LogProbe {
   std::vector<RecordEnd> stamps;
   /// True when the file holds no record at all.
   bool empty = true;
+  /// Per-I/O logs (ProbePerIoLog): columns per line (4 or 5: fio before 3.18, whose
+  /// values may be fio 2's microseconds); 0 for histogram logs.
+  int per_io_columns = 0;
+  /// The lines carry the line two before them (fio's client/server bug, carried_lines.h).
+  bool carried_lines = false;
 };
 
 /// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
 /// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
 Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
+/// The same for the log (or the one job's segment of it) of `source`.
+Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe);
 
 }  // namespace fiohist

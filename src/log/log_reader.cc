@@ -194,6 +194,7 @@ bool LogReader::Fill() {
 }
 
 bool LogReader::NextLine(std::string_view* line) {
+  if (end_limit_ >= 0 && bytes_read_ >= end_limit_) return false;
   size_t scanned = begin_;
   for (;;) {
     const char* start = buffer_.data() + begin_;

@@ -52,6 +52,9 @@ class LogReader {
   /// a second reader of the same file starts where another one is without re-reading.
   /// Returns false (and changes nothing) for gzip input, which cannot seek.
   bool SkipTo(long long offset, long long lines);
+  /// Ends the input at byte `end` of the (uncompressed) text: NextLine() returns false once
+  /// that many bytes were read (one job's segment of a per_job_logs=0 file). -1: no end.
+  void set_end(long long end) { end_limit_ = end; }
 
  private:
   explicit LogReader(std::string path);
@@ -78,6 +81,7 @@ class LogReader {
   bool unterminated_ = false;
   long long line_number_ = 0;
   long long bytes_read_ = 0;
+  long long end_limit_ = -1;
   Status status_;
   std::atomic<uint64_t>* counted_ = nullptr;
 };

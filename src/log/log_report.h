@@ -30,6 +30,8 @@ struct LogReport {
   bool unterminated_last_line = false;
   /// First few skipped-line messages, for the report.
   std::vector<std::string> skipped_examples;
+  /// --repair-client-logs: I/Os of buckets where line k held fewer than line k-2 (set to 0).
+  double repair_clamped_ios = 0;
   /// Directions this log has records for.
   std::array<bool, kLogDirections> has_direction{};
 };

@@ -5,6 +5,8 @@
 #include <set>
 
 #include "base/path.h"
+#include "log/log_name.h"
+#include "log/smallfile_line.h"
 
 namespace fiohist {
 namespace {
@@ -30,6 +32,21 @@ std::string Trim(const std::string& s) {
 }
 
 }  // namespace
+
+Status OpenLogSource(const LogSource& source, std::unique_ptr<LogReader>* reader) {
+  Status s = LogReader::Open(source.path, reader);
+  if (!s.ok() || source.segment_end < 0) return s;
+  LogReader& r = **reader;
+  if (!r.SkipTo(source.segment_begin, source.segment_lines)) {
+    // gzip cannot seek: read up to the segment.
+    std::string_view line;
+    while (r.line_number() < source.segment_lines && r.NextLine(&line)) {
+    }
+    if (!r.status().ok()) return r.status();
+  }
+  r.set_end(source.segment_end);
+  return Status();
+}
 
 Status ReadHostMapFile(const std::string& path, HostMapping* mapping) {
   std::ifstream in(path);
@@ -73,6 +90,13 @@ Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& ma
       name.resize(dot_log + 4);
     }
     s.job = StripSuffix(name, ".log");
+    s.per_io = ParseLogName(p).type == LogFileType::kPerIo;
+    SmallfileName smallfile;
+    if (ParseSmallfileName(p, &smallfile)) {
+      s.per_io = s.smallfile = true;
+      suffix_host = smallfile.host;
+      s.job = "rsptimes_" + smallfile.thread + "_" + smallfile.op;
+    }
     auto it = mapping.find(p);
     if (it == mapping.end()) it = mapping.find(BaseName(p));
     if (it != mapping.end()) {

@@ -94,9 +94,17 @@ void LogStream::Close() {
   for (auto& r : ahead_) r.reset();
 }
 
-void LogStream::Accept(const LogRecord& record, TimeSpan span, bool unterminated,
+void LogStream::Accept(const LogRecord& as_read, TimeSpan span, bool unterminated,
                        const QuantumGrid& grid, int64_t q, DirectionSums* out,
                        DirectionFlags* touched) {
+  const LogRecord* use = &as_read;
+  if (setup_.repair_carried_lines) {
+    repaired_ = as_read;
+    repair_.Repair(&repaired_);
+    report_.repair_clamped_ios = static_cast<double>(repair_.clamped_ios());
+    use = &repaired_;
+  }
+  const LogRecord& record = *use;
   const int64_t qs = grid.Start(q);
   const int64_t qe = grid.End(q);
   // (t, t] would carry no time: give it the millisecond before its stamp.
@@ -143,6 +151,7 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
     Status s = LogReader::Open(source_.path, &r);
     if (!s.ok()) return s;
     r->SkipTo(reader_->bytes_read(), reader_->line_number());
+    r->set_end(source_.segment_end);
   }
   std::string_view line;
   // A gzip look-ahead starts at the top; skip to the main reader's position.
@@ -184,7 +193,7 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
 Status LogStream::Prime() {
   if (opened_) return Status();
   opened_ = true;
-  Status s = LogReader::Open(source_.path, &reader_);
+  Status s = OpenLogSource(source_, &reader_);
   if (!s.ok()) return s;
   reader_->CountReadsInto(&InputBytesRead());  // the one reader that reads the whole file
   s = ReadPeek(&have_peek_);

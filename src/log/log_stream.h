@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
+#include "log/carried_lines.h"
 #include "log/interval_model.h"
 #include "log/log_line.h"
 #include "log/log_reader.h"
@@ -18,6 +20,7 @@
 #include "log/log_source.h"
 #include "log/placed_record.h"
 #include "log/quantum_grid.h"
+#include "log/record_stream.h"
 
 namespace fiohist {
 
@@ -33,6 +36,13 @@ struct StreamSetup {
   int64_t floor_ms = INT64_MIN / 2;
   /// Bad lines are counted and skipped instead of ending the run (--skip-bad-lines).
   bool skip_bad_lines = false;
+  /// Per-I/O logs: the run's bucket layout their latencies are binned into, and ns per unit
+  /// of their values (1000 for fio 2's microseconds).
+  BucketLayout layout;
+  int64_t value_unit_ns = 1;
+  /// --repair-client-logs: each record is line k - line k-2 of its direction (fio's
+  /// client/server bug, carried_lines.h).
+  bool repair_carried_lines = false;
 };
 
 /// Streams one log in time order, handing out what it contributes to each quantum.
@@ -46,33 +56,28 @@ struct StreamSetup {
 /// a look-ahead reader of its own (pre-read once; the main reader skips it later). Each
 /// look-ahead reader only moves forward, so a file is read at most once more per direction,
 /// and only where a direction stalls or stops early.
-class LogStream {
+class LogStream : public RecordStream {
  public:
-  /// A quantum's histogram per direction, which Feed() adds to.
-  using DirectionSums = std::array<Histogram, kLogDirections>;
-  /// Per direction: whether any span of it overlapped the quantum.
-  using DirectionFlags = std::array<bool, kLogDirections>;
-
   /// Opens nothing: Prime() or the first Feed() does, so a file that cannot be opened
   /// is a Status of theirs.
   LogStream(const LogSource& source, const StreamSetup& setup);
 
   /// Earliest instant for which this log may still contribute (INT64_MAX when done).
   /// Valid once Feed() has run at least once or after Prime().
-  int64_t next_start_ms() const { return next_start_ms_; }
+  int64_t next_start_ms() const override { return next_start_ms_; }
   /// Opens the file and reads up to the first record.
-  Status Prime();
+  Status Prime() override;
 
   /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
   /// every direction with a span overlapping the quantum. Quanta must come in order. With
   /// `placed`, appends every record whose span starts in the quantum (bucket documents).
   Status Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched,
-              std::vector<PlacedRecord>* placed = nullptr);
+              std::vector<PlacedRecord>* placed = nullptr) override;
 
   /// The time of quantum `q` (as last fed) that this log's spans cover: the most of any
   /// direction (a direction's spans do not overlap; where one stalls, the spans of the
   /// others still say the job ran). 0 when the last Feed() was of another quantum.
-  int64_t covered_ms(int64_t q) const {
+  int64_t covered_ms(int64_t q) const override {
     return covered_q_ != q ? 0 : std::max({covered_[0], covered_[1], covered_[2]});
   }
 
@@ -81,24 +86,19 @@ class LogStream {
   /// an edge adds the smaller of its share in the quantum and its share outside, times
   /// its I/Os (a record split 20/80 adds 20 % of its I/Os to both quanta; one ending 2 ms
   /// past the edge adds 0.2 %). Zeros when the last Feed() was of another quantum.
-  std::array<double, kLogDirections> straddled_ios(int64_t q) const {
+  std::array<double, kLogDirections> straddled_ios(int64_t q) const override {
     return covered_q_ != q ? std::array<double, kLogDirections>{} : straddled_;
   }
 
-  /// Told of every addition Feed() makes to its `out`: `weight` times `counts` into
-  /// direction `d`'s histogram. The additions of one Feed(), made again in order on
-  /// cleared histograms, rebuild its `out` bit for bit (what SpilledLogs keeps of a log).
-  using AdditionObserver = std::function<void(
-      Direction d, const std::vector<std::pair<uint32_t, uint64_t>>& counts, double weight)>;
   /// Sets the observer of Feed()'s additions (none by default).
-  void set_addition_observer(AdditionObserver observer) { observer_ = std::move(observer); }
+  void set_addition_observer(AdditionObserver observer) override {
+    observer_ = std::move(observer);
+  }
 
   /// The file and its host and job.
-  const LogSource& source() const { return source_; }
+  const LogSource& source() const override { return source_; }
   /// What reading the file came to so far (complete once done()).
-  const LogReport& report() const { return report_; }
-  /// True once the whole file was read and every span handed out.
-  bool done() const { return next_start_ms_ == INT64_MAX; }
+  const LogReport& report() const override { return report_; }
 
  private:
   // A record whose span reaches into later quanta.
@@ -147,6 +147,9 @@ class LogStream {
   std::unique_ptr<LogReader> reader_;
   IntervalModel model_;
   LogRecord record_;
+  // --repair-client-logs: the differences, and the record Accept() repaired.
+  CarriedLinesRepair repair_;
+  LogRecord repaired_;
   // pending_[0, pending_used_) are live; the rest keep their storage for the next ones (a
   // record straddles quanta almost every time: no allocation per record).
   std::vector<Pending> pending_;

@@ -110,6 +110,8 @@ Status SummarySink::End(const RunSummary& summary) {
                static_cast<double>(info_.quantum_ms) / 1000.0, info_.grid.c_str());
   // One line per host, up to a screenful.
   constexpr size_t kNotes = 32;
+  for (const std::string& n : info_.input_notes)
+    std::fprintf(out_, "fiohist: input: %s\n", n.c_str());
   for (size_t i = 0; i < info_.fio_json_notes.size() && i < kNotes; ++i) {
     std::fprintf(out_, "fiohist: fio JSON of %s\n", info_.fio_json_notes[i].c_str());
   }

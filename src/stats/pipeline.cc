@@ -10,6 +10,7 @@
 #include "base/worker_pool.h"
 #include "log/log_stream.h"
 #include "log/quantum_grid.h"
+#include "log/record_stream.h"
 #include "stats/job_replay.h"
 #include "stats/merge.h"
 #include "stats/run_layout.h"
@@ -30,7 +31,7 @@ struct LogSlot {
     std::array<Histogram, 2> all;            // scratch: sum over directions
     ScopeHistograms whole;                   // this log over the whole run (not spilled)
   };
-  std::unique_ptr<LogStream> stream;
+  std::unique_ptr<RecordStream> stream;
   std::unique_ptr<Histograms> own;  // null when read host by host (Pipeline::by_host_)
   std::array<std::vector<ScopeResult>, 2> results;
   std::array<std::vector<PlacedRecord>, 2> placed;  // records starting in the quantum
@@ -371,7 +372,7 @@ void Pipeline::OpenStreams() {
     slots_[i].base.job = info_.logs[i].job;
     slots_[i].base.logs = 1;
     if (spill_) return;
-    slots_[i].stream = std::make_unique<LogStream>(info_.logs[i], setups_[i]);
+    slots_[i].stream = MakeRecordStream(info_.logs[i], setups_[i]);
     slots_[i].status = slots_[i].stream->Prime();
   });
 }

@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "log/grid_phase.h"
+#include "log/latency_choice.h"
 #include "log/log_source.h"
 #include "stats/percentiles.h"
 #include "stats/result_sink.h"
@@ -47,6 +48,12 @@ struct PipelineOptions {
   bool find_fio_json = true;
   /// Explicit host names (--host, --host-map) before those taken from file names.
   HostMapping host_mapping;
+  /// --latency: which of a job's latency logs to read (per-I/O lat, clat, slat; clat also
+  /// from histogram logs).
+  LatencyChoice latency;
+  /// --repair-client-logs: histogram logs showing fio's client/server bug (line k carries
+  /// line k-2) are read as line k - line k-2 instead of refused.
+  bool repair_client_logs = false;
   /// --skip-bad-lines: count and skip malformed lines and empty logs instead of failing.
   bool skip_bad_lines = false;
   /// Worker threads (0: one per hardware thread).

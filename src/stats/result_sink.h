@@ -57,6 +57,9 @@ struct RunInfo {
   /// 2026-11-27T21:59:05.838Z -0/+150 ms (group 1 of 2, startdelay 1 s, ...)"; for the
   /// summary.
   std::vector<std::string> job_anchor_notes;
+  /// Which kinds of latency log were read and which left out (log/latency_choice.h, per-I/O
+  /// logs' units), for the summary.
+  std::vector<std::string> input_notes;
   /// The run's SLA thresholds (--sla); `percentiles` holds each one's percentile. Cluster
   /// percentile documents then carry sla_breach / sla_breached, the run document `sla`.
   std::vector<SlaThreshold> sla;

@@ -7,7 +7,11 @@
 
 #include "base/path.h"
 #include "base/worker_pool.h"
+#include "log/carried_lines.h"
+#include "log/job_segments.h"
+#include "log/latency_choice.h"
 #include "log/log_probe.h"
+#include "log/per_io_stream.h"
 #include "log/time_anchor.h"
 #include "stats/log_placement.h"
 
@@ -20,7 +24,8 @@ constexpr int kProbeLines = 64;
 // Logs are added up only when they share the first log's layout and kind of stamps.
 Status CheckLikeFirst(const LogSource& src, const LogProbe& probe, const LogSource& first,
                       const LogProbe& first_probe) {
-  if (probe.columns != first_probe.columns) {
+  // Per-I/O logs (columns 0) are binned into whatever layout the histogram logs have.
+  if (probe.columns != first_probe.columns && probe.columns > 0 && first_probe.columns > 0) {
     return Status::InputError(src.path, 1,
                               "has " + std::to_string(probe.columns) +
                                   " bucket counts per line but " + first.path + " has " +
@@ -54,6 +59,8 @@ class Planner {
   // Layout's steps, in order. Probes every log and keeps the ones with records in
   // info_.logs (with their probes, in the same order) after checking they can be added up.
   Status ProbeLogs(const std::vector<LogSource>& sources, std::vector<LogProbe>* probes);
+  // per_job_logs=0 files: each job's segment becomes a log of its own.
+  Status SplitSegments(std::vector<LogSource>* sources);
   // A log without records: an error, or under --skip-bad-lines a warning and left out.
   Status EmptyLog(const LogSource& src);
   // log_hist_msec: given, or the smallest typical gap between records of one direction.
@@ -80,6 +87,8 @@ class Planner {
     return probe.typical_gap_ms > 0 && o_.log_hist_msec == 0 ? probe.typical_gap_ms
                                                              : info_.log_hist_msec;
   }
+  // ns per unit of per-I/O log `i`'s latencies (1000: fio 2's microseconds).
+  int64_t PerIoUnitNs(size_t i, const LogProbe& probe);
   // True when relative stamps need --start-time or a fio JSON to become absolute.
   bool NeedsAnchor() const { return !info_.epoch_logs && !o_.has_start_time; }
 
@@ -92,17 +101,30 @@ class Planner {
   std::vector<FioJsonOutput>& jsons_;
   std::vector<FioJsonMatch>& matches_;
   LogPlacement placed_;
+  bool per_io_unit_noted_ = false;
+  int carried_ = 0;  // logs showing fio's client/server bug
 };
 
 Status Planner::Layout(const std::vector<std::string>& paths) {
   if (paths.empty()) return Status::Error("no logs given");
+  LatencySelection chosen;
+  Status s = SelectLatencyLogs(paths, o_.latency, &chosen);
+  if (!s.ok()) return s;
+  info_.input_notes = chosen.notes;
+  if (chosen.paths.empty()) {
+    std::string why;
+    for (const std::string& n : chosen.notes) why += "; " + n;
+    return Status::Error("no latency log to read among the files given" + why);
+  }
   std::vector<LogSource> sources;
-  Status s = IdentifyLogs(paths, o_.host_mapping, &sources, &info_.hosts);
+  s = IdentifyLogs(chosen.paths, o_.host_mapping, &sources, &info_.hosts);
   if (!s.ok()) return s;
   // Report scopes in a stable order: by host, then job.
   std::stable_sort(sources.begin(), sources.end(), [](const LogSource& a, const LogSource& b) {
     return a.host_index != b.host_index ? a.host_index < b.host_index : a.job < b.job;
   });
+  s = SplitSegments(&sources);
+  if (!s.ok()) return s;
   std::vector<LogProbe> probes;
   s = ProbeLogs(sources, &probes);
   if (!s.ok()) return s;
@@ -131,9 +153,23 @@ Status Planner::ProbeLogs(const std::vector<LogSource>& sources, std::vector<Log
   std::vector<Status> statuses(sources.size());
   WorkerPool pool(sources.size() > 1 ? o_.threads : 1);
   pool.ParallelFor(sources.size(), [&](int, size_t i) {
-    statuses[i] = ProbeLog(sources[i].path, kProbeLines, o_.skip_bad_lines, &all[i]);
+    statuses[i] = sources[i].per_io
+                      ? ProbePerIoLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i])
+                      : ProbeLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i]);
   });
   std::vector<LogSource> kept;
+  // The first histogram log decides the layout (per-I/O logs are binned into it); with
+  // none, fio 3's (or --layout's).
+  int layout_from = -1;
+  for (size_t i = 0; i < sources.size() && layout_from < 0; ++i) {
+    if (statuses[i].ok() && !all[i].empty && all[i].columns > 0) layout_from = static_cast<int>(i);
+  }
+  if (layout_from < 0) {
+    BucketLayout fio;
+    if (o_.layout_hint.fio_version == 2) fio = BucketLayout{19, 6, 0, 1000};
+    if (o_.layout_hint.groups > 0) fio.groups = o_.layout_hint.groups;
+    info_.layout = fio;
+  }
   for (size_t i = 0; i < sources.size(); ++i) {
     const LogSource& src = sources[i];
     LogProbe& probe = all[i];
@@ -144,18 +180,69 @@ Status Planner::ProbeLogs(const std::vector<LogSource>& sources, std::vector<Log
       if (!s.ok()) return s;
       continue;
     }
-    if (kept.empty()) {
+    // Only where fio's client/server mode could have written the log: a hist log's name
+    // with a host suffix (a test's ramp of counts elsewhere would look the same).
+    const LogName name = ParseLogName(src.path);
+    if (probe.carried_lines && name.type == LogFileType::kHist && name.host_suffix) {
+      if (!o_.repair_client_logs) {
+        return Status::InputError(
+            src.path, 0,
+            std::string(kCarriedLinesBug) +
+                ". Read the per-I/O logs of the same jobs (write_lat_log, log_avg_msec=0: "
+                "exact) or the client's JSON output (--status-interval), or give "
+                "--repair-client-logs to read line k - line k-2");
+      }
+      ++carried_;
+    }
+    if (static_cast<int>(i) == layout_from) {
       s = LayoutFromColumns(probe.columns, o_.layout_hint, &info_.layout);
       if (!s.ok()) return Status::InputError(src.path, 1, s.message());
-    } else {
-      s = CheckLikeFirst(src, probe, kept.front(), probes->front());
+    }
+    if (!kept.empty()) {
+      // Against the first histogram log for the layout, the first log for the stamps.
+      const LogProbe& like =
+          layout_from >= 0 ? all[static_cast<size_t>(layout_from)] : probes->front();
+      const LogSource& like_src =
+          layout_from >= 0 ? sources[static_cast<size_t>(layout_from)] : kept.front();
+      s = CheckLikeFirst(src, probe, like_src, like);
+      if (s.ok()) s = CheckLikeFirst(src, probe, kept.front(), probes->front());
       if (!s.ok()) return s;
     }
     probes->push_back(std::move(probe));
     kept.push_back(src);
   }
   if (kept.empty()) return Status::Error("no log has any record");
+  if (carried_ > 0) {
+    info_.input_notes.push_back("--repair-client-logs: " + std::to_string(carried_) + " of " +
+                                std::to_string(kept.size()) +
+                                " logs show fio's client/server bug (line k carries line k-2) "
+                                "and are read as line k - line k-2");
+  } else if (o_.repair_client_logs) {
+    info_.input_notes.push_back(
+        "--repair-client-logs: no log shows fio's client/server bug; nothing repaired");
+  }
   info_.logs = kept;
+  return Status();
+}
+
+Status Planner::SplitSegments(std::vector<LogSource>* sources) {
+  std::vector<LogSource> out;
+  for (const LogSource& src : *sources) {
+    if (!MayHoldSeveralJobs(src)) {
+      out.push_back(src);
+      continue;
+    }
+    std::vector<LogSource> segments;
+    Status s = SplitJobSegments(src, &segments);
+    if (!s.ok()) return s;
+    if (segments.size() > 1) {
+      info_.input_notes.push_back(src.path + ": " + std::to_string(segments.size()) +
+                                  " jobs one after the other (fio's per_job_logs=0), read as " +
+                                  segments.front().job + " to " + segments.back().job);
+    }
+    out.insert(out.end(), segments.begin(), segments.end());
+  }
+  *sources = std::move(out);
   return Status();
 }
 
@@ -176,8 +263,13 @@ Status Planner::SetLogHistMsec(const std::vector<LogProbe>& probes) {
       global_gap = p.typical_gap_ms;
     }
   }
+  bool any_hist = false;
+  for (const LogSource& l : info_.logs) any_hist = any_hist || !l.per_io;
   if (o_.log_hist_msec > 0) {
     info_.log_hist_msec = o_.log_hist_msec;
+  } else if (!any_hist) {
+    // Per-I/O logs have no intervals: the quantum stands for one.
+    info_.log_hist_msec = o_.quantum_ms;
   } else if (global_gap > 0) {
     info_.log_hist_msec = global_gap;
     info_.log_hist_msec_inferred = true;
@@ -298,6 +390,11 @@ Status Planner::MakeSetups(const std::vector<LogProbe>& probes) {
     setup.columns = probes.front().columns;
     setup.first_interval_ms = FirstIntervalOf(probes[i]);
     setup.skip_bad_lines = o_.skip_bad_lines;
+    setup.layout = info_.layout;
+    const LogName name = ParseLogName(info_.logs[i].path);
+    setup.repair_carried_lines = probes[i].carried_lines && o_.repair_client_logs &&
+                                 name.type == LogFileType::kHist && name.host_suffix;
+    if (info_.logs[i].per_io) setup.value_unit_ns = PerIoUnitNs(i, probes[i]);
     if (!info_.epoch_logs) {
       setup.offset_ms = placed_.offset_ms[i];
       setup.floor_ms = placed_.floor_ms[i];  // relative stamps count from the job's start
@@ -340,6 +437,27 @@ Status Planner::Place(const std::vector<LogProbe>& probes) {
   for (std::string& w : placed_.warnings) summary_->warnings.push_back(std::move(w));
   info_.job_anchor_notes = placed_.job_notes;
   return s;
+}
+
+int64_t Planner::PerIoUnitNs(size_t i, const LogProbe& probe) {
+  if (info_.logs[i].smallfile) return 1;  // parsed into ns from its seconds
+  // fio 2 logged microseconds, fio 2.99 on nanoseconds, in the same line layout until 3.18
+  // added the priority column: the fio JSON's version or --layout tells.
+  const FioJsonMatch& m = matches_[i];
+  const std::string version =
+      m.file >= 0 ? jsons_[static_cast<size_t>(m.file)].fio_version : std::string();
+  if (o_.layout_hint.fio_version == 2 || version.rfind("fio-2.", 0) == 0) {
+    const bool ns = version.rfind("fio-2.99", 0) == 0;
+    if (!ns) return 1000;
+  }
+  if (probe.per_io_columns <= 5 && version.empty() && o_.layout_hint.fio_version == 0 &&
+      !per_io_unit_noted_) {
+    per_io_unit_noted_ = true;
+    info_.input_notes.push_back(
+        "per-I/O latencies read as nanoseconds (fio 2.99 and later); logs of fio 2 hold "
+        "microseconds in the same columns: give --layout fio2 or the run's fio JSON");
+  }
+  return 1;
 }
 
 }  // namespace

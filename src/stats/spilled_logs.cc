@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "base/varint.h"
+#include "log/record_stream.h"
 
 namespace fiohist {
 namespace {
@@ -154,7 +155,8 @@ Status SpilledLogs::WriteLog(size_t i, const LogSource& log, const StreamSetup& 
   SpillFile& file = *files_[static_cast<size_t>(worker)];
   Cursor& c = cursors_[i];
   c.at.file = c.first.file = worker;
-  LogStream stream(log, setup);
+  const std::unique_ptr<RecordStream> owned = MakeRecordStream(log, setup);
+  RecordStream& stream = *owned;
   std::string additions;  // this quantum's
   uint64_t addition_count = 0;
   stream.set_addition_observer(

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Per-I/O latency logs (write_lat_log, log_avg_msec=0): fiohist pctiles beside cat, zcat and
+# awk on the same text. The corpus is the shipped fio 3.42 per-I/O log
+# (tests/data/fio-3.42-client-server/csa_clat.1.log.127.0.0.1.gz, 72391 I/Os in 12 s) laid
+# end to end 15 times into each of 4 job logs (4.3 M lines, 112 MB of text, 22 MB gzip),
+# made once and cached. Each row is the best of --reps whole-process runs under
+# /usr/bin/time (wall, CPU = user + sys, peak RSS of the largest process). On a shared
+# machine read MB per CPU second (and paired runs) rather than wall.
+#
+# Usage: bench/per_io_bench.sh [--fiohist BIN] [--dir DIR] [--reps N]
+set -u -o pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+DIR=${FIOHIST_BENCH_DIR:-/tmp/fiohist-bench}/per-io
+FIOHIST=${FIOHIST:-}
+REPS=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fiohist) FIOHIST=$2; shift ;;
+    --dir) DIR=$2; shift ;;
+    --reps) REPS=$2; shift ;;
+    *) echo "per_io_bench.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -z "$FIOHIST" ] && FIOHIST=$(ls "$ROOT"/build*/fiohist 2>/dev/null | head -1)
+[ -x "$FIOHIST" ] || { echo "per_io_bench.sh: no fiohist binary (--fiohist)" >&2; exit 1; }
+SRC=$ROOT/tests/data/fio-3.42-client-server/csa_clat.1.log.127.0.0.1.gz
+mkdir -p "$DIR/gz"
+if [ ! -s "$DIR/gz/b_clat.4.log.gz" ]; then
+  echo "[bench] making the per-I/O corpus in $DIR" >&2
+  for j in 1 2 3 4; do
+    # 15 copies of the 12 s log, each shifted by the log's span: times keep going forward.
+    zcat "$SRC" | awk -F', ' -v OFS=', ' '
+      NR == 1 { t0 = $1 } { t[NR] = $1 - t0; rest[NR] = substr($0, index($0, ", ") + 2) }
+      END { span = t[NR] + 1; for (r = 0; r < 15; r++) for (i = 1; i <= NR; i++)
+              print t[i] + r * span, rest[i] }' > "$DIR/b_clat.$j.log"
+    gzip -c "$DIR/b_clat.$j.log" > "$DIR/gz/b_clat.$j.log.gz"
+  done
+fi
+PLAIN=("$DIR"/b_clat.[1-4].log)
+GZ=("$DIR"/gz/b_clat.[1-4].log.gz)
+BYTES=$(cat "${PLAIN[@]}" | wc -c)
+LINES=$(cat "${PLAIN[@]}" | wc -l)
+
+best() {  # best() LABEL COMMAND...: the fastest of REPS runs
+  local label=$1; shift
+  local bw="" bc="" br=""
+  for _ in $(seq "$REPS"); do
+    local t
+    /usr/bin/time -o "$DIR/time.txt" -f "%e %U %S %M" "$@" > /dev/null 2>&1
+    t=$(tail -1 "$DIR/time.txt")
+    read -r w u s r <<< "$t"
+    if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN{exit !(a<b)}'; then
+      bw=$w; bc=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}'); br=$r
+    fi
+  done
+  printf '  %-44s %7.2f %7s %9.0f %9.0f %9.1f %8.1f\n' "$label" "$bw" "$bc" \
+    "$(awk -v b="$BYTES" -v w="$bw" 'BEGIN{print (w>0)?b/1e6/w:0}')" \
+    "$(awk -v b="$BYTES" -v c="$bc" 'BEGIN{print (c>0)?b/1e6/c:0}')" \
+    "$(awk -v l="$LINES" -v w="$bw" 'BEGIN{print (w>0)?l/1e6/w:0}')" \
+    "$(awk -v k="$br" 'BEGIN{print k/1024}')"
+}
+
+echo "per-I/O logs: ${#PLAIN[@]} logs, $LINES I/Os, $((BYTES / 1000000)) MB of text (best of $REPS)"
+printf '  %-44s %7s %7s %9s %9s %9s %8s\n' "" "wall s" "cpu s" "MB/s" "MB/cpu s" "M I/Os/s" \
+  "RSS MB"
+best "cat plain" cat "${PLAIN[@]}"
+best "zcat gzip" zcat "${GZ[@]}"
+best "awk summing the latency column" awk -F', ' '{s += $2} END {print s}' "${PLAIN[@]}"
+best "fiohist pctiles plain (cluster)" "$FIOHIST" pctiles --quiet "${PLAIN[@]}"
+best "fiohist pctiles plain, --threads 1" "$FIOHIST" pctiles --quiet --threads 1 "${PLAIN[@]}"
+best "fiohist pctiles plain, cluster,host,job" "$FIOHIST" pctiles --quiet \
+  --scope cluster,host,job "${PLAIN[@]}"
+best "fiohist pctiles gzip (cluster)" "$FIOHIST" pctiles --quiet "${GZ[@]}"
+best "fiohist push --out plain" "$FIOHIST" push --run perio --out "$DIR/out" "${PLAIN[@]}"
+rm -rf "$DIR/out"

@@ -1,0 +1,264 @@
+#include "log/per_io_stream.h"
+
+#include <algorithm>
+
+namespace fiohist {
+namespace {
+
+constexpr int64_t kEpochThresholdMs = 100000000000LL;  // as log_probe.cc: 1973
+
+// fio's per-I/O lines with log_window_value=both have a second value where the direction
+// would be: a latency above 2 (no direction) there tells them apart.
+bool LooksTwoValued(const uint64_t* fields, int columns) {
+  return columns >= 5 && fields[2] > 2 && fields[3] <= 2;
+}
+
+}  // namespace
+
+int ColumnOfValue(const BucketLayout& layout, uint64_t value) {
+  // fio's stat.c, plat_val_to_idx: the most significant bit picks the group, the next
+  // `bits` bits the bucket within it; values up to 2^(bits+1)-1 are their own bucket.
+  int index;
+  const int msb = value == 0 ? 0 : 63 - __builtin_clzll(value);
+  if (msb <= layout.bits) {
+    index = static_cast<int>(value);
+  } else {
+    const int error_bits = msb - layout.bits;
+    const int base = (error_bits + 1) << layout.bits;
+    const int offset = static_cast<int>((value >> error_bits) & ((1u << layout.bits) - 1));
+    index = base + offset;
+  }
+  const int fine = layout.groups << layout.bits;
+  if (index >= fine) index = fine - 1;
+  return index >> layout.coarseness;
+}
+
+Status ProbePerIoLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+  const std::string& path = source.path;
+  *probe = LogProbe();
+  std::unique_ptr<LogReader> reader;
+  Status s = OpenLogSource(source, &reader);
+  if (!s.ok()) return s;
+  std::string_view line;
+  std::string what;
+  uint64_t fields[kPerIoMaxColumns];
+  int columns = 0, seen = 0, averaged = 0;
+  PerIoLayout layout;
+  SmallfileName smallfile;
+  if (source.smallfile && !ParseSmallfileName(path, &smallfile)) {
+    return Status::InputError(path, 0, "expected a name rsptimes_NN_HOST_OP_EPOCH.csv");
+  }
+  while (seen < max_lines && reader->NextLine(&line)) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (source.smallfile) {
+      PerIoRecord record;
+      if (!ParseSmallfileLine(line, smallfile, &record, &what)) {
+        if (skip_bad_lines) continue;
+        return Status::InputError(path, reader->line_number(), "smallfile response times: " + what);
+      }
+      if (probe->empty) {
+        probe->empty = false;
+        probe->first_time_ms = record.time_ms;
+        probe->epoch = true;
+      }
+      ++seen;
+      continue;
+    }
+    int n = 0;
+    bool good = SplitPerIoLine(line, fields, &n, &what);
+    if (good && columns == 0) {
+      good = PerIoLayoutOf(n, LooksTwoValued(fields, n), &layout, &what);
+      if (!good && n > kPerIoMaxColumns / 2 + 4) {
+        what += ": a histogram log named like a per-I/O log?";
+      }
+    }
+    PerIoRecord record;
+    if (good) good = ParsePerIoLine(line, layout, &record, &what);
+    if (!good) {
+      if (skip_bad_lines) continue;
+      return Status::InputError(path, reader->line_number(), "per-I/O latency log: " + what);
+    }
+    if (columns == 0) {
+      columns = n;
+      probe->empty = false;
+      probe->per_io_columns = n;
+      probe->first_time_ms = record.time_ms;
+      probe->epoch = record.time_ms >= kEpochThresholdMs;
+    }
+    // fio's averaged samples (log_avg_msec > 0) carry block size 0; an I/O never does.
+    if (record.block_size == 0) ++averaged;
+    ++seen;
+  }
+  if (!reader->status().ok() && !skip_bad_lines) return reader->status();
+  if (seen > 0 && averaged == seen) {
+    return Status::InputError(
+        path, 1,
+        "an averaged latency log (fio's log_avg_msec > 0: each line is the mean, or with "
+        "log_max_value the maximum, of a window, with block size 0), not one line per I/O: "
+        "no percentile can be computed from it; run fio with log_avg_msec=0 (or use "
+        "write_hist_log)");
+  }
+  return Status();
+}
+
+PerIoStream::PerIoStream(const LogSource& source, const StreamSetup& setup)
+    : source_(source), setup_(setup) {
+  if (source_.smallfile) ParseSmallfileName(source_.path, &smallfile_);
+}
+
+Status PerIoStream::BadLine(const std::string& what) {
+  std::string text = what;
+  if (reader_->last_line_unterminated()) {
+    text = "last line is incomplete (no newline at the end: fio killed mid-write?): " + text;
+  }
+  if (!setup_.skip_bad_lines) {
+    return Status::InputError(source_.path, reader_->line_number(), text);
+  }
+  ++report_.skipped_lines;
+  if (report_.skipped_examples.size() < 3) {
+    report_.skipped_examples.push_back(source_.path + ":" + std::to_string(reader_->line_number()) +
+                                       ": " + text);
+  }
+  return Status();
+}
+
+Status PerIoStream::ReadPeek() {
+  have_peek_ = false;
+  std::string_view line;
+  std::string what;
+  while (reader_->NextLine(&line)) {
+    if (source_.smallfile) {
+      if (line.find_first_not_of(" \t") == std::string_view::npos) {
+        ++report_.blank_lines;
+        continue;
+      }
+      if (!ParseSmallfileLine(line, smallfile_, &peek_, &what)) {
+        Status s = BadLine(what);
+        if (!s.ok()) return s;
+        continue;
+      }
+    } else if (layout_.columns == 0) {
+      // The first line settles the layout of the file.
+      if (line.find_first_not_of(" \t") == std::string_view::npos) {
+        ++report_.blank_lines;
+        continue;
+      }
+      uint64_t fields[kPerIoMaxColumns];
+      int n = 0;
+      if (!SplitPerIoLine(line, fields, &n, &what) ||
+          !PerIoLayoutOf(n, LooksTwoValued(fields, n), &layout_, &what)) {
+        layout_ = PerIoLayout();
+        Status s = BadLine(what);
+        if (!s.ok()) return s;
+        continue;
+      }
+    }
+    if (!source_.smallfile && !ParsePerIoLine(line, layout_, &peek_, &what)) {
+      if (line.find_first_not_of(" \t") == std::string_view::npos) {
+        ++report_.blank_lines;
+        continue;
+      }
+      Status s = BadLine(what);
+      if (!s.ok()) return s;
+      continue;
+    }
+    const int64_t stamp = peek_.time_ms + setup_.offset_ms;
+    if (last_stamp_ != INT64_MIN && stamp < last_stamp_ - kPerIoBackwardsSlackMs) {
+      Status s = BadLine(
+          "time goes backwards: " + std::to_string(peek_.time_ms) + " ms after " +
+          std::to_string(last_stamp_ - setup_.offset_ms) +
+          " ms on the line before (fio logs each I/O when it completes, in order; times that "
+          "restart are a per_job_logs=0 file holding several jobs one after the other: run "
+          "fio with per_job_logs=1)");
+      if (!s.ok()) return s;
+      continue;
+    }
+    peek_stamp_ = stamp;
+    if (reader_->last_line_unterminated()) report_.unterminated_last_line = true;
+    have_peek_ = true;
+    return Status();
+  }
+  return reader_->status();
+}
+
+Status PerIoStream::Prime() {
+  if (opened_) return Status();
+  opened_ = true;
+  Status s = OpenLogSource(source_, &reader_);
+  if (!s.ok()) return s;
+  const size_t columns = static_cast<size_t>(setup_.layout.columns());
+  for (auto& d : dense_) d.assign(columns, 0);
+  s = ReadPeek();
+  if (!s.ok()) return s;
+  next_start_ms_ = have_peek_ ? peek_stamp_ : INT64_MAX;
+  if (have_peek_) first_stamp_ = peek_stamp_;
+  return Status();
+}
+
+Status PerIoStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                         DirectionFlags* touched, std::vector<PlacedRecord>* placed) {
+  Status s = Prime();
+  if (!s.ok()) return s;
+  const int64_t qs = grid.Start(q), qe = grid.End(q);
+  covered_q_ = q;
+  covered_ = 0;
+  const int64_t unit = setup_.value_unit_ns;
+  const int64_t layout_unit = setup_.layout.unit_ns;
+  std::array<uint64_t, kLogDirections> ios{};
+  while (have_peek_ && peek_stamp_ < qe) {
+    // A line before qs went back within the slack into a finished quantum: counted here.
+    if (peek_stamp_ < qs) report_.late_ios += 1;
+    const size_t d = static_cast<size_t>(peek_.direction);
+    // Latency in the layout's units (ns for fio 3, us for fio 2's hist layout).
+    uint64_t v = peek_.value;
+    if (unit != layout_unit) {
+      v = static_cast<uint64_t>(static_cast<double>(v) * static_cast<double>(unit) /
+                                static_cast<double>(layout_unit));
+    }
+    const int c = ColumnOfValue(setup_.layout, v);
+    uint32_t& slot = dense_[d][static_cast<size_t>(c)];
+    if (slot == 0) used_[d].push_back(static_cast<uint32_t>(c));
+    ++slot;
+    ++ios[d];
+    last_stamp_ = peek_stamp_;
+    s = ReadPeek();
+    if (!s.ok()) return s;
+  }
+  const TimeSpan span{qs, qe};  // (qs, qe]: weight 1 in q, 0 in every other quantum
+  for (int di = 0; di < kLogDirections; ++di) {
+    const size_t d = static_cast<size_t>(di);
+    if (ios[d] == 0) continue;
+    std::sort(used_[d].begin(), used_[d].end());
+    counts_.clear();
+    for (uint32_t c : used_[d]) {
+      counts_.emplace_back(c, dense_[d][c]);
+      dense_[d][c] = 0;
+    }
+    used_[d].clear();
+    const Direction dir = static_cast<Direction>(di);
+    (*out)[d].AddWeighted(counts_, 1.0);
+    if (observer_) observer_(dir, counts_, 1.0);
+    if (placed) placed->push_back(PlacedRecord{dir, span, counts_});
+    (*touched)[d] = true;
+    report_.has_direction[d] = true;
+    report_.records += static_cast<long long>(ios[d]);
+    report_.total_ios += static_cast<double>(ios[d]);
+  }
+  // The job ran from its start (relative logs: the floor) or its first completion, to its
+  // last completion (the end of that millisecond).
+  if (first_stamp_ != INT64_MIN) {
+    const int64_t from =
+        std::max(qs, setup_.floor_ms > INT64_MIN / 2 ? std::min(setup_.floor_ms, first_stamp_)
+                                                     : first_stamp_);
+    const int64_t to = have_peek_ ? qe : std::min(qe, last_stamp_ + 1);
+    covered_ = std::max<int64_t>(0, to - from);
+  }
+  next_start_ms_ = have_peek_ ? peek_stamp_ : INT64_MAX;
+  if (!have_peek_) {
+    reader_.reset();
+    for (auto& d : dense_) std::vector<uint32_t>().swap(d);
+  }
+  return Status();
+}
+
+}  // namespace fiohist

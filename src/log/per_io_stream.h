@@ -1,0 +1,96 @@
+// A per-I/O latency log (write_lat_log, log_avg_msec=0) as a stream of per-quantum
+// histograms: every I/O counted in the quantum where it completed, in fio's buckets.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "histogram/bucket_layout.h"
+#include "log/log_probe.h"
+#include "log/log_reader.h"
+#include "log/log_stream.h"
+#include "log/per_io_line.h"
+#include "log/record_stream.h"
+#include "log/smallfile_line.h"
+
+namespace fiohist {
+
+/// fio's bucket of a latency of `value` histogram units (plat_val_to_idx of fio's stat.c:
+/// values below 2^(bits+1) have a bucket each, then 2^bits buckets per power of two), in
+/// the column of `layout` (coarsened), clamped into its last column as fio does.
+int ColumnOfValue(const BucketLayout& layout, uint64_t value);
+
+/// How far a line's completion time may go back from the previous line's before it is an
+/// error. fio stamps each I/O at completion in the order it logs them, so a per-I/O log
+/// never goes back (tested with fio 3.33 and 3.42); a millisecond of slack keeps clock
+/// rounding from failing a file. More is a per_job_logs=0 file (the next job's times restart)
+/// or a damaged one.
+constexpr int64_t kPerIoBackwardsSlackMs = 1;
+
+/// Reads the first `max_lines` lines of the per-I/O log at `path` into `probe` (columns 0:
+/// the run's layout decides; no stamps: the I/Os have no intervals to align the grid with).
+/// Fails, naming file and line, for an averaged log (log_avg_msec > 0: block size 0 on every
+/// line), a log with no fio per-I/O layout, and bad lines unless `skip_bad_lines`.
+Status ProbePerIoLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe);
+
+/// Streams one per-I/O log in time order. Each quantum's I/Os are counted per direction and
+/// bucket, then handed out as one record spanning the quantum (weight 1 in it, 0 anywhere
+/// else), so bucket documents, read-back and zoom work as for histogram logs; nothing is
+/// spread over quantum edges (straddled_ios is 0). Memory: one read buffer and the counts of
+/// the quantum being read.
+class PerIoStream : public RecordStream {
+ public:
+  PerIoStream(const LogSource& source, const StreamSetup& setup);
+
+  Status Prime() override;
+  int64_t next_start_ms() const override { return next_start_ms_; }
+  Status Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched,
+              std::vector<PlacedRecord>* placed = nullptr) override;
+  /// From the job's start (relative logs) or its first I/O's completion to its last one's.
+  int64_t covered_ms(int64_t q) const override { return covered_q_ == q ? covered_ : 0; }
+  std::array<double, kLogDirections> straddled_ios(int64_t) const override { return {}; }
+  void set_addition_observer(AdditionObserver observer) override {
+    observer_ = std::move(observer);
+  }
+  const LogSource& source() const override { return source_; }
+  const LogReport& report() const override { return report_; }
+  /// The column layout settled from the first line.
+  const PerIoLayout& layout() const { return layout_; }
+  /// The I/O last read ahead (valid while not done()): completion, latency, direction and
+  /// issue time (IssueTimeNs) for views that place I/Os at their issue.
+  const PerIoRecord& next_record() const { return peek_; }
+
+ private:
+  // Reads the next good line into peek_ (have_peek_ false at the end).
+  Status ReadPeek();
+  Status BadLine(const std::string& what);
+
+  LogSource source_;
+  StreamSetup setup_;
+  std::unique_ptr<LogReader> reader_;
+  PerIoLayout layout_;
+  SmallfileName smallfile_;  // source_.smallfile: thread, host, op and epoch of the name
+  bool opened_ = false;
+  bool have_peek_ = false;
+  PerIoRecord peek_;
+  int64_t peek_stamp_ = 0;  // peek_.time_ms on the run's time line
+  int64_t last_stamp_ = INT64_MIN;
+  int64_t first_stamp_ = INT64_MIN;
+  int64_t next_start_ms_ = INT64_MIN;
+  int64_t covered_q_ = INT64_MIN;
+  int64_t covered_ = 0;
+  LogReport report_;
+  AdditionObserver observer_;
+  // Per direction: the quantum's count per column, and the columns touched (sorted at the
+  // end of Feed into `counts_`).
+  std::array<std::vector<uint32_t>, kLogDirections> dense_;
+  std::array<std::vector<uint32_t>, kLogDirections> used_;
+  std::vector<std::pair<uint32_t, uint64_t>> counts_;
+};
+
+}  // namespace fiohist
