@@ -2,6 +2,7 @@
 // completed, and which host's logs each file belongs to.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct FioJsonHost {
   /// group_reporting was on: one entry sums several jobs, so only the host's total of
   /// job_ios compares with its logs.
   bool grouped = false;
+  /// Per job, parallel to job_ios: its options ask for gaps in its I/O (thinktime, or a
+  /// rate limit), so a span without completions may be the job idling, not a stall.
+  std::vector<bool> job_paced;
+  /// log_hist_msec of the jobs' options (or the global ones) when they all agree; else 0.
+  int64_t log_hist_msec = 0;
 };
 
 /// One fio JSON output file.

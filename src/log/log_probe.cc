@@ -71,7 +71,7 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
       gaps.push_back(record.time_ms - l);
     }
     l = record.time_ms;
-    probe->stamps.push_back({record.time_ms, static_cast<double>(record.total)});
+    probe->stamps.push_back({record.time_ms, static_cast<double>(record.total), record.direction});
     ++seen;
   }
   // With --skip-bad-lines the stream reports the damage (and uses what came before it).

@@ -14,6 +14,7 @@
 #include "stats/percentiles.h"
 #include "stats/scope_result.h"
 #include "stats/sla.h"
+#include "stats/stalls.h"
 
 namespace fiohist {
 
@@ -101,6 +102,9 @@ struct RunSummary {
   /// The run document's `state`: "finished" once all logs are read (push); a live run
   /// (follow) writes "running" while it goes on and "aborted" when it stops short.
   std::string state = "finished";
+  /// Spans longer than twice log_hist_msec with no completion, per host then cluster
+  /// (stalls.h): the run document's `stalls`.
+  std::vector<Stall> stalls;
 };
 
 /// Receives results in order: Begin, Quantum* (by time, then scope kind, host, job,
