@@ -173,7 +173,21 @@ def main():
     ap.add_argument("--keep", help="make the fresh run in this directory and keep it")
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--before", help="another fiohist for the table's 'before' columns")
+    ap.add_argument("--attempts", type=int, default=1,
+                    help="fresh fio runs to try: fio's own timing on a loaded machine can add a "
+                         "pause at a stall's edge; a fault of fiohist's fails every run")
     a = ap.parse_args()
+    code = 1
+    for attempt in range(1, (1 if a.data else a.attempts) + 1):
+        if attempt > 1:
+            print("attempt %d of %d" % (attempt, a.attempts))
+        code = run_once(a)
+        if code != 1:
+            return code
+    return code
+
+
+def run_once(a):
     datadir = a.data
     tmp = None
     if datadir is None:
@@ -189,11 +203,14 @@ def main():
             if not datadir or not os.path.isdir(datadir):
                 print("no recorded run either: skipped")
                 return 77
+    failures = ["not evaluated"]
     try:
         failures = evaluate(a.fiohist, datadir, a.table, a.before)
     finally:
-        if tmp and not a.keep:
+        if tmp and not a.keep and not failures:
             shutil.rmtree(tmp, ignore_errors=True)
+        elif tmp and failures:
+            print("the failing run is kept in " + tmp)
     for f in failures:
         print("FAIL: " + f)
     return 1 if failures else 0
