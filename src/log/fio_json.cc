@@ -80,6 +80,28 @@ bool JobsUseGroupReporting(const Json& options) {
   return options.IsObject() && options.HasMember("group_reporting");
 }
 
+// The options that make a job pause on purpose: fio's thinktime and rate limits.
+constexpr const char* kPacingOptions[] = {"thinktime", "rate", "rate_iops", "rate_min",
+                                          "rate_iops_min"};
+
+// Whether `options` (a job's or the global ones) set any pacing option to a non-zero value.
+bool HasPacing(const Json& options) {
+  if (!options.IsObject()) return false;
+  for (const char* name : kPacingOptions) {
+    if (!options.HasMember(name) || !options[name].IsString()) continue;
+    const std::string v = options[name].GetString();
+    if (v.find_first_not_of("0,. ") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// log_hist_msec set in `options`, or 0.
+int64_t LogHistMsecOf(const Json& options) {
+  if (!options.IsObject() || !options.HasMember("log_hist_msec")) return 0;
+  const Json& v = options["log_hist_msec"];
+  return v.IsString() ? std::atoll(v.GetString()) : 0;
+}
+
 // I/Os a job completed: total_ios of each direction (clat_ns.N where total_ios is absent).
 double JobIos(const Json& job) {
   double ios = 0;
@@ -356,11 +378,23 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
       if (!s.ok()) return s;
     }
     h.anchor.fio_version = out->fio_version;
+    const bool global_pacing = global && HasPacing(*global);
+    const int64_t global_msec = global ? LogHistMsecOf(*global) : 0;
+    bool agree = true;
+    for (const Json* job : jobs_of[host]) {
+      int64_t msec = job->HasMember("job options") ? LogHistMsecOf((*job)["job options"]) : 0;
+      if (msec <= 0) msec = global_msec;
+      if (h.log_hist_msec == 0) h.log_hist_msec = msec;
+      agree = agree && msec == h.log_hist_msec;
+    }
+    if (!agree) h.log_hist_msec = 0;
     for (const Json* job : jobs_of[host]) {
       h.job_ios.push_back(JobIos(*job));
-      h.job_names.push_back((*job).HasMember("jobname") && (*job)["jobname"].IsString()
+      h.job_names.push_back(job->HasMember("jobname") && (*job)["jobname"].IsString()
                                 ? (*job)["jobname"].GetString()
                                 : "");
+      h.job_paced.push_back(global_pacing ||
+                            (job->HasMember("job options") && HasPacing((*job)["job options"])));
     }
     out->hosts.push_back(std::move(h));
   }

@@ -2,6 +2,7 @@
 // completed, and which host's logs each file belongs to.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,11 @@ struct FioJsonHost {
   /// `log_alternate_epoch_clock_id`, e.g. 1: CLOCK_MONOTONIC, the machine's uptime); -1
   /// when they are relative or Unix time (CLOCK_REALTIME, 0).
   int alternate_clock = -1;
+  /// Per job, parallel to job_ios: its options ask for gaps in its I/O (thinktime, or a
+  /// rate limit), so a span without completions may be the job idling, not a stall.
+  std::vector<bool> job_paced;
+  /// log_hist_msec of the jobs' options (or the global ones) when they all agree; else 0.
+  int64_t log_hist_msec = 0;
 };
 
 /// One fio JSON output file.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "log/log_line.h"
 
 namespace fiohist {
 
@@ -36,6 +37,8 @@ const char* GridModeName(GridChoice::Mode mode);
 struct RecordEnd {
   int64_t end_ms = 0;
   double ios = 0;
+  /// The record's direction (for the stamp rules of interval_model.h).
+  Direction direction = Direction::kRead;
 };
 
 /// The period of record-end phases that matters on a grid of `quantum_ms`: the records of

@@ -82,7 +82,7 @@ Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, Log
       gaps.push_back(record.time_ms - l);
     }
     l = record.time_ms;
-    probe->stamps.push_back({record.time_ms, static_cast<double>(record.total)});
+    probe->stamps.push_back({record.time_ms, static_cast<double>(record.total), record.direction});
     carried.Add(record);
     ++seen;
   }

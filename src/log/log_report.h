@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,12 +10,31 @@
 
 namespace fiohist {
 
+/// A span in which one direction of a log completed no I/O, as the record that ended it
+/// tells (fio wrote it at the first completion past its deadline: interval_model.h).
+struct Pause {
+  Direction direction = Direction::kRead;
+  /// Estimated: the record's other I/Os completed at the rate of the record before it, from
+  /// its start on (never past the record's deadline, where fio's rule puts the last bound).
+  int64_t start_ms = 0;
+  /// The stamp of the completion that ended it.
+  int64_t end_ms = 0;
+  /// I/Os that completed at its end: the one that wrote the record, and the catch-up
+  /// records fio wrote right after it (one per deadline missed). Stuck I/Os that completed
+  /// later, in the next record, are not counted.
+  double stuck_ios = 0;
+  /// The highest bucket column of those I/Os.
+  uint32_t slowest_column = 0;
+};
+
 /// Per-file counters for the end-of-run report: nothing is dropped silently. Its own header
 /// because every output reads it, and none of them needs the stream that fills it.
 struct LogReport {
   /// Records placed on the time line.
   long long records = 0;
-  /// Records that repeated the previous stamp of their direction (dropped).
+  /// Records that repeated the previous stamp of their direction (dropped). fio writes such
+  /// records after a pause (one per deadline missed, each with new I/Os): LogStream keeps
+  /// them all; only the compat mode drops them.
   long long duplicates = 0;
   /// Malformed lines skipped under --skip-bad-lines.
   long long skipped_lines = 0;
@@ -34,6 +54,9 @@ struct LogReport {
   double repair_clamped_ios = 0;
   /// Directions this log has records for.
   std::array<bool, kLogDirections> has_direction{};
+  /// Spans of no completion, per direction in time order, longer than a tenth of
+  /// log_hist_msec past a record's deadline (stalls, idle gaps and hiccups alike).
+  std::vector<Pause> pauses;
 };
 
 }  // namespace fiohist

@@ -15,7 +15,9 @@ constexpr size_t kMaxSkippedExamples = 5;
 }  // namespace
 
 LogStream::LogStream(const LogSource& source, const StreamSetup& setup)
-    : source_(source), setup_(setup), model_(setup.first_interval_ms, setup.floor_ms) {}
+    : source_(source),
+      setup_(setup),
+      model_(setup.first_interval_ms, setup.floor_ms, setup.floor_is_job_start) {}
 
 Status LogStream::BadLine(const std::string& what) {
   std::string message = what;
@@ -94,8 +96,8 @@ void LogStream::Close() {
   for (auto& r : ahead_) r.reset();
 }
 
-void LogStream::Accept(const LogRecord& as_read, TimeSpan span, bool unterminated,
-                       const QuantumGrid& grid, int64_t q, DirectionSums* out,
+void LogStream::Accept(const LogRecord& as_read, const RecordPlacement& placement,
+                       bool unterminated, const QuantumGrid& grid, int64_t q, DirectionSums* out,
                        DirectionFlags* touched) {
   const LogRecord* use = &as_read;
   if (setup_.repair_carried_lines) {
@@ -105,6 +107,69 @@ void LogStream::Accept(const LogRecord& as_read, TimeSpan span, bool unterminate
     use = &repaired_;
   }
   const LogRecord& record = *use;
+  const size_t d = static_cast<size_t>(record.direction);
+  ++report_.records;
+  // Only a line that is used counts as an unterminated-but-used last line.
+  if (unterminated) report_.unterminated_last_line = true;
+  report_.total_ios += static_cast<double>(record.total);
+  report_.has_direction[d] = true;
+  const double total = static_cast<double>(record.total);
+  if (!placement.paused()) {
+    if (placement.covers.length() > 0)
+      rate_[d] = total / static_cast<double>(placement.covers.length());
+    AddPart(record.direction, record.counts, total, placement.covers, kIos | kCover, grid, q, out,
+            touched);
+    return;
+  }
+  NotePause(record, placement);
+  // A record that ended a pause: it covers its whole span, its I/Os completed where fio's
+  // rule says (interval_model.h).
+  static const std::vector<std::pair<uint32_t, uint64_t>> kNoCounts;
+  AddPart(record.direction, kNoCounts, 0, placement.covers, kCover, grid, q, out, touched);
+  if (!placement.lone || record.counts.empty()) {
+    AddPart(record.direction, record.counts, total, placement.ios, kIos, grid, q, out, touched);
+    return;
+  }
+  const uint32_t slowest = record.counts.back().first;
+  lone_counts_.assign(1, {slowest, 1});
+  if (record.total > 1) {
+    rest_counts_.assign(record.counts.begin(), record.counts.end());
+    if (--rest_counts_.back().second == 0) rest_counts_.pop_back();
+    AddPart(record.direction, rest_counts_, total - 1, placement.ios, kIos, grid, q, out, touched);
+  }
+  AddPart(record.direction, lone_counts_, 1, placement.lone_span(), kIos, grid, q, out, touched);
+}
+
+void LogStream::NotePause(const LogRecord& record, const RecordPlacement& placement) {
+  const size_t d = static_cast<size_t>(record.direction);
+  const uint32_t slowest = record.counts.empty() ? 0 : record.counts.back().first;
+  if (!placement.lone) {
+    // A catch-up record: more I/Os that were stuck in the pause its direction just ended.
+    for (auto it = report_.pauses.rbegin(); it != report_.pauses.rend(); ++it) {
+      if (it->direction != record.direction) continue;
+      it->stuck_ios += static_cast<double>(record.total);
+      it->slowest_column = std::max(it->slowest_column, slowest);
+      return;
+    }
+  }
+  Pause p;
+  p.direction = record.direction;
+  p.end_ms = placement.covers.end_ms;
+  p.stuck_ios = 1;
+  p.slowest_column = slowest;
+  const int64_t bound = placement.lone ? placement.ios.end_ms : placement.covers.start_ms;
+  p.start_ms = bound;
+  if (placement.lone && rate_[d] > 0) {
+    const double ms = static_cast<double>(record.total - 1) / rate_[d];
+    p.start_ms = std::min<int64_t>(bound, placement.ios.start_ms + static_cast<int64_t>(ms));
+  }
+  report_.pauses.push_back(p);
+}
+
+void LogStream::AddPart(Direction direction,
+                        const std::vector<std::pair<uint32_t, uint64_t>>& counts, double total,
+                        TimeSpan span, int what, const QuantumGrid& grid, int64_t q,
+                        DirectionSums* out, DirectionFlags* touched) {
   const int64_t qs = grid.Start(q);
   const int64_t qe = grid.End(q);
   // (t, t] would carry no time: give it the millisecond before its stamp.
@@ -114,32 +179,30 @@ void LogStream::Accept(const LogRecord& as_read, TimeSpan span, bool unterminate
     // start in a finished quantum, keep every I/O, placed from the first one still open.
     const double late =
         std::min(1.0, static_cast<double>(qs - span.start_ms) / static_cast<double>(span.length()));
-    report_.late_ios += static_cast<double>(record.total) * late;
+    report_.late_ios += total * late;
     span.start_ms = qs;
     if (span.end_ms <= qs) span.end_ms = qs + 1;
   }
-  const size_t d = static_cast<size_t>(record.direction);
-  ++report_.records;
-  // Only a line that is used counts as an unterminated-but-used last line.
-  if (unterminated) report_.unterminated_last_line = true;
-  report_.total_ios += static_cast<double>(record.total);
-  report_.has_direction[d] = true;
+  const size_t d = static_cast<size_t>(direction);
   const double w = grid.Weight(span, q);
-  if (w > 0) {
-    (*out)[d].AddWeighted(record.counts, w);
-    if (observer_) observer_(record.direction, record.counts, w);
+  if (w > 0 && !counts.empty()) {
+    (*out)[d].AddWeighted(counts, w);
+    if (observer_) observer_(direction, counts, w);
   }
-  if (w > 0 && w < 1) straddled_[d] += std::min(w, 1 - w) * static_cast<double>(record.total);
+  if (w > 0 && w < 1) straddled_[d] += std::min(w, 1 - w) * total;
   (*touched)[d] = true;
-  if (placed_) placed_->push_back(PlacedRecord{record.direction, span, record.counts});
-  covered_[d] += std::max<int64_t>(0, std::min(span.end_ms, qe) - std::max(span.start_ms, qs));
+  if (placed_ && (what & kIos)) placed_->push_back(PlacedRecord{direction, span, counts});
+  if (what & kCover) {
+    covered_[d] += std::max<int64_t>(0, std::min(span.end_ms, qe) - std::max(span.start_ms, qs));
+  }
   if (span.end_ms > qe) {
     if (pending_used_ == pending_.size()) pending_.emplace_back();
     Pending& p = pending_[pending_used_++];
     p.span = span;
-    p.direction = record.direction;
-    p.counts.assign(record.counts.begin(), record.counts.end());
-    p.total = static_cast<double>(record.total);
+    p.direction = direction;
+    p.counts.assign(counts.begin(), counts.end());
+    p.total = total;
+    p.what = what;
   }
 }
 
@@ -169,8 +232,8 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
       break;  // fio's statistics reset: nothing after it is read (the main reader reports it)
     }
     if (dir != d) continue;
-    if (stamp == last) continue;  // a duplicate: the main reader counts it
-    const bool good = stamp > last && stamp - last <= kMaxSpanMs &&
+    // A stamp equal to the last one is a catch-up record: placed like any other.
+    const bool good = stamp >= last && stamp - last <= kMaxSpanMs &&
                       ParseRecord(line, &ahead_record_, &what) &&
                       ahead_record_.columns == setup_.columns;
     if (!good) {
@@ -178,11 +241,11 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
       if (setup_.skip_bad_lines) continue;
       return Status();
     }
-    TimeSpan span;
-    model_.Place(stamp, d, &span);
+    RecordPlacement placement;
+    model_.Place(stamp, d, &placement);
     ahead_prev_[i] = last;
     ahead_line_[i] = r->line_number();
-    Accept(ahead_record_, span, r->last_line_unterminated(), grid, q, out, touched);
+    Accept(ahead_record_, placement, r->last_line_unterminated(), grid, q, out, touched);
     return Status();
   }
   ahead_done_[i] = true;  // no more lines of this direction
@@ -210,7 +273,8 @@ void LogStream::UpdateNextStart() {
   int64_t next = INT64_MAX;
   for (size_t i = 0; i < pending_used_; ++i) next = std::min(next, pending_[i].span.start_ms);
   if (have_peek_) {
-    next = std::min(next, model_.StartOf(peek_time_ + setup_.offset_ms, peek_direction_));
+    const int64_t stamp = peek_time_ + setup_.offset_ms;
+    next = std::min(next, model_.Plan(stamp, peek_direction_).start_ms());
   }
   next_start_ms_ = next;
 }
@@ -224,13 +288,17 @@ void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* o
     const double w = grid.Weight(p.span, q);
     const int d = static_cast<int>(p.direction);
     if (w > 0) {
-      (*out)[d].AddWeighted(p.counts, w);
-      if (observer_) observer_(p.direction, p.counts, w);
+      if (!p.counts.empty()) {
+        (*out)[d].AddWeighted(p.counts, w);
+        if (observer_) observer_(p.direction, p.counts, w);
+      }
       (*touched)[d] = true;
       // It began in an earlier quantum: w < 1.
       straddled_[static_cast<size_t>(d)] += std::min(w, 1 - w) * p.total;
-      covered_[static_cast<size_t>(d)] +=
-          std::min(p.span.end_ms, qe) - std::max(p.span.start_ms, qs);
+      if (p.what & kCover) {
+        covered_[static_cast<size_t>(d)] +=
+            std::min(p.span.end_ms, qe) - std::max(p.span.start_ms, qs);
+      }
     }
     if (p.span.end_ms > qe) {
       if (keep != i) std::swap(pending_[keep], p);
@@ -249,8 +317,8 @@ Status LogStream::FeedLines(const QuantumGrid& grid, int64_t q, DirectionSums* o
     const long long line = reader_->line_number();
     Status s;
     if (ahead_line_[pd] != 0 && line <= ahead_line_[pd]) {
-      s = SettleLookedAhead(stamp, line);
-    } else if (model_.StartOf(stamp, peek_direction_) >= qe) {
+      s = SettleLookedAhead(line);
+    } else if (model_.Plan(stamp, peek_direction_).start_ms() >= qe) {
       break;
     } else {
       s = PlaceLine(stamp, grid, q, out, touched);
@@ -262,7 +330,7 @@ Status LogStream::FeedLines(const QuantumGrid& grid, int64_t q, DirectionSums* o
   return Status();
 }
 
-Status LogStream::SettleLookedAhead(int64_t stamp, long long line) {
+Status LogStream::SettleLookedAhead(long long line) {
   const size_t pd = static_cast<size_t>(peek_direction_);
   if (line == ahead_line_[pd]) {
     ahead_line_[pd] = 0;  // placed already
@@ -270,10 +338,6 @@ Status LogStream::SettleLookedAhead(int64_t stamp, long long line) {
   }
   std::string what;
   if (!ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
-  if (stamp == ahead_prev_[pd]) {
-    ++report_.duplicates;
-    return Status();
-  }
   return BadLine("time stamp out of order: " + std::to_string(record_.time_ms) + " ms between " +
                  DirectionName(peek_direction_) + " records at " +
                  std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
@@ -302,17 +366,14 @@ Status LogStream::PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, D
                    DirectionName(d) + " record at " +
                    std::to_string(model_.last(d) - setup_.offset_ms) + " ms");
   }
-  TimeSpan span;
-  switch (model_.Place(stamp, d, &span)) {
-    case IntervalModel::Verdict::kDuplicate:
-      ++report_.duplicates;
-      break;
+  RecordPlacement placement;
+  switch (model_.Place(stamp, d, &placement)) {
     case IntervalModel::Verdict::kBackwards:
       return BadLine("time goes backwards: " + std::to_string(record_.time_ms) +
                      " ms is before the previous " + DirectionName(d) + " record at " +
                      std::to_string(model_.last(d) - setup_.offset_ms) + " ms");
-    case IntervalModel::Verdict::kSpan:
-      Accept(record_, span, reader_->last_line_unterminated(), grid, q, out, touched);
+    case IntervalModel::Verdict::kPlaced:
+      Accept(record_, placement, reader_->last_line_unterminated(), grid, q, out, touched);
       break;
   }
   return Status();

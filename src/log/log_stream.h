@@ -34,6 +34,9 @@ struct StreamSetup {
   int64_t first_interval_ms = 1000;
   /// Spans never start before this instant (the job start of relative logs).
   int64_t floor_ms = INT64_MIN / 2;
+  /// floor_ms is the job's start as an anchor gave it (fio's JSON, --start-time): a first
+  /// record long after it ended a pause (interval_model.h).
+  bool floor_is_job_start = false;
   /// Bad lines are counted and skipped instead of ending the run (--skip-bad-lines).
   bool skip_bad_lines = false;
   /// Per-I/O logs: the run's bucket layout their latencies are binned into, and ns per unit
@@ -107,7 +110,10 @@ class LogStream : public RecordStream {
     Direction direction;
     std::vector<std::pair<uint32_t, uint64_t>> counts;
     double total = 0;  // I/Os of the record
+    int what = 0;      // kIos | kCover
   };
+  // What a part of a record adds to the quanta it overlaps: its I/Os, its coverage.
+  static constexpr int kIos = 1, kCover = 2;
   // Reads the next line worth looking at into peek_*; false at end of input.
   Status ReadPeek(bool* have);
   // Feed's steps, in order. Adds the share of quantum q of spans read in earlier quanta.
@@ -119,16 +125,24 @@ class LogStream : public RecordStream {
   Status LookAheadStalled(const QuantumGrid& grid, int64_t q, DirectionSums* out,
                           DirectionFlags* touched);
   // The peeked line at `line`, which a look-ahead reader has been past: the line it placed
-  // (now skipped) or one it passed over (a duplicate or a bad line, reported here, in file
-  // order).
-  Status SettleLookedAhead(int64_t stamp, long long line);
+  // (now skipped) or one it passed over (a bad line, reported here, in file order).
+  Status SettleLookedAhead(long long line);
   // Parses the peeked line stamped `stamp` (with the offset), checks it against the run's
   // layout and its direction's last stamp, and places it.
   Status PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, DirectionSums* out,
                    DirectionFlags* touched);
-  // Counts a record placed on `span` and adds its share of quantum q (and later ones).
-  void Accept(const LogRecord& record, TimeSpan span, bool unterminated, const QuantumGrid& grid,
-              int64_t q, DirectionSums* out, DirectionFlags* touched);
+  // Counts a record placed as `placement` says and adds its share of quantum q (and later
+  // ones).
+  void Accept(const LogRecord& record, const RecordPlacement& placement, bool unterminated,
+              const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched);
+  // Notes the pause a record placed as `placement` ended (or, for a catch-up record, adds
+  // its I/Os to the last pause of its direction) in report_.pauses.
+  void NotePause(const LogRecord& record, const RecordPlacement& placement);
+  // Adds `counts` spread over `span` (`what`: its I/Os, its coverage) to quantum q, and
+  // keeps it pending for later quanta.
+  void AddPart(Direction direction, const std::vector<std::pair<uint32_t, uint64_t>>& counts,
+               double total, TimeSpan span, int what, const QuantumGrid& grid, int64_t q,
+               DirectionSums* out, DirectionFlags* touched);
   // Finds and places the next line of direction `d` ahead of the main reader.
   Status LookAhead(Direction d, const QuantumGrid& grid, int64_t q, DirectionSums* out,
                    DirectionFlags* touched);
@@ -171,6 +185,10 @@ class LogStream : public RecordStream {
   std::array<int64_t, kLogDirections> ahead_prev_{};
   std::array<bool, kLogDirections> ahead_done_{};
   LogRecord ahead_record_;
+  // Per direction: I/Os per ms of the last record of normal length (a pause's start).
+  std::array<double, kLogDirections> rate_{};
+  // A split record's parts (Accept), kept for their storage.
+  std::vector<std::pair<uint32_t, uint64_t>> rest_counts_, lone_counts_;
   // Per direction: the time of quantum covered_q_ its spans cover (Feed() resets it).
   std::array<int64_t, kLogDirections> covered_{};
   int64_t covered_q_ = INT64_MIN;

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "histogram/histogram.h"
-#include "log/interval_model.h"
 
 namespace fiohist {
 namespace {
@@ -37,35 +36,6 @@ TEST(QuantumGrid, EpochAlignmentAndNegativeTimes) {
   EXPECT_EQ(grid.IndexOf(-1), -1);
   EXPECT_EQ(grid.IndexOf(-1000), -1);
   EXPECT_EQ(grid.IndexOf(-1001), -2);
-}
-
-TEST(IntervalModel, StampsCloseTheirInterval) {
-  IntervalModel m(1000, 0);
-  TimeSpan s;
-  ASSERT_EQ(m.Place(1001, Direction::kRead, &s), IntervalModel::Verdict::kSpan);
-  EXPECT_EQ(s.start_ms, 1);
-  EXPECT_EQ(s.end_ms, 1001);
-  ASSERT_EQ(m.Place(1001, Direction::kWrite, &s), IntervalModel::Verdict::kSpan);
-  EXPECT_EQ(s.start_ms, 1);
-  ASSERT_EQ(m.Place(2001, Direction::kRead, &s), IntervalModel::Verdict::kSpan);
-  EXPECT_EQ(s.start_ms, 1001);
-  EXPECT_EQ(s.end_ms, 2001);
-  // A stall: the next line covers the whole gap.
-  ASSERT_EQ(m.Place(60001, Direction::kRead, &s), IntervalModel::Verdict::kSpan);
-  EXPECT_EQ(s.start_ms, 2001);
-  EXPECT_EQ(s.length(), 58000);
-  EXPECT_EQ(m.Place(60001, Direction::kRead, &s), IntervalModel::Verdict::kDuplicate);
-  EXPECT_EQ(m.Place(50000, Direction::kRead, &s), IntervalModel::Verdict::kBackwards);
-  EXPECT_EQ(m.StartOf(70000, Direction::kRead), 60001);
-  EXPECT_EQ(m.StartOf(5000, Direction::kTrim), 4000);
-}
-
-TEST(IntervalModel, FirstSpanNeverStartsBeforeTheJob) {
-  IntervalModel m(1000, 0);
-  TimeSpan s;
-  ASSERT_EQ(m.Place(400, Direction::kRead, &s), IntervalModel::Verdict::kSpan);
-  EXPECT_EQ(s.start_ms, 0);
-  EXPECT_EQ(s.end_ms, 400);
 }
 
 TEST(Histogram, GrowsBothWaysAndMerges) {

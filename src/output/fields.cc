@@ -146,6 +146,9 @@ const std::vector<Field>& RunFields() {
       {"confidence", FieldType::kDouble, kInRuns},
       // Every scope x direction, kept in _source only (`enabled: false`).
       {"summary", FieldType::kObject, kInRuns},
+      // Absent without one: each stall or idle gap (no completion for over twice
+      // log_hist_msec) of a host or the cluster, with its stuck I/Os; _source only.
+      {"stalls", FieldType::kObject, kInRuns},
   };
   return fields;
 }

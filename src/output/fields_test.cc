@@ -206,7 +206,10 @@ class KeyCollector : public ResultSink {
     return Status();
   }
   Status End(const RunSummary& summary) override {
-    Collect(builder_->Run(summary, whole_), &runs);
+    // The shared logs have no stall: one is added so that its field is written too.
+    RunSummary with_stall = summary;
+    if (with_stall.stalls.empty()) with_stall.stalls.push_back(Stall{"", 1000, 4000, 3, 3e9});
+    Collect(builder_->Run(with_stall, whole_), &runs);
     return Status();
   }
   std::set<std::string> pctiles, buckets, runs;

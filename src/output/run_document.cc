@@ -181,6 +181,28 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
     }
     w.EndArray();
   }
+  if (!summary.stalls.empty()) {
+    Key(w, RunKey("stalls"));
+    w.StartArray();
+    for (const Stall& st : summary.stalls) {
+      w.StartObject();
+      // Kept in _source only (`stalls` is not indexed), like `summary`.
+      Str(w, "kind", st.idle ? "idle" : "stall");
+      Str(w, "scope", st.host.empty() ? "cluster" : "host");
+      if (!st.host.empty()) Str(w, "host", st.host);
+      TimeField(w, "start", st.start_ms, info.absolute);
+      TimeField(w, "end", st.end_ms, info.absolute);
+      Key(w, "start_ms");
+      w.Int64(st.start_ms);
+      Key(w, "end_ms");
+      w.Int64(st.end_ms);
+      Num(w, "duration_s", st.seconds());
+      Num(w, "stuck_ios", st.stuck_ios);
+      Num(w, "stuck_max", st.slowest_ns / ns_per_unit);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   Num(w, RunKey("confidence"), info.confidence);
   Key(w, RunKey("summary"));
   w.StartArray();

@@ -63,6 +63,20 @@ void SummarySink::PrintIoShares(const RunSummary& summary) const {
   }
 }
 
+void SummarySink::PrintStalls(const RunSummary& summary) const {
+  auto when = [this](int64_t ms) {
+    return info_.absolute ? FormatIsoTime(ms) : std::to_string(ms) + " ms";
+  };
+  for (const Stall& st : summary.stalls) {
+    const std::string scope = st.host.empty() ? "cluster" : "host " + st.host;
+    std::fprintf(out_,
+                 "fiohist: %s (%s): no I/O completed from %s to %s (%.1f s); %.0f I/O(s) "
+                 "completed at its end, the slowest %.0f ms\n",
+                 st.idle ? "idle" : "stall", scope.c_str(), when(st.start_ms).c_str(),
+                 when(st.end_ms).c_str(), st.seconds(), st.stuck_ios, st.slowest_ns / 1e6);
+  }
+}
+
 Status SummarySink::End(const RunSummary& summary) {
   long long records = 0, duplicates = 0;
   for (const LogReport& r : summary.reports) {
@@ -142,6 +156,7 @@ Status SummarySink::End(const RunSummary& summary) {
                  "`partial` in the output): %s\n",
                  partial_count_, summary.quanta, which.c_str());
   }
+  PrintStalls(summary);
   if (cluster_.empty()) return Status();
   std::fprintf(out_, "%-6s %12s %10s %10s %10s", "dir", "ios", "iops", "min", "mean");
   for (const std::string& n : info_.percentiles.names) std::fprintf(out_, " %10s", n.c_str());

@@ -31,6 +31,8 @@ class SummarySink : public ResultSink {
  private:
   // One line per job whose log a fio JSON output counts: the share of its I/Os logged.
   void PrintIoShares(const RunSummary& summary) const;
+  // One line per stall or idle gap (host and cluster scope).
+  void PrintStalls(const RunSummary& summary) const;
 
   std::FILE* out_;
   LatencyUnit unit_;

@@ -640,7 +640,11 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
                                    "writing?); it was complete and was used");
     }
   }
-  if (s.ok() && summary_->reports.size() == info_.logs.size()) AddIoShares(layout_, summary_);
+  if (s.ok() && summary_->reports.size() == info_.logs.size()) {
+    AddIoShares(layout_, summary_);
+    summary_->stalls = FindStalls(info_.logs, summary_->reports, info_.layout,
+                                  2 * info_.log_hist_msec, PacedLogs(layout_));
+  }
   if (s.ok()) s = sink_->End(*summary_);
   return s;
 }

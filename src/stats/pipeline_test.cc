@@ -327,7 +327,7 @@ std::string Line(int64_t t, int dir, int count) {
 
 TEST(Pipeline, ADirectionThatStallsIsPlacedExactly) {
   // Reads every second; writes at 1001, then nothing until 9001: the write line closing
-  // the stall comes after seven read lines, yet its 800 I/Os belong to (1001, 9001].
+  // the stall comes after seven read lines, yet its I/Os belong to quanta before them.
   std::string text = Line(1001, 0, 10) + Line(1001, 1, 10);
   for (int k = 2; k <= 10; ++k) {
     text += Line(k * 1000 + 1, 0, 10);
@@ -348,9 +348,12 @@ TEST(Pipeline, ADirectionThatStallsIsPlacedExactly) {
     for (const ScopeResult& r : sink.quanta) {
       if (r.direction == Direction::kWrite) writes[r.start_ms] = r.stats.samples;
     }
-    // Quanta 2..8 lie wholly inside the stall: 1000 ms of 8000 each.
-    for (int64_t q = 2; q <= 8; ++q) EXPECT_NEAR(writes[q * 1000], 100.0, 1e-9) << path << q;
-    EXPECT_NEAR(writes[1000], 10 * 1.0 / 1000 + 800 * 999.0 / 8000, 1e-9) << path;
+    // fio's rule (interval_model.h): the record's deadline was 2001, so 799 of its I/Os
+    // completed in (1001, 2001], the one that wrote it at 9001; quanta 3..8 saw none.
+    EXPECT_NEAR(writes[1000], 10 * 1.0 / 1000 + 799 * 999.0 / 1000, 1e-9) << path;
+    EXPECT_NEAR(writes[2000], 799 * 1.0 / 1000, 1e-9) << path;
+    for (int64_t q = 3; q <= 8; ++q) EXPECT_EQ(writes[q * 1000], 0.0) << path << q;
+    EXPECT_NEAR(writes[9000], 1.0, 1e-9) << path;
     EXPECT_EQ(summary.reports[0].late_ios, 0) << path;
     EXPECT_EQ(summary.reports[0].records, 12) << path;
   }

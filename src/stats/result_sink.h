@@ -14,6 +14,7 @@
 #include "stats/percentiles.h"
 #include "stats/scope_result.h"
 #include "stats/sla.h"
+#include "stats/stalls.h"
 
 namespace fiohist {
 
@@ -119,6 +120,9 @@ struct RunSummary {
     size_t servers = 0;
     long long client_entries = 0;
   } json_inputs;
+  /// Spans longer than twice log_hist_msec with no completion, per host then cluster
+  /// (stalls.h): the run document's `stalls`.
+  std::vector<Stall> stalls;
 };
 
 /// Receives results in order: Begin, Quantum* (by time, then scope kind, host, job,

@@ -10,6 +10,7 @@
 #include "log/carried_lines.h"
 #include "log/job_segments.h"
 #include "log/latency_choice.h"
+#include "log/interval_model.h"
 #include "log/log_probe.h"
 #include "log/per_io_stream.h"
 #include "log/time_anchor.h"
@@ -68,6 +69,9 @@ class Planner {
   // Reads the fio JSON outputs given (or, with none given, found next to the logs),
   // matches them with the logs and notes their fio versions.
   Status ReadFioJsons();
+  // An inferred log_hist_msec gives way to the one every matched fio JSON's job options
+  // state (the gaps between records mislead where jobs pause).
+  void LogHistMsecFromJson();
   // The --fio-json files, or the fio JSON outputs found in the logs' directories.
   std::vector<FioJsonSpec> FioJsonSpecs() const;
   // Fails when relative logs need an anchor that some of them have from no fio JSON.
@@ -84,8 +88,10 @@ class Planner {
   Status Place(const std::vector<LogProbe>& probes);
   // The interval a log's first record closes.
   int64_t FirstIntervalOf(const LogProbe& probe) const {
-    return probe.typical_gap_ms > 0 && o_.log_hist_msec == 0 ? probe.typical_gap_ms
-                                                             : info_.log_hist_msec;
+    // log_hist_msec from the fio JSON is every log's first interval.
+    return probe.typical_gap_ms > 0 && o_.log_hist_msec == 0 && !json_log_hist_msec_
+               ? probe.typical_gap_ms
+               : info_.log_hist_msec;
   }
   // ns per unit of per-I/O log `i`'s latencies (1000: fio 2's microseconds).
   int64_t PerIoUnitNs(size_t i, const LogProbe& probe);
@@ -103,6 +109,8 @@ class Planner {
   LogPlacement placed_;
   bool per_io_unit_noted_ = false;
   int carried_ = 0;  // logs showing fio's client/server bug
+  // log_hist_msec came from the fio JSON: every log's first interval is that.
+  bool json_log_hist_msec_ = false;
 };
 
 Status Planner::Layout(const std::vector<std::string>& paths) {
@@ -137,6 +145,7 @@ Status Planner::Layout(const std::vector<std::string>& paths) {
   if (!s.ok()) return s;
   s = ReadFioJsons();
   if (!s.ok()) return s;
+  LogHistMsecFromJson();
   SetAnchor();
   s = Place(probes);
   if (!s.ok()) return s;
@@ -281,6 +290,25 @@ Status Planner::SetLogHistMsec(const std::vector<LogProbe>& probes) {
   return Status();
 }
 
+void Planner::LogHistMsecFromJson() {
+  if (!info_.log_hist_msec_inferred) return;
+  int64_t msec = 0;
+  for (const FioJsonMatch& m : matches_) {
+    if (m.file < 0) return;  // a log no JSON speaks for
+    const int64_t mine =
+        jsons_[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)].log_hist_msec;
+    if (mine <= 0 || (msec != 0 && mine != msec)) return;
+    msec = mine;
+  }
+  // Gaps between records mislead where jobs pause (thinktime, stalls): fio's JSON knows.
+  if (msec <= 0 || msec == info_.log_hist_msec) return;
+  summary_->warnings.push_back(
+      "log_hist_msec " + std::to_string(msec) + " from the fio JSON output's job options, not " +
+      std::to_string(info_.log_hist_msec) + " as the gaps between records suggest");
+  info_.log_hist_msec = msec;
+  json_log_hist_msec_ = true;
+}
+
 std::vector<FioJsonSpec> Planner::FioJsonSpecs() const {
   std::vector<FioJsonSpec> specs;
   for (const std::string& text : o_.fio_json) specs.push_back(ParseFioJsonSpec(text));
@@ -398,6 +426,7 @@ Status Planner::MakeSetups(const std::vector<LogProbe>& probes) {
     if (!info_.epoch_logs) {
       setup.offset_ms = placed_.offset_ms[i];
       setup.floor_ms = placed_.floor_ms[i];  // relative stamps count from the job's start
+      setup.floor_is_job_start = info_.anchor == "fio-json" || info_.anchor == "start-time";
     }
     setups_.push_back(setup);
   }
@@ -409,7 +438,17 @@ void Planner::ChooseGrid(const std::vector<LogProbe>& probes) {
   for (size_t i = 0; i < logs.size(); ++i) {
     logs[i].host = info_.logs[i].host;
     logs[i].ends = probes[i].stamps;
-    for (RecordEnd& e : logs[i].ends) e.end_ms += setups_[i].offset_ms;
+    // A record that ended a pause (interval_model.h) is off fio's grid of deadlines: its
+    // deadline is where the grid is.
+    IntervalModel model(setups_[i].first_interval_ms, setups_[i].floor_ms,
+                        setups_[i].floor_is_job_start);
+    for (RecordEnd& e : logs[i].ends) {
+      e.end_ms += setups_[i].offset_ms;
+      RecordPlacement p;
+      if (model.Place(e.end_ms, e.direction, &p) == IntervalModel::Verdict::kPlaced && p.paused()) {
+        e.end_ms = p.deadline_ms;
+      }
+    }
   }
   GridPlan plan = PlanGrid(o_.grid, o_.quantum_ms, info_.log_hist_msec, logs);
   info_.grid_origin_ms = plan.origin_ms;
@@ -466,6 +505,25 @@ Status LayOutRun(const PipelineOptions& options, const std::vector<std::string>&
                  RunLayout* layout, RunSummary* summary) {
   *layout = RunLayout();
   return Planner(options, layout, summary).Layout(paths);
+}
+
+std::vector<bool> PacedLogs(const RunLayout& layout) {
+  std::vector<bool> paced(layout.info.logs.size(), false);
+  for (size_t i = 0; i < layout.matches.size() && i < paced.size(); ++i) {
+    const FioJsonMatch& m = layout.matches[i];
+    if (m.file < 0) continue;
+    const FioJsonHost& h =
+        layout.jsons[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)];
+    const int job = FioJobNumber(layout.info.logs[i]);
+    if (job >= 1 && static_cast<size_t>(job) <= h.job_paced.size()) {
+      paced[i] = h.job_paced[static_cast<size_t>(job - 1)];
+    } else {
+      // group_reporting or no job number: paced when every job of the host is.
+      paced[i] = !h.job_paced.empty() &&
+                 std::all_of(h.job_paced.begin(), h.job_paced.end(), [](bool b) { return b; });
+    }
+  }
+  return paced;
 }
 
 void AddIoShares(const RunLayout& layout, RunSummary* summary) {

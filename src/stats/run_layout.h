@@ -40,4 +40,8 @@ Status LayOutRun(const PipelineOptions& options, const std::vector<std::string>&
 /// for each below kLowIoShare or above 100 %.
 void AddIoShares(const RunLayout& layout, RunSummary* summary);
 
+/// Per log of the layout: its job asked for gaps in its I/O (thinktime or a rate limit,
+/// in the options of the fio JSON output matched with it); false where none is matched.
+std::vector<bool> PacedLogs(const RunLayout& layout);
+
 }  // namespace fiohist

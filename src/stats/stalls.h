@@ -1,0 +1,41 @@
+// Stalls named: spans in which a host or the whole cluster completed no I/O.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "histogram/bucket_layout.h"
+#include "log/log_report.h"
+#include "log/log_source.h"
+
+namespace fiohist {
+
+/// A span longer than twice log_hist_msec in which no log of a scope completed any I/O.
+struct Stall {
+  /// The host; empty for the cluster (no host completed anything).
+  std::string host;
+  /// Estimated start (the pauses' start: log_report.h) and end: the first completion after
+  /// it in the scope.
+  int64_t start_ms = 0, end_ms = 0;
+  /// I/Os that completed at its end in the scope (LogReport::Pause::stuck_ios): at least
+  /// the ones that ended each log's pause.
+  double stuck_ios = 0;
+  /// The upper edge of the highest bucket of those I/Os: their latency, to a bucket.
+  double slowest_ns = 0;
+  /// The jobs asked for the gap (fio's thinktime or rate options): idle, not a stall.
+  bool idle = false;
+  /// Seconds from start to end.
+  double seconds() const { return static_cast<double>(end_ms - start_ms) / 1000.0; }
+};
+
+/// The spans (start, end) longer than `min_ms` in which no log of the scope completed
+/// anything, per host (in the order of `logs`' host indices) then for the cluster, from
+/// each log's pauses (`reports` parallel to `logs`). A log completes nothing where all of
+/// its directions pause at once; a host where all its logs do; the cluster where all do.
+/// `paced[i]` (may be empty): log i's job asked for gaps (thinktime, rate).
+std::vector<Stall> FindStalls(const std::vector<LogSource>& logs,
+                              const std::vector<LogReport>& reports, const BucketLayout& layout,
+                              int64_t min_ms, const std::vector<bool>& paced = {});
+
+}  // namespace fiohist

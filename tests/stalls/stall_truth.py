@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Stalls and idle gaps as they happened: fiohist's quanta against fio's per-I/O truth.
+
+A fio run (fio_stall_run.py: a frozen ext4 on a loop device, or thinktime) writes hist logs
+(log_hist_msec=1000) and per-I/O completion logs (the truth). `fiohist pctiles` (cluster
+scope, all directions, its default grid) must give, per quantum:
+
+* the I/O count within 1 % of the truth, in every quantum but the two edges of each pause
+  (the quanta holding the last completion before it and the first after it; a pause is a
+  span of more than a tenth of log_hist_msec with no completion in the cluster) and the
+  run's first and last (partial) quanta;
+* zero I/Os in every quantum that lies inside a pause;
+* the stuck I/Os (latency above half the longest pause) in exactly the quanta where they
+  completed: fiohist's max reaches that latency there and nowhere else.
+
+--data DIR reads a recorded run (tests/data/stalls/CASE); without it the test makes a fresh
+run and falls back to the recorded one where the machine cannot (not root, no loop device,
+no fio). --table prints the per-quantum table (markdown), with --before FIOHIST2 beside it.
+
+Exit 77 (skipped) when neither a fresh run nor recorded data is available.
+
+Usage: stall_truth.py FIOHIST --case {stall,idle} [--data DIR] [--recorded DIR] [--table]
+                      [--before FIOHIST2] [--keep DIR]
+"""
+
+import argparse
+import csv
+import glob
+import gzip
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fio_stall_run  # noqa: E402
+
+QUANTUM_MS = fio_stall_run.LOG_HIST_MSEC
+PAUSE_MS = QUANTUM_MS // 10
+STALL_MS = 2 * QUANTUM_MS
+COUNT_LIMIT = 0.01
+
+
+def fiohist_rows(fiohist, hist_logs):
+    """fiohist's cluster rows of direction `all`: {quantum start ms: row}."""
+    out = subprocess.run([fiohist, "pctiles"] + hist_logs, check=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    rows = [r for r in csv.DictReader(io.StringIO(out.stdout))
+            if r["scope"] == "cluster" and r["direction"] == "all"]
+    return {int(r["start_ms"]): r for r in rows}, out.stderr
+
+
+def quantum_of(t_ms, origin):
+    """The start of the quantum a completion stamped `t_ms` belongs to. fiohist's records
+    end at their stamp, (t - 1, t]: a completion stamped at a quantum's start belongs to
+    the quantum before."""
+    return origin + ((t_ms - 1 - origin) // QUANTUM_MS) * QUANTUM_MS
+
+
+def pauses_of(completions):
+    """Spans (last completion before, first after) longer than PAUSE_MS with no completion."""
+    out = []
+    for (a, _, _), (b, _, _) in zip(completions, completions[1:]):
+        if b - a > PAUSE_MS:
+            out.append((a, b))
+    return out
+
+
+def logged_until(hist_logs, offset):
+    """The earliest last stamp of any log and direction: past it some log holds no record
+    (fio 3.33 never writes a job's last partial interval), so the logs lack I/Os the
+    truth has."""
+    ends = []
+    for path in hist_logs:
+        last = {}
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
+            for line in f:
+                t, d = line.split(",", 2)[:2]
+                last[int(d)] = int(t) + (offset if int(t) < 10**12 else 0)
+        ends.extend(last.values())
+    return min(ends)
+
+
+def evaluate(fiohist, datadir, table=False, before=None):
+    hist_logs = sorted(glob.glob(os.path.join(datadir, "*_clat_hist.*.log")) +
+                       glob.glob(os.path.join(datadir, "*_clat_hist.*.log.gz")))
+    if not hist_logs:
+        raise SystemExit("%s: no *_clat_hist.*.log[.gz]" % datadir)
+    truth = fio_stall_run.completions(datadir)
+    rows, stderr = fiohist_rows(fiohist, hist_logs)
+    if not rows:
+        raise SystemExit("fiohist gave no rows:\n" + stderr)
+    origin = min(rows) % QUANTUM_MS
+    per_q = {}
+    for t, lat, _ in truth:
+        q = quantum_of(t, origin)
+        n, mx = per_q.get(q, (0, 0))
+        per_q[q] = (n + 1, max(mx, lat))
+    pauses = pauses_of(truth)
+    longest = max((b - a for a, b in pauses), default=0)
+    stuck_ns = longest * 1e6 / 2  # latencies above this are I/Os stuck in the longest pause
+    edges = {quantum_of(truth[0][0], origin)}
+    q = quantum_of(logged_until(hist_logs, fio_stall_run.anchor_ms(datadir)), origin)
+    while q <= quantum_of(truth[-1][0], origin):
+        edges.add(q)  # the run's end, where not every log has its records
+        q += QUANTUM_MS
+    inside = set()
+    for a, b in pauses:
+        edges.update({quantum_of(a, origin), quantum_of(b, origin)})
+        if b - a > STALL_MS:
+            q = quantum_of(a, origin) + QUANTUM_MS
+            while q + QUANTUM_MS < b:  # (q, q + QUANTUM_MS] before b
+                inside.add(q)
+                q += QUANTUM_MS
+    failures = []
+    quanta = sorted(set(rows) | set(per_q))
+    for q in quanta:
+        n_truth, max_truth = per_q.get(q, (0, 0))
+        row = rows.get(q)
+        n = float(row["samples"]) if row else 0.0
+        max_ns = float(row["max"]) * 1e3 if row and n > 0 else 0.0  # µs
+        if row and row.get("partial") == "true":
+            edges.add(q)
+        if q in inside:
+            if n > 1e-9 or n_truth:
+                failures.append("quantum %d inside a stall: %.3f I/Os (truth %d), none expected" %
+                                (q, n, n_truth))
+        elif q not in edges and abs(n - n_truth) > COUNT_LIMIT * n_truth:
+            failures.append("quantum %d: %.1f I/Os, truth %d (more than %.0f %% off)" %
+                            (q, n, n_truth, COUNT_LIMIT * 100))
+        if longest > STALL_MS and (max_truth > stuck_ns) != (max_ns > stuck_ns):
+            failures.append("quantum %d: max %.0f ms, truth %.0f ms: stuck I/Os (over %.0f ms) "
+                            "not where they completed" % (q, max_ns / 1e6, max_truth / 1e6,
+                                                          stuck_ns / 1e6))
+    print("%s: %d I/Os, %d quanta, pauses (ms): %s; edges %d, inside stalls %d" % (
+        datadir, len(truth), len(quanta), [(a, b, b - a) for a, b in pauses], len(edges),
+        len(inside)))
+    if table:
+        print_table(quanta, rows, per_q, before and fiohist_rows(before, hist_logs)[0], inside)
+    return failures
+
+
+def print_table(quanta, rows, per_q, before_rows, inside):
+    head = "| quantum | fiohist I/Os | max ms |"
+    if before_rows is not None:
+        head += " before: I/Os | max ms |"
+    head += " truth I/Os | max ms |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for q in quanta:
+        def cells(r):
+            if not r or float(r["samples"]) == 0:
+                return "0 | - |"
+            return "%s | %s |" % ("{:,.0f}".format(float(r["samples"])),
+                                  "{:,.1f}".format(float(r["max"]) / 1e3))
+        n, mx = per_q.get(q, (0, 0))
+        line = "| :%06.3f%s | %s" % ((q % 60000) / 1000, " (stall)" if q in inside else "",
+                                     cells(rows.get(q)))
+        if before_rows is not None:
+            line += " " + cells(before_rows.get(q))
+        line += " %s | %s |" % ("{:,}".format(n), "{:,.1f}".format(mx / 1e6) if n else "-")
+        print(line)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("fiohist")
+    ap.add_argument("--case", choices=["stall", "idle"], required=True)
+    ap.add_argument("--data", help="a recorded run: check it, make no fio run")
+    ap.add_argument("--recorded", help="the recorded run to fall back to")
+    ap.add_argument("--keep", help="make the fresh run in this directory and keep it")
+    ap.add_argument("--table", action="store_true")
+    ap.add_argument("--before", help="another fiohist for the table's 'before' columns")
+    ap.add_argument("--attempts", type=int, default=1,
+                    help="fresh fio runs to try: fio's own timing on a loaded machine can add a "
+                         "pause at a stall's edge; a fault of fiohist's fails every run")
+    a = ap.parse_args()
+    code = 1
+    for attempt in range(1, (1 if a.data else a.attempts) + 1):
+        if attempt > 1:
+            print("attempt %d of %d" % (attempt, a.attempts))
+        code = run_once(a)
+        if code != 1:
+            return code
+    return code
+
+
+def run_once(a):
+    datadir = a.data
+    tmp = None
+    if datadir is None:
+        tmp = a.keep or tempfile.mkdtemp(prefix="fiohist-stall-truth-")
+        os.makedirs(tmp, exist_ok=True)
+        run = fio_stall_run.run_stall if a.case == "stall" else fio_stall_run.run_idle
+        try:
+            run(tmp)
+            datadir = tmp
+        except fio_stall_run.Unavailable as e:
+            print("no fresh fio run here (%s): the recorded run instead" % e)
+            datadir = a.recorded
+            if not datadir or not os.path.isdir(datadir):
+                print("no recorded run either: skipped")
+                return 77
+    failures = ["not evaluated"]
+    try:
+        failures = evaluate(a.fiohist, datadir, a.table, a.before)
+    finally:
+        if tmp and not a.keep and not failures:
+            shutil.rmtree(tmp, ignore_errors=True)
+        elif tmp and failures:
+            print("the failing run is kept in " + tmp)
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
