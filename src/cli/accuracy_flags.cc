@@ -11,9 +11,10 @@ void AddAccuracyOptions(po::options_description* desc) {
   // clang-format off
   desc->add_options()
       ("accuracy", po::value<std::vector<std::string>>()->composing(),
-       "P=X% (repeatable, e.g. p99=10%): cluster rows are windows of consecutive quanta, each "
+       "P=X% (repeatable, e.g. p99=10%): the cluster's windows of consecutive quanta, each "
        "the shortest (greedy from the start) whose percentile P has its confidence interval "
-       "within +-X% of the value")
+       "within +-X% of the value: rows instead of quanta in a table, window documents "
+       "besides the quanta's in Elasticsearch or --out, charts in report")
       ("accuracy-max-quanta", po::value<int>()->default_value(kDefaultAccuracyMaxQuanta),
        "longest window --accuracy makes, in quanta (a window cut there is reported)");
   // clang-format on

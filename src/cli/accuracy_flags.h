@@ -1,5 +1,5 @@
 // The --accuracy options of the commands that can write windows sized to an accuracy
-// (pctiles, follow): defined once, read the same way.
+// (pctiles, follow, push, report): defined once, read the same way.
 #pragma once
 
 #include <boost/program_options.hpp>

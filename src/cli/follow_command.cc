@@ -120,7 +120,8 @@ struct FollowArgs {
   double give_up_s = 60;
   PipelineOptions options;
   std::vector<std::string> streams;
-  /// --accuracy: the CSV on stdout gets windows sized to its targets, not quanta.
+  /// --accuracy: the CSV on stdout gets windows sized to its targets instead of quanta;
+  /// documents (Elasticsearch, --out) get window documents besides the quanta's.
   AccuracyFlags accuracy;
 };
 
@@ -179,12 +180,6 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   if (s.ok()) s = ParseRunLabels(labels, &args->meta);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
   if (s.ok()) s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
-  if (s.ok() && !args->accuracy.targets.empty() &&
-      (!args->out_dir.empty() || ResolveEsUrl(&args->conn))) {
-    s = Status::Error(
-        "--accuracy writes its windows as the CSV on stdout; with Elasticsearch or --out the "
-        "documents stay per quantum (windows there are not supported yet)");
-  }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist follow: %s\n", s.message().c_str());
     return kExitUsage;
@@ -505,14 +500,29 @@ int RunFollowCommand(int argc, char** argv) {
   const LiveOptions live_options = LiveOptionsFrom(args.options);
   SlaReportSink sla_report(stderr, args.meta.run);
   LateSlaReport late_sla(args.meta.run, live_options);
-  // --accuracy: the CSV gets a row per window when the window is accurate enough (or
-  // reaches --accuracy-max-quanta); quanta rewritten after late data stay single rows.
+  // --accuracy: a window is written when it is accurate enough (or reaches
+  // --accuracy-max-quanta): the CSV gets a row per window instead of quanta, documents a
+  // window document besides the quanta's. Quanta rewritten after late data stay single
+  // rows and are not in any window.
+  std::unique_ptr<WindowDocumentSink> window_docs;
   std::unique_ptr<AccuracyWindowSink> windows;
+  std::vector<ResultSink*> main_sinks = {dest.sink, &sla_report};
   if (!args.accuracy.targets.empty()) {
-    windows = std::make_unique<AccuracyWindowSink>(dest.sink, args.accuracy.targets,
-                                                   args.accuracy.max_quanta);
+    if (dest.documents) {
+      window_docs =
+          std::make_unique<WindowDocumentSink>(dest.documents.get(), args.accuracy.targets);
+    }
+    windows = std::make_unique<AccuracyWindowSink>(
+        window_docs ? static_cast<ResultSink*>(window_docs.get()) : dest.sink,
+        args.accuracy.targets, args.accuracy.max_quanta);
+    // Before the documents: the run's last windows go out before its run document.
+    if (window_docs) {
+      main_sinks.insert(main_sinks.begin(), windows.get());
+    } else {
+      main_sinks[0] = windows.get();
+    }
   }
-  FanoutSink main_sink({windows ? windows.get() : dest.sink, &sla_report});
+  FanoutSink main_sink(main_sinks);
   FanoutSink late_sink({dest.late, &late_sla});
   LiveAggregator agg(live_options, live, &main_sink);
   // Coarser windows only move forward: quanta rewritten later go to the documents directly.

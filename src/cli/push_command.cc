@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/accuracy_flags.h"
 #include "cli/bulk_report.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
@@ -84,6 +85,8 @@ struct PushArgs {
   std::string bucket_form = "auto";
   PipelineOptions options;
   std::vector<std::string> logs;
+  /// --accuracy: window documents (as follow writes them) besides the quanta's.
+  AccuracyFlags accuracy;
 };
 
 // Reads --bucket-scopes (a subset of the reported scopes, or "none"; by default job, else
@@ -178,6 +181,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   AddBulkOptions(&desc, &args->bulk);
   AddPartitionOptions(&desc, &args->partition);
   AddPipelineOptions(&desc, &positional);
+  AddAccuracyOptions(&desc);
   po::variables_map vm;
   const int rc = ParseCommandLine(argc, argv, kPushUsage, desc, &positional, &vm);
   if (rc >= 0) return rc;
@@ -188,6 +192,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
   if (s.ok()) s = ParseBucketScopes(bucket_scopes, vm.count("bucket-scopes") > 0, args);
   if (s.ok()) s = ParseRunLabels(labels, &args->meta);
+  if (s.ok()) s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist push: %s\n", s.message().c_str());
     return kExitUsage;
@@ -350,6 +355,10 @@ int RunPushCommand(int argc, char** argv) {
   SlaReportSink sla_report(stderr, args.meta.run);
   CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet));
   std::vector<ResultSink*> sinks = {progress.StopAtEnd(), &resolutions};
+  // --accuracy: the cluster's windows as window documents (the ids follow gives them).
+  WindowDocumentSink window_docs(&documents, args.accuracy.targets);
+  AccuracyWindowSink windows(&window_docs, args.accuracy.targets, args.accuracy.max_quanta);
+  if (!args.accuracy.targets.empty()) sinks.insert(sinks.begin() + 1, &windows);
   if (!args.quiet) sinks.push_back(&summary_sink);
   sinks.push_back(&sla_report);
   FanoutSink fanout(sinks);

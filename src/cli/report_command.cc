@@ -157,6 +157,14 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
   if (s.ok() && vm.count("accuracy")) {
     args->accuracy_texts = vm["accuracy"].as<std::vector<std::string>>();
   }
+  // Windows differ between two runs (each as long as its own I/Os need), so there is no
+  // elapsed-time overlay of them: refused before any work rather than drawn for one run.
+  if (s.ok() && !args->accuracy.targets.empty() &&
+      (!args->baseline_logs.empty() || !args->baseline_run.empty())) {
+    s = Status::Error(
+        "--accuracy draws one run's windows; it cannot be combined with --baseline or "
+        "--baseline-run (make the run's accuracy report without the baseline)");
+  }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist report: %s\n", s.message().c_str());
     return kExitUsage;

@@ -1,5 +1,6 @@
 #include "es/document_sink.h"
 
+#include <algorithm>
 
 #include "es/index_templates.h"
 
@@ -29,6 +30,30 @@ void DocumentSink::Prepare(const ScopeResult& r, std::string* prepared) const {
   builder_->AppendId(DocKind::kPercentiles, r, prepared);
   prepared->push_back('\n');
   builder_->AppendPercentiles(r, prepared);
+}
+
+Status DocumentSink::Window(const ScopeResult& w, bool accurate) {
+  BulkAction a;
+  a.index = index_name(DocKind::kPercentiles);
+  a.id = builder_->WindowId(w);
+  text_.clear();
+  builder_->AppendWindow(w, accurate, &text_);
+  a.source = text_;
+  Status s = consume_(std::move(a));
+  if (!s.ok()) return s;
+  ++percentile_docs_;
+  ++window_docs_;
+  return s;
+}
+
+Status WindowDocumentSink::Begin(const RunInfo& info) {
+  indices_.clear();
+  const std::vector<double>& v = info.percentiles.values;
+  for (const AccuracyTarget& t : targets_) {
+    indices_.push_back(
+        static_cast<size_t>(std::find(v.begin(), v.end(), t.percentile) - v.begin()));
+  }
+  return Status();
 }
 
 Status DocumentSink::Quantum(const ScopeResult& r) {

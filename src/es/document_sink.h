@@ -10,6 +10,7 @@
 #include "es/bulk_indexer.h"
 #include "output/bucket_carry.h"
 #include "output/documents.h"
+#include "stats/accuracy_windows.h"
 #include "stats/result_sink.h"
 
 namespace fiohist {
@@ -65,12 +66,17 @@ class DocumentSink : public ResultSink {
   /// Takes `info`'s hosts, jobs and fio versions for the run document (a live run learns
   /// them as streams start).
   void UpdateRun(const RunInfo& info);
+  /// Hands on the percentile document of accuracy window `w` (AccuracyWindowSink's
+  /// result), under DocumentBuilder::WindowId. Call between Begin() and the end of output.
+  Status Window(const ScopeResult& w, bool accurate);
 
   /// Documents handed on so far, per kind.
   uint64_t percentile_docs() const { return percentile_docs_; }
   uint64_t bucket_docs() const { return bucket_docs_; }
   /// Percentile documents of coarser resolutions among percentile_docs().
   uint64_t coarse_docs() const { return coarse_docs_; }
+  /// Accuracy window documents among percentile_docs().
+  uint64_t window_docs() const { return window_docs_; }
   /// Start of the run's first quantum (the run document's `start`), once Begin() ran.
   int64_t run_start_ms() const { return info_.first_quantum_ms; }
   /// The index of `kind` the run's documents go to (IndexName() of the run's start), once
@@ -96,6 +102,30 @@ class DocumentSink : public ResultSink {
   uint64_t percentile_docs_ = 0;
   uint64_t bucket_docs_ = 0;
   uint64_t coarse_docs_ = 0;
+  uint64_t window_docs_ = 0;
+};
+
+/// Takes the windows of an AccuracyWindowSink (put it in front) and hands them to a
+/// DocumentSink as window documents, each `accurate` when it meets `targets`
+/// (MeetsAccuracy, the test that closed it). The DocumentSink gets the run's results by
+/// its own way; this one only adds the windows.
+class WindowDocumentSink : public ResultSink {
+ public:
+  WindowDocumentSink(DocumentSink* documents, std::vector<AccuracyTarget> targets)
+      : documents_(documents), targets_(std::move(targets)) {}
+  Status Begin(const RunInfo& info) override;
+  Status Quantum(const ScopeResult& w) override {
+    return documents_->Window(w, MeetsAccuracy(w.stats, targets_, indices_));
+  }
+  Status WholeRun(const ScopeResult&) override { return Status(); }
+  Status End(const RunSummary&) override { return Status(); }
+  bool reads_job_histograms() const override { return false; }
+  bool reads_whole_run(ScopeKind) const override { return false; }
+
+ private:
+  DocumentSink* documents_;
+  std::vector<AccuracyTarget> targets_;
+  std::vector<size_t> indices_;  // of targets_' percentiles in the run's
 };
 
 }  // namespace fiohist

@@ -157,6 +157,8 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   coverage_key_ = ResultKey("coverage");
   partial_key_ = ResultKey("partial");
   straddled_key_ = ResultKey("straddled");
+  window_quanta_key_ = ResultKey("window_quanta");
+  accurate_key_ = ResultKey("accurate");
   sla_ = SlaChecker(info.sla, info.percentiles);
   if (sla_.active()) {
     sla_breach_key_ = ResultKey("sla_breach");
@@ -244,6 +246,40 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
   const size_t at = out->size();
   out->resize(at + 32);
   h.Hex(out->data() + at);
+}
+
+void DocumentBuilder::AppendWindow(const ScopeResult& w, bool accurate, std::string* out) const {
+  ScopeResult q = w;
+  // No resolution or zoom fields (no resolution is 0): they say which documents a panel
+  // draws, and a window is none of them.
+  q.resolution = 0;
+  q.widest = false;
+  AppendPercentiles(q, out);
+  out->pop_back();  // the closing brace
+  *out += window_quanta_key_;
+  *out += std::to_string(w.resolution);
+  *out += accurate_key_;
+  *out += accurate ? "true}" : "false}";
+}
+
+std::string DocumentBuilder::WindowId(const ScopeResult& w) const {
+  IdHash h;
+  h.a = id_seed_[static_cast<int>(DocKind::kPercentiles)][0];
+  h.b = id_seed_[static_cast<int>(DocKind::kPercentiles)][1];
+  h.Feed("window");
+  h.Sep();
+  h.Feed(std::to_string(w.start_ms));
+  h.Sep();
+  h.Feed(ScopeName(w.kind));
+  h.Sep();
+  h.Feed(w.host);
+  h.Sep();
+  h.Feed(w.job);
+  h.Sep();
+  h.Feed(DirectionName(w.direction));
+  std::string id(32, '0');
+  h.Hex(id.data());
+  return id;
 }
 
 std::string DocumentBuilder::RunId() const {

@@ -61,6 +61,15 @@ class DocumentBuilder {
   /// Deterministic id of the run document.
   std::string RunId() const;
 
+  /// Appends the percentile document of accuracy window `w` (AccuracyWindowSink: its
+  /// `resolution` counts its quanta) to `out`: the fields of a quantum's document without
+  /// `resolution` and zoom (dashboards draw quanta), then `window_quanta` and `accurate`.
+  void AppendWindow(const ScopeResult& w, bool accurate, std::string* out) const;
+  /// Deterministic id of window `w`'s document: run, scope, host, job, direction and the
+  /// window's start (not its length), so a restarted follow or a later push that starts a
+  /// window at the same quantum overwrites it.
+  std::string WindowId(const ScopeResult& w) const;
+
  private:
   class Out;  // a raw cursor into the std::string being appended to
   // The fields that percentile and bucket documents share, from "{" to "samples" (the
@@ -103,6 +112,7 @@ class DocumentBuilder {
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
   std::string latency_scale_key_, records_key_, records_end_key_;
   std::string coverage_key_, partial_key_, straddled_key_;
+  std::string window_quanta_key_, accurate_key_;
   // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
   // and each threshold's text as a JSON string.
   SlaChecker sla_;

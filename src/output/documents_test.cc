@@ -131,6 +131,50 @@ TEST(Documents, IdsAreDeterministicAndDistinct) {
   EXPECT_EQ(a.Id(DocKind::kPercentiles, f.r).size(), 32u);
 }
 
+// An accuracy window of 10 quanta: its span, length and verdict, never the resolution
+// fields of a coarse document of 10 quanta (panels would draw it), and an id that depends
+// on the run, scope, direction and start only.
+TEST(Documents, AccuracyWindowDocument) {
+  Fixture f;
+  f.info.resolutions = {1, 10, 60};
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}});
+  ScopeResult w = f.r;
+  w.kind = ScopeKind::kCluster;
+  w.host.clear();
+  w.end_ms = w.start_ms + 10000;
+  w.resolution = 10;
+  std::string text;
+  b.AppendWindow(w, true, &text);
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  ASSERT_TRUE(d.IsObject()) << text;
+  EXPECT_EQ(d["window_quanta"].GetInt(), 10);
+  EXPECT_TRUE(d["accurate"].GetBool());
+  EXPECT_DOUBLE_EQ(d["quantum_s"].GetDouble(), 10.0);
+  EXPECT_STREQ(d["end"].GetString(), "2026-11-22T00:08:50.000Z");
+  EXPECT_FALSE(d.HasMember("resolution")) << text;
+  EXPECT_FALSE(d.HasMember("zoom_gt_ms"));
+  EXPECT_TRUE(d.HasMember("p99_low"));
+  text.clear();
+  b.AppendWindow(w, false, &text);
+  EXPECT_NE(text.find("\"accurate\":false}"), std::string::npos) << text;
+
+  ScopeResult longer = w;
+  longer.end_ms += 5000;
+  longer.resolution = 15;
+  EXPECT_EQ(b.WindowId(w), b.WindowId(longer));  // a re-sent window overwrites
+  EXPECT_EQ(b.WindowId(w), DocumentBuilder(f.info, RunMeta{"r", {"t"}, {}}).WindowId(w));
+  EXPECT_NE(b.WindowId(w), DocumentBuilder(f.info, RunMeta{"r2", {}, {}}).WindowId(w));
+  EXPECT_NE(b.WindowId(w), b.Id(DocKind::kPercentiles, w));
+  ScopeResult other = w;
+  other.direction = Direction::kRead;
+  EXPECT_NE(b.WindowId(w), b.WindowId(other));
+  other = w;
+  other.start_ms += 1000;
+  EXPECT_NE(b.WindowId(w), b.WindowId(other));
+  EXPECT_EQ(b.WindowId(w).size(), 32u);
+}
+
 TEST(Documents, StringsAreEscapedAsRapidjsonDoes) {
   Fixture f;
   std::string every_byte;

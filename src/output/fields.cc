@@ -80,6 +80,11 @@ const std::vector<Field>& ResultFields() {
       // interval lies above the limit), and their texts: what the alert rules fire on.
       {"sla_breach_beyond_noise", FieldType::kBoolean, kInPctiles},
       {"sla_breached_beyond_noise", FieldType::kKeyword, kInPctiles},
+      // Accuracy windows only (--accuracy, DocumentBuilder::AppendWindow): the window's
+      // length in quanta, and whether its intervals met the targets (false: cut at
+      // --accuracy-max-quanta, or the run's last window).
+      {"window_quanta", FieldType::kInteger, kInPctiles},
+      {"accurate", FieldType::kBoolean, kInPctiles},
       {"layout", FieldType::kKeyword, kInBuckets},
       // Integer counts (BucketCarry), in one of two forms (BucketForm): a `latency`
       // histogram where the cluster has the type (else an object kept in _source only),

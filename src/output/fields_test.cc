@@ -185,6 +185,11 @@ class KeyCollector : public ResultSink {
   }
   Status Quantum(const ScopeResult& r) override {
     Collect(builder_->Percentiles(r), &pctiles);
+    if (r.kind == ScopeKind::kCluster) {  // a window's document (here of one quantum)
+      std::string window;
+      builder_->AppendWindow(r, false, &window);
+      Collect(window, &pctiles);
+    }
     IntegerBuckets b;
     carry_.Round(r, &b);
     // The bucket forms together write every bucket field: the histogram, the compact one

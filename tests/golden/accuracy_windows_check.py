@@ -4,10 +4,12 @@
 up to the quanta's, every window but a reported last one meets its targets, CSV and NDJSON
 agree, and bad --accuracy values are usage errors before any work.
 Usage: accuracy_windows_check.py FIOHIST LOGDIR
-       accuracy_windows_check.py FIOHIST --follow STATUS.json   (fiohist follow, CSV on stdout)"""
+       accuracy_windows_check.py FIOHIST --follow STATUS.json   (fiohist follow: the CSV on
+       stdout, and window documents with --out, as push --out writes them)"""
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -42,10 +44,66 @@ def follow_check(status):
         print('follow %s: %d quanta -> %d windows' % (d, len(qs), len(ws)))
     if r.returncode != 0 or 'did not reach the --accuracy targets' not in r.stderr:
         failed.append('follow: exit %d, stderr %r' % (r.returncode, r.stderr))
-    r = subprocess.run([fiohist, 'follow', '--run', 'acc', '--out', '/nonexistent', '--accuracy',
-                        'p99=10%', status], capture_output=True, text=True, env=env)
-    if r.returncode != 2 or '--accuracy' not in r.stderr:
-        failed.append('follow --out --accuracy: exit %d, stderr %r' % (r.returncode, r.stderr))
+    out_check(status, windows, env)
+
+
+def window_docs(outdir):
+    """{(direction, start): (id, source)} of the window documents in `outdir`'s bulk files."""
+    docs = {}
+    for path in sorted(glob.glob(os.path.join(outdir, '*.ndjson'))):
+        with open(path) as f:
+            lines = f.read().splitlines()
+        for action, source in zip(lines[0::2], lines[1::2]):
+            a, s = json.loads(action), json.loads(source)
+            if 'window_quanta' in s:
+                meta = next(iter(a.values()))
+                docs[(s['direction'], s['@timestamp'])] = (meta['_id'], s)
+    return docs
+
+
+def out_check(status, csv_windows, env):
+    """follow --out --accuracy: a window document per window of the CSV (same span, I/Os,
+    percentiles and bounds), no resolution fields; the same ids when follow runs again and
+    when push --accuracy writes the run."""
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix='fiohist-accuracy-out-')
+    acc = ['--accuracy', 'p99=10%', '--accuracy', 'p50=5%']
+    got = []
+    for cmd in (['follow', '--out', os.path.join(tmp, 'f1')], ['follow', '--out', os.path.join(tmp, 'f2')],
+                ['push', '--out', os.path.join(tmp, 'p')]):
+        r = subprocess.run([fiohist] + cmd + ['--run', 'acc'] + acc + [status],
+                           capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            failed.append('%s --accuracy: exit %d, stderr %r' % (' '.join(cmd[:2]), r.returncode, r.stderr[-300:]))
+        got.append(window_docs(cmd[2]))
+    follow, again, push = got
+    if len(follow) != len(csv_windows):
+        failed.append('follow --out: %d window documents for %d CSV windows' % (len(follow), len(csv_windows)))
+    by_start = {(w['direction'], w['start']): w for w in csv_windows}
+    for (d, start), (_, s) in follow.items():
+        w = by_start.get((d, start))
+        if w is None:
+            failed.append('follow --out: window %s %s is not a window of the CSV' % (d, start))
+            continue
+        same = (s['scope'] == 'cluster' and float(w['samples']) == s['samples']
+                and abs(s['quantum_s'] * 1000 - (int(w['end_ms']) - int(w['start_ms']))) < 0.5
+                and all(abs(float(w[k]) - s[k]) <= 1e-9 * max(1.0, s[k])
+                        for k in ('p99', 'p99_low', 'p99_high', 'p50', 'p50_low', 'p50_high')))
+        if not same:
+            failed.append('follow --out: window %s %s differs from its CSV row' % (d, start))
+        if 'resolution' in s or 'zoom_gt_ms' in s:
+            failed.append('follow --out: window %s %s has resolution fields' % (d, start))
+        met = all(s[p + '_low'] >= s[p] * (1 - a) - 1e-9 and s[p + '_high'] <= s[p] * (1 + a) + 1e-9
+                  for p, a in (('p99', 0.10), ('p50', 0.05)))
+        if s['accurate'] != met:
+            failed.append('follow --out: window %s %s: accurate is %s' % (d, start, s['accurate']))
+    if {k: v[0] for k, v in follow.items()} != {k: v[0] for k, v in again.items()}:
+        failed.append('follow --out twice: window ids differ')
+    if {k: v[0] for k, v in follow.items()} != {k: v[0] for k, v in push.items()}:
+        failed.append('push --out --accuracy: other windows or ids than follow (%d vs %d)' % (len(push), len(follow)))
+    print('follow --out: %d window documents, %d accurate; push --out: %d, same ids' %
+          (len(follow), sum(1 for v in follow.values() if v[1]['accurate']), len(push)))
+    shutil.rmtree(tmp)
 
 
 if logdir == '--follow':

@@ -260,13 +260,39 @@ def search(index, run_name, extra=None, size=10000):
     return [h["_source"] for h in r["hits"]["hits"]]
 
 
+WINDOW = {"exists": {"field": "window_quanta"}}  # accuracy window documents
+
+
 def counts(run_name):
+    """Documents of the run per index; the accuracy windows apart ("windows")."""
     out = {}
     for kind in ("pctiles", "buckets", "runs"):
         es("POST", "/fiohist-%s*/_refresh" % kind)
-        out[kind] = es("POST", "/fiohist-%s*/_count" % kind,
-                       {"query": {"term": {"run": run_name}}})["count"]
+        out[kind] = es("POST", "/fiohist-%s*/_count" % kind, {"query": {"bool": {
+            "filter": [{"term": {"run": run_name}}], "must_not": [WINDOW]}}})["count"]
+    out["windows"] = es("POST", "/fiohist-pctiles*/_count", {"query": {"bool": {
+        "filter": [{"term": {"run": run_name}}, WINDOW]}}})["count"]
     return out
+
+
+def check_windows(docs, what):
+    """Accuracy window documents (--accuracy p99=10%): cluster, no resolution fields, those
+    that say `accurate` within +-10 %, each direction's windows one after the other."""
+    check(len(docs) > 0, "%s: window documents (%d)" % (what, len(docs)))
+    by_dir = {}
+    for d in docs:
+        by_dir.setdefault(d["direction"], []).append(d)
+        check(d["scope"] == "cluster" and "resolution" not in d and 1 <= d["window_quanta"] <= 60,
+              "%s: window %s %s is a cluster window without resolution fields"
+              % (what, d["direction"], d["@timestamp"]))
+        if d["accurate"]:
+            check(d["p99_low"] >= 0.9 * d["p99"] - 1e-9 and d["p99_high"] <= 1.1 * d["p99"] + 1e-9,
+                  "%s: accurate window %s %s within 10 %%" % (what, d["direction"], d["@timestamp"]))
+    for direction, ws in by_dir.items():
+        ws.sort(key=lambda d: iso_ms(d["@timestamp"]))
+        for a, b in zip(ws, ws[1:]):
+            check(iso_ms(a["end"]) <= iso_ms(b["@timestamp"]),
+                  "%s: %s windows do not overlap (%s, %s)" % (what, direction, a["end"], b["@timestamp"]))
 
 
 def fio_value(c):
@@ -412,7 +438,9 @@ def live_es(tmp):
     run_name = "live-%d" % os.getpid()
     runtime = 20
     streams, procs = [], []
-    follow = [FIOHIST, "follow", "--es-url", url, "--run", run_name, "--progress"] + mappings
+    # --accuracy: window documents besides the quanta's, written as each window closes.
+    accuracy = ["--accuracy", "p99=10%"]
+    follow = [FIOHIST, "follow", "--es-url", url, "--run", run_name, "--progress"] + mappings + accuracy
     for h in ("host1", "host2"):
         os.makedirs(os.path.join(tmp, h))
         streams.append(os.path.join(tmp, h + ".json"))
@@ -440,6 +468,7 @@ def live_es(tmp):
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     started = time.time()
     lags, timeline, states = [], [], set()
+    windows_while_running = 0
     while any(p.poll() is None for p in procs):
         try:
             r = es("POST", "/fiohist-pctiles*/_search", {
@@ -453,6 +482,7 @@ def live_es(tmp):
         try:
             for d in search("runs", run_name):
                 states.add(d.get("state"))
+            windows_while_running = len(search("pctiles", run_name, [WINDOW]))
         except Exception:
             pass
         now_ms = time.time() * 1000
@@ -521,11 +551,23 @@ def live_es(tmp):
     check(run_docs and run_docs[0].get("state") == "finished",
           "run state finished at the end (%s)" % (run_docs[0].get("state") if run_docs else None))
 
-    # Restart: follow again on the same files: same ids, nothing doubles.
+    # Windows: written while fio ran (each as it closed), and right.
+    live_windows = search("pctiles", run_name, [WINDOW])
+    check(windows_while_running > 0, "window documents written while fio ran (%d of %d)"
+          % (windows_while_running, len(live_windows)))
+    check_windows(live_windows, "follow")
+
+    # Restart: follow again on the same files: same ids, nothing doubles. Windows: those
+    # the replay closes at the same quanta keep their ids (a live window cut short by late
+    # data may start elsewhere in the replay: counted, not checked).
     before = counts(run_name)
     rc, out, err = run(["follow", "--es-url", url, "--run", run_name, "--quiet"] + mappings +
-                       ["host1=" + streams[0], "host2=" + streams[1]])
+                       accuracy + ["host1=" + streams[0], "host2=" + streams[1]])
     after = counts(run_name)
+    print("windows: %d written live, %d after a restart of follow" % (before["windows"], after["windows"]))
+    windows_before = before.pop("windows")
+    replayed = after.pop("windows")
+    check(replayed >= windows_before, "a restart keeps the windows")
     check(rc == 0 and before == after and before["pctiles"] > 0,
           "a second follow on the same files rewrites, never doubles: %s -> %s (rc %d %s)"
           % (before, after, rc, err.strip()[-200:]))
@@ -533,9 +575,12 @@ def live_es(tmp):
     # stream's first report, whichever is read first), so the same ids: nothing doubles.
     origin = run_docs[0].get("grid_origin_ms") if run_docs else None
     rc, out, err = run(["push", "--es-url", url, "--run", run_name, "--quiet"] + mappings +
-                       ["--host", streams[1] + "=host2", "--host", streams[0] + "=host1",
+                       accuracy + ["--host", streams[1] + "=host2", "--host", streams[0] + "=host1",
                         streams[1], streams[0]])
     pushed = counts(run_name)
+    check(pushed.pop("windows") == replayed,
+          "push --accuracy after follow: the same windows and ids, never doubles (%d windows)"
+          % replayed)
     again = search("runs", run_name)
     check(rc == 0 and pushed == before and run_docs and run_docs[0].get("grid") == "logs" and
           again and again[0].get("grid_origin_ms") == origin,

@@ -279,6 +279,14 @@ def accuracy_case():
 
 
 def bad_input_cases():
+    # --accuracy with a baseline: refused before any work (no page, no connection tried;
+    # nothing listens on port 1).
+    page = os.path.join(OUT, "accuracy-baseline.html")
+    for extra in (["--baseline", SAMPLE_LOGS[0]],
+                  ["--baseline-run", "old", "--es-url", "http://127.0.0.1:1"]):
+        rc, _, err = fiohist(["report", "--accuracy", "p99=10%", "-o", page] + extra + SAMPLE_LOGS)
+        check(rc == 2 and "--accuracy" in err and extra[0] in err and not os.path.exists(page),
+              "--accuracy with %s: refused before any work (%d: %s)" % (extra[0], rc, err.strip()[-200:]))
     rc, _, err = fiohist(["report", "-o", os.path.join(OUT, "x.html"), os.path.join(OUT, "none.log")])
     check(rc == 1 and "none.log" in err, "a log that does not exist: error naming it (%s)" % err.strip()[-200:])
     fine = synthetic_run(os.path.join(OUT, "fine"), 10, ["hostA"], columns=1856)
