@@ -159,11 +159,10 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
   }
   // Windows differ between two runs (each as long as its own I/Os need), so there is no
   // elapsed-time overlay of them: refused before any work rather than drawn for one run.
-  if (s.ok() && !args->accuracy.targets.empty() &&
-      (!args->baseline_logs.empty() || !args->baseline_run.empty())) {
+  if (s.ok() && !args->accuracy.targets.empty() && args->Compared()) {
     s = Status::Error(
-        "--accuracy draws one run's windows; it cannot be combined with --baseline or "
-        "--baseline-run (make the run's accuracy report without the baseline)");
+        "--accuracy draws one run's windows; it cannot be combined with --baseline, "
+        "--baseline-run or --tag (make the run's accuracy report without the baseline)");
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist report: %s\n", s.message().c_str());

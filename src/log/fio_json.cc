@@ -186,6 +186,19 @@ bool MergesClones(const std::vector<const Json*>& jobs, const Json* global) {
   return false;
 }
 
+// The clock the jobs' stamps count on when it is not Unix time (`log_alternate_epoch=1`
+// with a `log_alternate_epoch_clock_id` other than CLOCK_REALTIME), or -1.
+int AlternateClockOf(const std::vector<const Json*>& jobs, const Json* global) {
+  for (const Json* job : jobs) {
+    const std::string clock = OptionOf(*job, global, "log_alternate_epoch_clock_id");
+    if (OptionOf(*job, global, "log_alternate_epoch") == "1" && !clock.empty() &&
+        std::atoi(clock.c_str()) != 0) {
+      return std::atoi(clock.c_str());
+    }
+  }
+  return -1;
+}
+
 // The host's anchor from a group_reporting output (fio < 3.36), for the summary.
 constexpr char kGroupedMethod[] =
     "group_reporting: the first group's start on the process timeline, job_runtime / numjobs";
@@ -195,6 +208,7 @@ constexpr char kGroupedMethod[] =
 Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs, const Json* global,
                   int64_t timestamp_ms, FioJsonHost* h) {
   std::vector<FioTimelineJob> timeline;
+  std::vector<size_t> clones_of;  // the jobs each entry stands for
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Json& job = *jobs[i];
     const std::string where =
@@ -227,11 +241,7 @@ Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
     }
     t.log_lines = PerIoLogLines(job, global) / static_cast<double>(clones);
     timeline.push_back(t);
-    const std::string clock = OptionOf(job, global, "log_alternate_epoch_clock_id");
-    if (h->alternate_clock < 0 && OptionOf(job, global, "log_alternate_epoch") == "1" &&
-        !clock.empty() && std::atoi(clock.c_str()) != 0) {
-      h->alternate_clock = std::atoi(clock.c_str());
-    }
+    clones_of.push_back(static_cast<size_t>(clones));
   }
   std::vector<FioJobAnchor> anchors = PlaceFioJobs(timeline, timestamp_ms);
   if (h->grouped) {
@@ -241,6 +251,17 @@ Status TimelineOf(const std::string& path, const std::vector<const Json*>& jobs,
       h->anchor.start_ms = std::min(h->anchor.start_ms, a.start_ms);
     }
     h->anchor.method = kGroupedMethod;
+    // fio numbers jobs in the order of the job file, clones after their job, and groups
+    // follow that order: entry k's clones hold the next numjobs job numbers. Assumes one job
+    // section per group (a group of several sections has the first one's numjobs).
+    const bool groups = std::any_of(timeline.begin(), timeline.end(), [&](const FioTimelineJob& t) {
+      return t.group != timeline.front().group;
+    });
+    if (groups) {
+      for (size_t k = 0; k < clones_of.size(); ++k)
+        h->entry_of_job.insert(h->entry_of_job.end(), clones_of[k], k);
+      h->group_anchors = std::move(anchors);
+    }
     return Status();
   }
   h->job_anchors = std::move(anchors);
@@ -370,6 +391,7 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
     h.grouped = grouped || MergesClones(jobs_of[host], global);
     s = AnchorOf(path, jobs_of[host], timestamp_ms, &h.anchor);
     if (!s.ok()) return s;
+    h.alternate_clock = AlternateClockOf(jobs_of[host], global);
     // Each job placed on its own (fio >= 3.36 has job_start: the host's anchor stays as it
     // was); with group_reporting each group, the host's logs at the first one's start.
     // Client/server outputs have their own clocks.
@@ -390,7 +412,8 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
     if (!agree) h.log_hist_msec = 0;
     for (const Json* job : jobs_of[host]) {
       h.job_ios.push_back(JobIos(*job));
-      h.job_names.push_back(job->HasMember("jobname") && (*job)["jobname"].IsString()
+      h.job_starts.push_back(std::max<int64_t>(0, IntOf(*job, "job_start")));
+      h.job_names.push_back((*job).HasMember("jobname") && (*job)["jobname"].IsString()
                                 ? (*job)["jobname"].GetString()
                                 : "");
       h.job_paced.push_back(global_pacing ||

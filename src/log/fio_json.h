@@ -36,6 +36,15 @@ struct FioJsonHost {
   int64_t timestamp_ms = 0;
   /// `jobname` of each entry, in job order.
   std::vector<std::string> job_names;
+  /// group_reporting over several stonewall groups (fio < 3.36): each group entry's anchor
+  /// (its group's start on the process timeline), and for each fio job number J the entry
+  /// whose clones (its numjobs) hold the log `..._clat_hist.J.log` (entry_of_job[J-1]).
+  /// Empty otherwise (the host's anchor serves every log).
+  std::vector<FioJobAnchor> group_anchors;
+  std::vector<size_t> entry_of_job;
+  /// Each entry's `job_start` (fio >= 3.36: its logging epoch, Unix ms), in job order; 0
+  /// where the entry has none. Stamps of another clock count from their own job's start.
+  std::vector<int64_t> job_starts;
   /// The jobs' stamps count on this clock (`log_alternate_epoch=1` with
   /// `log_alternate_epoch_clock_id`, e.g. 1: CLOCK_MONOTONIC, the machine's uptime); -1
   /// when they are relative or Unix time (CLOCK_REALTIME, 0).

@@ -179,6 +179,26 @@ TEST(FioJson, ReadsJobsAndTheirIos) {
   EXPECT_TRUE(IsFioJsonOutput(FIOHIST_SHARED_DATA "/fio-logs/randrw4/fio.json"));
 }
 
+// fio >= 3.36 with log_alternate_epoch_clock_id=1: the clock is named and each job's
+// job_start kept (the host's anchor is the earliest).
+TEST(FioJson, JobStartsAndTheClockOfAFio336Output) {
+  // A folder of its own: a JSON in the shared temp dir would be found beside other tests' logs.
+  ::mkdir((::testing::TempDir() + "/fio336-mono").c_str(), 0755);
+  const std::string path =
+      WriteTempFile("fio336-mono/fio.json",
+                    R"({"fio version": "fio-3.36", "timestamp_ms": 1795800009000,
+          "global options": {"log_alternate_epoch": "1", "log_alternate_epoch_clock_id": "1"},
+          "jobs": [{"jobname": "a", "groupid": 0, "job_start": 1795800001000, "job_runtime": 8000},
+                   {"jobname": "b", "groupid": 0, "job_start": 1795800002200, "job_runtime": 6800}]})");
+  FioJsonOutput out;
+  const Status s = ReadFioJson(path, &out);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(out.hosts.size(), 1u);
+  EXPECT_EQ(out.hosts[0].anchor.start_ms, 1795800001000);
+  EXPECT_EQ(out.hosts[0].alternate_clock, 1);
+  EXPECT_EQ(out.hosts[0].job_starts, (std::vector<int64_t>{1795800001000, 1795800002200}));
+}
+
 TEST(FioJson, ReadsAClientServerOutput) {
   const std::string path = WriteTempFile(
       "client.json",

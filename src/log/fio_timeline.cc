@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "log/time_anchor.h"
+
 namespace fiohist {
 namespace {
 
@@ -31,6 +33,7 @@ struct Inputs {
   std::vector<Range> delay;  // per job: startdelay within its range
   std::vector<Range> queue;  // per job: wait for the main loop's pass after the delay
   std::vector<Range> write;  // per job: log writing at its end
+  std::vector<Range> runtime;  // per job: beyond runtime_ms (a length taken from its log)
   std::vector<Range> reap;   // per group: from its end to the next group's creation
   Range init;                // creation to epoch (before ramp_time)
   Range end;                 // last reap to timestamp_ms
@@ -38,7 +41,7 @@ struct Inputs {
 
 // One value of each input (a point of the model's space).
 struct Point {
-  std::vector<double> delay, queue, write, reap;
+  std::vector<double> delay, queue, write, reap, runtime;
   double init = 0, end = 0;
 };
 
@@ -58,7 +61,8 @@ std::vector<double> Simulate(const std::vector<FioTimelineJob>& jobs,
             std::max(start, std::max(p.delay[j], static_cast<double>(kSecondLoopMs)) + p.queue[j]);
       }
       epoch[j] = create + p.init + static_cast<double>(jobs[j].ramp_ms);
-      done = std::max(done, epoch[j] + static_cast<double>(jobs[j].runtime_ms) + p.write[j]);
+      done = std::max(
+          done, epoch[j] + static_cast<double>(jobs[j].runtime_ms) + p.runtime[j] + p.write[j]);
     }
     start = done + p.reap[static_cast<size_t>(g)];
   }
@@ -76,6 +80,7 @@ Point Nominal(const Inputs& in) {
   pick(in.queue, &p.queue);
   pick(in.write, &p.write);
   pick(in.reap, &p.reap);
+  pick(in.runtime, &p.runtime);
   p.init = in.init.nominal;
   p.end = in.end.nominal;
   return p;
@@ -88,6 +93,10 @@ void ForEachInput(const Inputs& in, Point* p, F f) {
   for (size_t i = 0; i < in.queue.size(); ++i) f(in.queue[i], &p->queue[i]);
   for (size_t i = 0; i < in.write.size(); ++i) f(in.write[i], &p->write[i]);
   for (size_t i = 0; i < in.reap.size(); ++i) f(in.reap[i], &p->reap[i]);
+  // Only where there is a range: jobs of known length leave the corners drawn as they were.
+  for (size_t i = 0; i < in.runtime.size(); ++i) {
+    if (in.runtime[i].hi > in.runtime[i].lo) f(in.runtime[i], &p->runtime[i]);
+  }
   f(in.init, &p->init);
   f(in.end, &p->end);
 }
@@ -115,6 +124,8 @@ std::vector<FioJobAnchor> PlaceFioJobs(const std::vector<FioTimelineJob>& jobs,
     in.queue.push_back({kLoopMs / 2.0, 0, static_cast<double>(kLoopMs)});
     const double w = j.log_lines * kLogLineWriteMs;
     in.write.push_back({w, w / 4, w * 4});
+    const double extra = static_cast<double>(j.runtime_unlogged_ms);
+    in.runtime.push_back({extra / 2, 0, extra});
   }
   for (int g = 0; g < groups; ++g) {
     in.reap.push_back({kLoopMs * 1.5, static_cast<double>(kLoopMs), 2.0 * kLoopMs});
@@ -179,7 +190,8 @@ std::vector<FioJobAnchor> PlaceFioJobs(const std::vector<FioTimelineJob>& jobs,
       a.how += ", startdelay " + Seconds(job.delay_hi_ms);
     }
     if (job.ramp_ms > 0) a.how += ", ramp_time " + Seconds(job.ramp_ms);
-    a.how += ", job_runtime " + Seconds(job.runtime_ms);
+    a.how += job.runtime_unlogged_ms > 0 ? ", its log's length " + Seconds(job.runtime_ms)
+                                         : ", job_runtime " + Seconds(job.runtime_ms);
   }
   return out;
 }
@@ -216,6 +228,11 @@ Status ParseFioTimeOption(const std::string& text, int64_t* lo_ms, int64_t* hi_m
 std::string FormatUncertainty(const FioJobAnchor& a) {
   if (a.early_ms == a.late_ms) return "+-" + std::to_string(a.late_ms) + " ms";
   return "-" + std::to_string(a.early_ms) + "/+" + std::to_string(a.late_ms) + " ms";
+}
+
+std::string FormatPlacedJob(const PlacedFioJob& p) {
+  return p.host + "/" + p.job + " (job " + p.fio_job + "): " + FormatIsoTime(p.anchor.start_ms) +
+         " " + FormatUncertainty(p.anchor) + " (" + p.anchor.how + ")";
 }
 
 }  // namespace fiohist

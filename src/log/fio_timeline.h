@@ -24,6 +24,10 @@ struct FioTimelineJob {
   /// `job_runtime`: ms from the job's logging epoch to its end (fio takes it right before
   /// the job writes its logs).
   int64_t runtime_ms = 0;
+  /// The job may have run up to this much longer than runtime_ms: 0 from the JSON; one
+  /// log_hist_msec where runtime_ms was taken from the job's log, which lacks fio's last
+  /// partial interval.
+  int64_t runtime_unlogged_ms = 0;
   /// Lines the job writes at its end into per-I/O logs (write_lat_log etc. with
   /// log_avg_msec=0): fio writes its logs before the job is reaped, which delays the next
   /// group and the JSON.
@@ -41,6 +45,14 @@ struct FioJobAnchor {
   std::string how;
 };
 
+/// One log's job placed on its fio's timeline: the summary's "anchor of" line and the run
+/// document's `job_anchors` entry.
+struct PlacedFioJob {
+  /// The log's host and job (LogSource), and the job's name in fio's JSON.
+  std::string host, job, fio_job;
+  FioJobAnchor anchor;
+};
+
 /// Cost of one line of a per-I/O log written at a job's end (fio's fprintf per sample),
 /// measured on fio 3.33 (see docs/anchoring.md); the bound allows 4x either way.
 constexpr double kLogLineWriteMs = 0.0004;
@@ -56,5 +68,8 @@ Status ParseFioTimeOption(const std::string& text, int64_t* lo_ms, int64_t* hi_m
 
 /// "+-40 ms" / "-0/+110 ms": an anchor's uncertainty for messages.
 std::string FormatUncertainty(const FioJobAnchor& a);
+
+/// "HOST/JOB (job NAME): ISO -E/+L ms (how)", as the summary names a placed job.
+std::string FormatPlacedJob(const PlacedFioJob& p);
 
 }  // namespace fiohist

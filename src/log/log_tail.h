@@ -1,4 +1,4 @@
-// The last stamp of a log, read from its end without reading it all.
+// The last stamp of a log, read from its end without reading it all (plain text).
 #pragma once
 
 #include <cstdint>
@@ -6,9 +6,10 @@
 
 namespace fiohist {
 
-/// The stamp of the last complete record of the plain-text log at `path` (its last 64 KiB
-/// are read). False when it cannot tell cheaply: a gzip log (it would have to be inflated
-/// whole), no complete record in that tail, or the file cannot be read.
+/// The stamp of the last complete record of the log at `path`: of a plain-text log its last
+/// 64 KiB are read; a gzip log is inflated whole (gzip cannot seek). False when it cannot
+/// tell: no complete record in that tail (or in the whole gzip log, or damaged gzip data),
+/// or the file cannot be read.
 bool ReadLastStamp(const std::string& path, int64_t* time_ms);
 
 }  // namespace fiohist

@@ -123,6 +123,9 @@ const std::vector<Field>& RunFields() {
       {"layout", FieldType::kKeyword, kInRuns},
       {"fio_versions", FieldType::kKeyword, kInRuns},
       {"anchor", FieldType::kKeyword, kInRuns},
+      // Absent unless fio's JSON (fio < 3.36) placed jobs one by one on its process timeline:
+      // per log, {job, fio_job, start, early_ms, late_ms} (no text: the summary says how).
+      {"job_anchors", FieldType::kObject, kInRuns},
       // How quanta were placed ("logs", "epoch", "origin") and their origin: quanta and
       // coarser windows start at grid_origin_ms + k x their length (read-back uses it).
       {"grid", FieldType::kKeyword, kInRuns},

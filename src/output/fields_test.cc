@@ -178,6 +178,8 @@ class KeyCollector : public ResultSink {
  public:
   Status Begin(const RunInfo& info) override {
     info_ = info;
+    // job_anchors come only with relative logs of fio < 3.36 beside its JSON: one here.
+    if (info_.job_anchors.empty()) info_.job_anchors.push_back({"h", "j", "a", FioJobAnchor()});
     builder_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}});
     compact_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}}, 1000.0,
                                                  BucketForm::kCompact);

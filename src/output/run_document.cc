@@ -141,6 +141,23 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   Str(w, RunKey("layout"), info.layout.Name());
   StringArray(w, RunKey("fio_versions"), info.fio_versions);
   Str(w, RunKey("anchor"), info.anchor);
+  if (!info.job_anchors.empty()) {
+    // Numbers and names only, no text per log: a run of thousands of logs stays small.
+    Key(w, RunKey("job_anchors"));
+    w.StartArray();
+    for (const PlacedFioJob& p : info.job_anchors) {
+      w.StartObject();
+      Str(w, "job", p.host + "/" + p.job);
+      Str(w, "fio_job", p.fio_job);
+      Str(w, "start", FormatIsoTime(p.anchor.start_ms));
+      Key(w, "early_ms");
+      w.Int64(p.anchor.early_ms);
+      Key(w, "late_ms");
+      w.Int64(p.anchor.late_ms);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   Str(w, RunKey("grid"), info.grid);
   Key(w, RunKey("grid_origin_ms"));
   w.Int64(info.grid_origin_ms);

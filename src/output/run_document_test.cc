@@ -42,5 +42,34 @@ TEST(RunDocument, SpanAndState) {
   EXPECT_EQ(d["hosts"].Size(), 2u);
 }
 
+// Each job placed on its fio's timeline: its anchor and bound as numbers and names (the
+// summary's "anchor of" facts), and no `how` text; absent for other anchors.
+TEST(RunDocument, JobAnchors) {
+  RunInfo info;
+  info.absolute = true;
+  RunSummary summary;
+  rapidjson::Document d;
+  d.Parse(RunDocument(info, RunMeta(), 1000.0, summary, {}).c_str());
+  EXPECT_FALSE(d.HasMember("job_anchors"));
+  FioJobAnchor a;
+  a.start_ms = 1795816745838;
+  a.early_ms = 5;
+  a.late_ms = 150;
+  a.how = "group 1 of 2, startdelay 1 s";
+  info.job_anchors.push_back({"hostA", "h_clat_hist.2", "b", a});
+  const std::string doc = RunDocument(info, RunMeta(), 1000.0, summary, {});
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  ASSERT_EQ(d["job_anchors"].Size(), 1u);
+  const auto& j = d["job_anchors"][0];
+  EXPECT_STREQ(j["job"].GetString(), "hostA/h_clat_hist.2");
+  EXPECT_STREQ(j["fio_job"].GetString(), "b");
+  EXPECT_STREQ(j["start"].GetString(), "2026-11-27T21:59:05.838Z");
+  EXPECT_EQ(j["early_ms"].GetInt64(), 5);
+  EXPECT_EQ(j["late_ms"].GetInt64(), 150);
+  EXPECT_EQ(j.MemberCount(), 5u);
+  EXPECT_EQ(doc.find("startdelay"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fiohist

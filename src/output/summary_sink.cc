@@ -133,12 +133,12 @@ Status SummarySink::End(const RunSummary& summary) {
     std::fprintf(out_, "fiohist: ... and %zu more hosts with their fio JSON\n",
                  info_.fio_json_notes.size() - kNotes);
   }
-  for (size_t i = 0; i < info_.job_anchor_notes.size() && i < kNotes; ++i) {
-    std::fprintf(out_, "fiohist: anchor of %s\n", info_.job_anchor_notes[i].c_str());
+  for (size_t i = 0; i < info_.job_anchors.size() && i < kNotes; ++i) {
+    std::fprintf(out_, "fiohist: anchor of %s\n", FormatPlacedJob(info_.job_anchors[i]).c_str());
   }
-  if (info_.job_anchor_notes.size() > kNotes) {
+  if (info_.job_anchors.size() > kNotes) {
     std::fprintf(out_, "fiohist: ... and %zu more jobs placed on their fio's timeline\n",
-                 info_.job_anchor_notes.size() - kNotes);
+                 info_.job_anchors.size() - kNotes);
   }
   PrintIoShares(summary);
   if (partial_count_ > 0) {

@@ -50,10 +50,13 @@ class Placer {
   // The index of log `i`'s job in `h` (its `..._hist.N.log`; the only job of a JSON of
   // one), or -1 with the reason in `why`.
   int JobIndexOf(size_t i, const FioJsonHost& h, std::string* why) const;
-  // Compares each plain log's last stamp with its job's job_runtime (CheckLogEnds).
+  // Compares each log's last stamp with its job's job_runtime (CheckLogEnds).
   void CheckLogEnds();
   // Where log `i`'s zero lies on Unix time, from its JSON host `h`.
   Status StartFromJson(size_t i, const FioJsonHost& h);
+  // Places log `i` at anchor `a` of fio's job `fio_job`, with its note (and a warning where
+  // the bound is wide).
+  void UseAnchor(size_t i, const std::string& fio_job, const FioJobAnchor& a);
 
   const PlacementInput& in_;
   const std::vector<LogSource>& logs_;
@@ -121,6 +124,7 @@ void Placer::CheckLogEnds() {
     if (logged > t.runtime_ms + kLogEndSlackMs) {
       out_->warnings.push_back(who + ": the log's length is taken for the job's");
       t.runtime_ms = logged;
+      t.runtime_unlogged_ms = in_.log_hist_msec;  // fio 3.33 leaves out the last partial one
       moved[&h] = true;
     } else if (logged < t.runtime_ms - slack) {
       out_->warnings.push_back(who + ": is the JSON this run's? (its place is the JSON's)");
@@ -143,23 +147,53 @@ Status Placer::StartFromJson(size_t i, const FioJsonHost& h) {
             "log_alternate_epoch_clock_id): cannot place it; give --start-time");
   }
   start_[i] = h.anchor.start_ms;
+  if (other_[i] && h.job_anchors.empty() && h.entry_of_job.empty()) {
+    // fio >= 3.36: the clock read its zero when the log's own job started (job_start), not
+    // when the host's first job did.
+    std::string why;
+    const int job = JobIndexOf(i, h, &why);
+    if (job < 0) return Status::InputError(log.path, 0, why);
+    const int64_t own =
+        static_cast<size_t>(job) < h.job_starts.size() ? h.job_starts[static_cast<size_t>(job)] : 0;
+    if (own > 0) {
+      start_[i] = own;
+      bound_[i] = 0;  // fio's own record of it, to the ms
+    }
+    return Status();
+  }
+  if (!h.entry_of_job.empty()) {
+    // group_reporting over several groups: the log's group entry by its job number.
+    const int number = FioJobNumber(log);
+    if (number < 1 || static_cast<size_t>(number) > h.entry_of_job.size()) {
+      out_->warnings.push_back(
+          log.path + ": " + JsonOf(i) + " (group_reporting) has " +
+          std::to_string(h.entry_of_job.size()) +
+          " jobs in its groups' numjobs, none for this log: placed at the first group's start");
+      return Status();
+    }
+    const size_t entry = h.entry_of_job[static_cast<size_t>(number - 1)];
+    UseAnchor(i, h.job_names[entry], h.group_anchors[entry]);
+    return Status();
+  }
   if (h.job_anchors.empty()) return Status();
   std::string why;
   const int job = JobIndexOf(i, h, &why);
   if (job < 0) return Status::InputError(log.path, 0, why);
-  const FioJobAnchor& a = h.job_anchors[static_cast<size_t>(job)];
+  UseAnchor(i, h.job_names[static_cast<size_t>(job)], h.job_anchors[static_cast<size_t>(job)]);
+  return Status();
+}
+
+void Placer::UseAnchor(size_t i, const std::string& fio_job, const FioJobAnchor& a) {
+  const LogSource& log = logs_[i];
   start_[i] = a.start_ms;
   bound_[i] = a.early_ms + a.late_ms;
-  const std::string who =
-      log.host + "/" + log.job + " (job " + h.job_names[static_cast<size_t>(job)] + ")";
-  out_->job_notes.push_back(who + ": " + FormatIsoTime(a.start_ms) + " " + FormatUncertainty(a) +
-                            " (" + a.how + ")");
+  const std::string who = log.host + "/" + log.job + " (job " + fio_job + ")";
+  out_->jobs.push_back({log.host, log.job, fio_job, a});
   if (std::max(a.early_ms, a.late_ms) > kAnchorWarnMs) {
     out_->warnings.push_back(who + ": " + JsonOf(i) + " places this job only within " +
                              FormatUncertainty(a) + " (" + a.how +
                              "): its quanta may be that far off");
   }
-  return Status();
 }
 
 Status Placer::Place() {

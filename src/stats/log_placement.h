@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "log/fio_json.h"
+#include "log/fio_timeline.h"
 #include "log/log_probe.h"
 #include "log/log_source.h"
 
@@ -36,14 +37,14 @@ struct LogPlacement {
   /// Per log: added to its stamps, and the time its spans never start before (the job's
   /// start).
   std::vector<int64_t> offset_ms, floor_ms;
-  /// Per job placed on its fio's timeline: "HOST/JOB (job NAME): ISO -E/+L ms (how)".
-  std::vector<std::string> job_notes;
+  /// Per log whose job was placed on its fio's timeline: the job and its anchor.
+  std::vector<PlacedFioJob> jobs;
   std::vector<std::string> warnings;
 };
 
 /// Places relative logs (or logs of another clock): each at --start-time, else at its job's
 /// anchor in the JSON matched with it (the host's where the JSON has no per-job anchors).
-/// Plain logs whose last stamp runs past their job's job_runtime are trusted: the job is
+/// Logs (plain or gzip) whose last stamp runs past their job's job_runtime are trusted: the job is
 /// placed again with the log's length (`jsons` updated) and warned about. Fails, naming the
 /// log, for a job number beyond the JSON's jobs, a log named for another job of the JSON,
 /// and stamps of another clock no JSON names.

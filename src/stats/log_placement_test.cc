@@ -63,8 +63,10 @@ TEST(LogPlacement, EachJobAtItsAnchorWithNotesAndWarnings) {
   ASSERT_TRUE(Place({"t_clat_hist.2", "t_clat_hist.1"}, {500, 500}, {Json({"a", "b"})}, &out).ok());
   EXPECT_EQ(out.offset_ms, (std::vector<int64_t>{2000, 1000}));
   EXPECT_EQ(out.floor_ms, (std::vector<int64_t>{2000, 1000}));
-  ASSERT_EQ(out.job_notes.size(), 2u);
-  EXPECT_EQ(out.job_notes[0].substr(0, 27), "h/t_clat_hist.2 (job b): 19");
+  ASSERT_EQ(out.jobs.size(), 2u);
+  EXPECT_EQ(FormatPlacedJob(out.jobs[0]).substr(0, 27), "h/t_clat_hist.2 (job b): 19");
+  EXPECT_EQ(out.jobs[0].fio_job, "b");
+  EXPECT_EQ(out.jobs[0].anchor.early_ms, 300);
   ASSERT_EQ(out.warnings.size(), 1u);  // job b's bound is 300 ms
   EXPECT_NE(out.warnings[0].find("places this job only within -300/+0 ms"), std::string::npos)
       << out.warnings[0];
@@ -101,6 +103,27 @@ TEST(LogPlacement, AnotherClockFollowsTheTightestJob) {
   EXPECT_EQ(out.offset_ms[0], 1000 - up);
   EXPECT_EQ(out.offset_ms[1], 1000 - up);
   EXPECT_EQ(out.floor_ms[1], 1000 + 1200);  // job 2 started 1.2 s after job 1 on the clock
+}
+
+// Stamps of CLOCK_MONOTONIC with a fio >= 3.36 JSON (job_start per job, no timeline): each
+// log's clock zero is its own job's start, not the host's earliest. Job 2 started 1.2 s
+// after job 1 (startdelay); the clock agrees.
+TEST(LogPlacement, AnotherClockWithJobStartUsesEachJobsOwn) {
+  FioJsonOutput json;
+  FioJsonHost h;
+  h.anchor.start_ms = 1000;  // the host's earliest job_start
+  h.alternate_clock = 1;
+  h.job_names = {"a", "b"};
+  h.job_starts = {1000, 2200};
+  json.hosts.push_back(h);
+  LogPlacement out;
+  const int64_t up = 3600000;
+  // Log 2 (job b) comes first: it alone must not set the host's clock by job a's start.
+  ASSERT_TRUE(Place({"t_clat_hist.2", "t_clat_hist.1"}, {up + 1700, up + 500}, {json}, &out).ok());
+  EXPECT_EQ(out.offset_ms[0], 1000 - up);
+  EXPECT_EQ(out.offset_ms[1], 1000 - up);
+  EXPECT_EQ(out.floor_ms[0], 2200);
+  EXPECT_EQ(out.floor_ms[1], 1000);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
+#include "log/fio_timeline.h"
 #include "log/log_line.h"
 #include "log/log_report.h"
 #include "log/log_source.h"
@@ -53,14 +54,13 @@ struct RunInfo {
   /// Which fio JSON output placed or describes each host and how it was matched, e.g.
   /// "host hostA: run/fio-hostA.json (file name; timestamp_ms-runtime)"; for the summary.
   std::vector<std::string> fio_json_notes;
-  /// Where each job's relative stamps were placed when fio's JSON (fio < 3.36) placed jobs
-  /// one by one on its process timeline, with the bound, e.g. "hostA/h_clat_hist.2 (job b):
-  /// 2026-11-27T21:59:05.838Z -0/+150 ms (group 1 of 2, startdelay 1 s, ...)"; for the
-  /// summary.
-  std::vector<std::string> job_anchor_notes;
   /// Which kinds of latency log were read and which left out (log/latency_choice.h, per-I/O
   /// logs' units), for the summary.
   std::vector<std::string> input_notes;
+  /// Where each log's relative stamps were placed when fio's JSON (fio < 3.36) placed jobs
+  /// one by one on its process timeline, with the bound; the summary names them
+  /// (FormatPlacedJob), the run document carries them (`job_anchors`).
+  std::vector<PlacedFioJob> job_anchors;
   /// The run's SLA thresholds (--sla); `percentiles` holds each one's percentile. Cluster
   /// percentile documents then carry sla_breach / sla_breached, the run document `sla`.
   std::vector<SlaThreshold> sla;

@@ -474,7 +474,7 @@ Status Planner::Place(const std::vector<LogProbe>& probes) {
   in.matches = &matches_;
   Status s = PlaceLogs(in, &jsons_, &placed_);
   for (std::string& w : placed_.warnings) summary_->warnings.push_back(std::move(w));
-  info_.job_anchor_notes = placed_.job_notes;
+  info_.job_anchors = placed_.jobs;
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -65,19 +66,23 @@ TEST(RunLayout, LogsOfDifferentLayoutsAreRefused) {
 // `json` (the run's JSON output, possibly edited). Returns the logs' paths.
 const int64_t kTimelineEpochs[] = {1795816744824, 1795816745838, 1795816742827, 1795816750064};
 
-std::vector<std::string> RelativeTimelineRun(const std::string& dir, const std::string& json) {
-  const std::string data = std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/";
+std::vector<std::string> RelativeTimelineRun(
+    const std::string& dir, const std::string& json, const std::string& run = "plain",
+    const std::vector<int64_t>& epochs = std::vector<int64_t>(std::begin(kTimelineEpochs),
+                                                              std::end(kTimelineEpochs))) {
+  const std::string data = std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/" + run + "/";
   const std::string out = ::testing::TempDir() + "/" + dir;
   ::mkdir(out.c_str(), 0755);
   std::vector<std::string> paths;
-  for (int j = 1; j <= 4; ++j) {
+  for (int j = 1; j <= static_cast<int>(epochs.size()); ++j) {
     const std::string name = "h_clat_hist." + std::to_string(j) + ".log";
     std::ifstream in(data + name);
     std::ofstream o(out + "/" + name);
     std::string line;
     while (std::getline(in, line)) {
       const size_t comma = line.find(',');
-      o << std::stoll(line.substr(0, comma)) - kTimelineEpochs[j - 1] << line.substr(comma) << "\n";
+      o << std::stoll(line.substr(0, comma)) - epochs[static_cast<size_t>(j - 1)]
+        << line.substr(comma) << "\n";
     }
     paths.push_back(out + "/" + name);
   }
@@ -109,10 +114,31 @@ TEST(RunLayout, JobsOfFio333PlacedOnTheirTimeline) {
     EXPECT_LE(std::llabs(layout.setups[j].offset_ms - kTimelineEpochs[j]), 250) << "job " << j;
     EXPECT_EQ(layout.setups[j].floor_ms, layout.setups[j].offset_ms);
   }
-  ASSERT_EQ(layout.info.job_anchor_notes.size(), 4u);
-  EXPECT_NE(layout.info.job_anchor_notes[1].find("h_clat_hist.2 (job b): 2026-"), std::string::npos)
-      << layout.info.job_anchor_notes[1];
-  EXPECT_NE(layout.info.job_anchor_notes[1].find("startdelay 1 s"), std::string::npos);
+  ASSERT_EQ(layout.info.job_anchors.size(), 4u);
+  const std::string note = FormatPlacedJob(layout.info.job_anchors[1]);
+  EXPECT_NE(note.find("h_clat_hist.2 (job b): 2026-"), std::string::npos) << note;
+  EXPECT_NE(note.find("startdelay 1 s"), std::string::npos);
+}
+
+// group_reporting over two stonewall groups of two clones each (tests/data/fio-timeline/
+// stonewalled): each group's logs at that group's start, not all at the first one's.
+TEST(RunLayout, GroupReportingPlacesEachGroupAtItsStart) {
+  const std::vector<int64_t> epochs = {1795820957342, 1795820957343, 1795820960563, 1795820960563};
+  const std::string json =
+      ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/stonewalled/out.json");
+  PipelineOptions o;
+  RunLayout layout;
+  RunSummary summary;
+  const Status s = LayOutRun(o, RelativeTimelineRun("stonewalled", json, "stonewalled", epochs),
+                             &layout, &summary);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(layout.setups.size(), 4u);
+  for (size_t j = 0; j < 4; ++j) {
+    EXPECT_LE(std::llabs(layout.setups[j].offset_ms - epochs[j]), 250)
+        << "job " << j << ": " << layout.setups[j].offset_ms - epochs[j];
+  }
+  ASSERT_EQ(layout.info.job_anchors.size(), 4u);
+  EXPECT_EQ(layout.info.job_anchors[2].fio_job, "g2");
 }
 
 // A JSON listing fewer jobs than the logs name is refused, naming the log, the JSON and
