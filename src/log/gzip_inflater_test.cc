@@ -1,27 +1,14 @@
 #include "log/gzip_inflater.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <string>
 #include <vector>
 
+#include "base/test_util.h"
+
 namespace fiohist {
 namespace {
-
-std::string Gzip(const std::string& text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(&out[0]);
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 std::string Text() {
   std::string t;
@@ -32,7 +19,7 @@ std::string Text() {
 // Input a few bytes at a time and output into a small buffer: what comes out is the text,
 // and the member ends once, with nothing of the input left over.
 TEST(GzipInflaterTest, StreamsThroughSmallPieces) {
-  const std::string text = Text(), gz = Gzip(text);
+  const std::string text = Text(), gz = GzipText(text);
   GzipInflater z;
   std::string got;
   std::vector<char> out(1000);
@@ -57,7 +44,7 @@ TEST(GzipInflaterTest, StreamsThroughSmallPieces) {
 }
 
 TEST(GzipInflaterTest, BadCheckValueIsNamedAsZlibNamesIt) {
-  std::string gz = Gzip(Text());
+  std::string gz = GzipText(Text());
   gz[gz.size() - 6] ^= 0x55;  // the CRC32 of the trailer
   GzipInflater z;
   z.SetInput(reinterpret_cast<const unsigned char*>(gz.data()), gz.size());

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <string>
 #include <vector>
@@ -13,21 +12,6 @@
 
 namespace fiohist {
 namespace {
-
-// `text` as one gzip member (zlib's deflate with a gzip wrapper).
-std::string Gzip(const std::string& text) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(&out[0]);
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 std::vector<std::string> Lines(const std::string& path, Status* status = nullptr) {
   std::unique_ptr<LogReader> r;
@@ -51,7 +35,7 @@ std::string ManyLines(int n, const std::string& tag) {
 
 TEST(LogReaderTest, GzipOfSeveralMembersReadsAsTheirConcatenation) {
   const std::string a = ManyLines(300, "a"), b = ManyLines(200, "b");
-  const std::string path = WriteTempFile("multi.log.gz", Gzip(a) + Gzip(b));
+  const std::string path = WriteTempFile("multi.log.gz", GzipText(a) + GzipText(b));
   Status s;
   const std::vector<std::string> lines = Lines(path, &s);
   EXPECT_TRUE(s.ok()) << s.message();
@@ -61,14 +45,14 @@ TEST(LogReaderTest, GzipOfSeveralMembersReadsAsTheirConcatenation) {
 }
 
 TEST(LogReaderTest, BytesAfterTheLastMemberAreIgnoredAsByGzread) {
-  const std::string path = WriteTempFile("trail.log.gz", Gzip(ManyLines(50, "x")) + "junk");
+  const std::string path = WriteTempFile("trail.log.gz", GzipText(ManyLines(50, "x")) + "junk");
   Status s;
   EXPECT_EQ(Lines(path, &s).size(), 50u);
   EXPECT_TRUE(s.ok()) << s.message();
 }
 
 TEST(LogReaderTest, TruncatedGzipSaysSoAtTheLineItReached) {
-  const std::string gz = Gzip(ManyLines(400, "t"));
+  const std::string gz = GzipText(ManyLines(400, "t"));
   const std::string path = WriteTempFile("cut.log.gz", gz.substr(0, gz.size() / 2));
   Status s;
   const size_t n = Lines(path, &s).size();
@@ -86,7 +70,7 @@ TEST(LogReaderTest, ReadersBeyondTheBudgetReadTheSame) {
   SetOpenFileBudget(HeldOpenFiles() + 3);
   const std::string text = ManyLines(500, "p");
   const std::string plain = WriteTempFile("many.log", text);
-  const std::string gz = WriteTempFile("many.log.gz", Gzip(text));
+  const std::string gz = WriteTempFile("many.log.gz", GzipText(text));
   std::vector<std::unique_ptr<LogReader>> readers(40);
   for (size_t i = 0; i < readers.size(); ++i) {
     ASSERT_TRUE(LogReader::Open(i % 2 ? gz : plain, &readers[i]).ok());

@@ -698,7 +698,18 @@ def blank_lines():
 
 @case
 def duplicate_records():
-    same_as_base("duplicate_records.log", r"dropped 2 duplicate record")
+    # Records that repeat the last stamp are what fio writes after a long gap (one per
+    # missed deadline, each holding the I/Os completed since the one before): kept, not
+    # dropped as duplicates (docs/stalls.md). Every I/O of the log is in the output.
+    p, base = corpus("duplicate_records.log"), corpus("base.log")
+    r = run(p)
+    expect_ok(r)
+    check("dropped" not in r.err, "no record dropped as a duplicate\n" + r.describe())
+    want = sum(sum(counts) for _, _, counts in parse_log(p))
+    got = sum(float(x["samples"]) for x in csv_rows(r.out)
+              if x["scope"] == "cluster" and x["direction"] != "all")
+    check(abs(got - want) < 1e-6 * want, "I/Os lost: %r of %r" % (got, want))
+    check(want > sum(sum(c) for _, _, c in parse_log(base)), "the repeated records hold I/Os")
 
 
 @case
@@ -798,27 +809,32 @@ def unreadable_among_many():
 
 @case
 def stall():
-    # Both directions stall for 2 hours; the records closing the stall hold 10 I/Os each,
-    # spread evenly: 10/7200 per one-second quantum.
+    # Both directions stall for 2 hours; the records closing the stall hold 10 I/Os each.
+    # fio writes a record at the first completion past its deadline, so all but the slowest
+    # completed before the deadline (2001, 3001] and the slowest ended the stall at 7202001
+    # (src/log/interval_model.h): no I/O inside the stall, the stall named.
     p = corpus("stall.log")
     r = run("--grid", "epoch", p)  # quanta on whole seconds, as the numbers below
     expect_ok(r)
-    check_samples(r, [p])
     reads = {int(x["start_ms"]): float(x["samples"]) for x in csv_rows(r.out)
              if x["scope"] == "cluster" and x["direction"] == "read"}
-    for q in range(3000, 7201000, 1000):
-        check(abs(reads.get(q, 0) - 10 / 7200) < 1e-12, "quantum %d: %r read samples, expected "
-              "10/7200" % (q, reads.get(q)))
-    share = sum(reads[q] for q in range(3000, 7202000, 1000)) + 10 * 999 / 7200000 + 10 / 7200000
-    check(abs(share - 10) < 1e-9, "the stall holds %r reads, expected 10" % share)
-    check("late" not in r.err and "later quanta" not in r.err, r.describe())
+    inside = [q for q in range(4000, 7201000, 1000) if reads.get(q, 0) != 0]
+    check(not inside, "quanta inside the stall hold reads: %r" % inside[:5])
+    want = sum(sum(c) for _, d, c in parse_log(p) if d == 0)
+    check(abs(sum(reads.values()) - want) < 1e-9 * want,
+          "read I/Os lost: %r of %r" % (sum(reads.values()), want))
+    check(reads.get(7202000, 0) >= 1 - 1e-9,
+          "the stuck read completed in the stall's last quantum: %r" % reads.get(7202000))
+    check(re.search(r"stall \(cluster\): no I/O completed from \d+ ms to 7202001 ms", r.err),
+          "the stall named\n" + r.describe())
+    check("later quanta" not in r.err, r.describe())
 
 
 @case
 def stall_one_direction():
     # Reads stall for 2 hours while writes go on every second. The read record closing the
-    # stall comes after 7200 write lines; a look-ahead reader finds it before the quanta it
-    # starts in are written out, so its I/Os are spread evenly over the 2 hours, exactly.
+    # stall comes after 7200 write lines; the look-ahead reader finds it before the quanta it
+    # covers are written out: no read inside the stall, none lost, none placed late.
     base = read_lines(corpus("base.log"))
     read1, write1 = base[0], base[1]
     lines = [read1, write1]
@@ -834,11 +850,8 @@ def stall_one_direction():
     want = 2 * per_record
     check(abs(sum(reads.values()) - want) < 1e-6 * want,
           "read I/Os lost: %r of %r" % (sum(reads.values()), want))
-    # The span (1001, 7202001] is 7201 s long; every whole quantum inside holds 1/7201.
-    even = per_record / 7201.0
-    for q in (2, 100, 3600, 7201):
-        got = reads.get(q * 1000, 0.0)
-        check(abs(got - even) < 1e-6 * even, "quantum %d holds %r reads, expected %r" % (q, got, even))
+    inside = [q for q in (3, 100, 3600, 7200) if reads.get(q * 1000, 0.0) != 0]
+    check(not inside, "quanta inside the read stall hold reads: %r" % inside)
     check("stalled were placed in later quanta" not in r.err, r.describe())
 
 
