@@ -97,9 +97,15 @@ bool HasPacing(const Json& options) {
 
 // log_hist_msec set in `options`, or 0.
 int64_t LogHistMsecOf(const Json& options) {
-  if (!options.IsObject() || !options.HasMember("log_hist_msec")) return 0;
-  const Json& v = options["log_hist_msec"];
-  return v.IsString() ? std::atoll(v.GetString()) : 0;
+  if (!options.IsObject()) return 0;
+  // fio lists an option given twice twice, in order; the last one is what it ran with.
+  int64_t msec = 0;
+  for (const auto& m : options.GetObject()) {
+    if (std::string(m.name.GetString()) == "log_hist_msec" && m.value.IsString()) {
+      msec = std::atoll(m.value.GetString());
+    }
+  }
+  return msec;
 }
 
 // I/Os a job completed: total_ios of each direction (clat_ns.N where total_ios is absent).
@@ -461,7 +467,8 @@ FioJsonSpec ParseFioJsonSpec(const std::string& text) {
 }
 
 int FioJobNumber(const LogSource& log) {
-  const size_t dot = log.job.find_last_of('.');
+  // `..._hist.J.log` gives job id `..._hist.J`; segment K of a per_job_logs=0 file is job K.
+  const size_t dot = log.job.find_last_of(".@");
   if (dot == std::string::npos || dot + 1 == log.job.size()) return 0;
   int n = 0;
   for (size_t i = dot + 1; i < log.job.size(); ++i) {

@@ -113,7 +113,8 @@ struct FioJsonMatch {
 Status MatchFioJsons(const std::vector<LogSource>& logs, const std::vector<FioJsonSpec>& specs,
                      const std::vector<FioJsonOutput>& outputs, std::vector<FioJsonMatch>* matches);
 
-/// fio's job number J of a log named `..._clat_hist.J.log` (its job id ends in ".J"), or 0.
+/// fio's job number J of a log named `..._clat_hist.J.log` (its job id ends in ".J"), or of
+/// segment J of a per_job_logs=0 file (its job id ends in "@J"), or 0.
 int FioJobNumber(const LogSource& log);
 
 }  // namespace fiohist

@@ -265,7 +265,7 @@ check(rc == 2 and "is the run itself" in err, f"self baseline: exit 2, message (
 empty = os.path.join(WORK, "empty")
 os.makedirs(empty)
 rc, out, err = compare(aa[0], empty)
-check(rc == 1 and "no fio histogram logs" in err, f"no logs: exit 1 ({rc}: {err.strip()})")
+check(rc == 1 and "no input in this directory" in err, f"no logs: exit 1 ({rc}: {err.strip()})")
 coarse = fio_run("coarse", "4k", ["--log_hist_coarseness=1", "--runtime=1"])
 rc, out, err = compare(aa[0], coarse)
 check(rc == 1 and "different bucket layouts" in err, f"other layout: exit 1 ({rc}: {err.strip()})")
