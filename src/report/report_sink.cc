@@ -77,8 +77,10 @@ void ReportSink::AddHeat(const ScopeResult& r) {
   data_.heat[it->second].columns.push_back(std::move(column));
 }
 
-Status ReportSink::Quantum(const ScopeResult& r) {
-  if (r.kind == ScopeKind::kJob) return Status();
+namespace {
+
+// A result's span, I/Os and coverage, as every series of the page draws them.
+ReportPoint SpanPoint(const ScopeResult& r) {
   ReportPoint p;
   p.start_ms = r.start_ms;
   p.end_ms = r.end_ms;
@@ -86,12 +88,27 @@ Status ReportSink::Quantum(const ScopeResult& r) {
   p.coverage = r.coverage;
   p.partial = r.partial;
   p.logs = r.logs;
+  return p;
+}
+
+// A cluster result as the page draws it: its span, I/Os and every percentile with its
+// interval.
+ReportPoint ClusterPoint(const ScopeResult& r) {
+  ReportPoint p = SpanPoint(r);
+  p.percentile_ns = r.stats.percentile_ns;
+  p.lower_bound = r.stats.lower_bound;
+  p.low_ns = r.stats.percentile_low_ns;
+  p.high_ns = r.stats.percentile_high_ns;
+  p.few_ios = r.stats.few_ios;
+  return p;
+}
+
+}  // namespace
+
+Status ReportSink::Quantum(const ScopeResult& r) {
+  if (r.kind == ScopeKind::kJob) return Status();
+  ReportPoint p = r.kind == ScopeKind::kCluster ? ClusterPoint(r) : SpanPoint(r);
   if (r.kind == ScopeKind::kCluster) {
-    p.percentile_ns = r.stats.percentile_ns;
-    p.lower_bound = r.stats.lower_bound;
-    p.low_ns = r.stats.percentile_low_ns;
-    p.high_ns = r.stats.percentile_high_ns;
-    p.few_ios = r.stats.few_ios;
     if (r.histogram != nullptr && r.direction != Direction::kAll) AddHeat(r);
     if (r.resolution == 1 && r.histogram != nullptr && data_.info.sla.size() > 0) {
       if (!checker_) {
@@ -114,28 +131,6 @@ Status ReportSink::Quantum(const ScopeResult& r) {
   SeriesOf(r).points.push_back(std::move(p));
   return Status();
 }
-
-namespace {
-
-// A cluster result as the page draws it: its span, I/Os and every percentile with its
-// interval.
-ReportPoint ClusterPoint(const ScopeResult& r) {
-  ReportPoint p;
-  p.start_ms = r.start_ms;
-  p.end_ms = r.end_ms;
-  p.samples = r.stats.samples;
-  p.coverage = r.coverage;
-  p.partial = r.partial;
-  p.logs = r.logs;
-  p.percentile_ns = r.stats.percentile_ns;
-  p.lower_bound = r.stats.lower_bound;
-  p.low_ns = r.stats.percentile_low_ns;
-  p.high_ns = r.stats.percentile_high_ns;
-  p.few_ios = r.stats.few_ios;
-  return p;
-}
-
-}  // namespace
 
 void ReportSink::AddWindow(const ScopeResult& r) {
   ReportSeries* series = nullptr;
