@@ -23,7 +23,10 @@ the truth) in markdown for docs/stalls.md.
 --refusals STATUS_JSON: --place issue on a fio status stream (no per-record latency spans),
 in follow, on stored runs and with a bad value is refused before any output, saying why.
 
-Usage: issue_truth.py FIOHIST --data DIR [--table]
+--compare-with DIR: `compare --place issue` of --data against DIR gives a verdict, and
+figures other than completion placement's.
+
+Usage: issue_truth.py FIOHIST --data DIR [--compare-with DIR] [--table]
        issue_truth.py FIOHIST --refusals STATUS_JSON
 """
 
@@ -89,6 +92,22 @@ def pushed(fiohist, hist):
     if not any("complete_to" in d and d.get("partial") for d in pctiles):
         failures.append("push: no percentile document with complete_to (and partial)")
     return failures
+
+
+def compared(fiohist, datadir, other):
+    """compare --place issue: both runs placed at issue (its figures differ from completion's
+    on a run with stalls), a verdict given."""
+    out = {}
+    for place in ("completion", "issue"):
+        r = subprocess.run([fiohist, "compare", "--place", place, "--format", "json",
+                            "run=" + datadir, "base=" + other], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+        if r.returncode not in (0, 5, 6):
+            return ["compare --place %s: exit %d: %s" % (place, r.returncode, r.stderr[-300:])]
+        out[place] = json.loads(r.stdout)
+    if out["issue"] == out["completion"]:
+        return ["compare --place issue gave the same comparison as completion placement"]
+    return []
 
 
 def issued_per_quantum(truth, origin):
@@ -249,12 +268,16 @@ def main():
     ap.add_argument("--refusals", metavar="STATUS_JSON",
                     help="check instead that --place issue is refused on this fio status stream "
                          "(and where else it cannot be done)")
+    ap.add_argument("--compare-with", metavar="DIR",
+                    help="also compare --data with this run under both placements")
     ap.add_argument("--table", action="store_true")
     a = ap.parse_args()
     if a.refusals:
         failures = refusals(a.fiohist, a.refusals)
     elif a.data:
         failures = evaluate(a.fiohist, a.data, a.table)
+        if a.compare_with:
+            failures += compared(a.fiohist, a.data, a.compare_with)
     else:
         ap.error("give --data DIR or --refusals STATUS_JSON")
     for f in failures:
