@@ -591,6 +591,10 @@
       ['grid', 'quantum ' + run.quantum_ms + ' ms, first quantum ' + fmtWhen(run, run.first_quantum_ms) + ', ' + run.quanta + ' quanta; zoom resolutions \u00d7' + run.resList.join(', \u00d7')],
       ['bucket layout', run.layout + (run.log_hist_msec ? ', log_hist_msec ' + run.log_hist_msec + (run.log_hist_msec_inferred ? ' (inferred)' : '') : '')],
     ];
+    if (run.placement === 'issue') {
+      facts.push(['placement', 'each I/O in the quantum where it was issued (--place issue); the last quanta ' +
+        'lack I/Os that completed after the logs end (partial, shaded)']);
+    }
     // Coverage: how many quanta every log covered in full (the cluster's quanta of all
     // directions), and the partial ones with the lowest share of the quantum covered.
     const cs = series(run, '', 'all', 1) || run.series.find((x) => x.res === 1 && x.host === '');

@@ -82,6 +82,8 @@ struct CompareArgs {
   bool quiet = false;
   int64_t quantum_ms = 1000;
   bool quantum_given = false;
+  // --place issue: both runs' I/Os where they were issued (files only).
+  bool place_issue = false;
 };
 
 int Usage(const std::string& message) {
@@ -91,7 +93,7 @@ int Usage(const std::string& message) {
 
 int ParseArgs(int argc, char** argv, CompareArgs* a) {
   po::options_description desc("Options");
-  std::string unit = "us", from, to;
+  std::string unit = "us", from, to, place = "completion";
   std::vector<std::string> positional_runs;
   MetricFlags metric_flags;
   double skip_start = 0, skip_end = 0, quantum_s = 1;
@@ -115,6 +117,9 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
        "only quanta starting at or after T (ISO 8601, epoch s or ms; the baselines' quanta at "
        "the same offset from their first quantum)")
       ("to", po::value(&to), "only quanta starting before T (likewise)")
+      ("place", po::value(&place)->default_value(place),
+       "completion or issue: count every run's I/Os where they completed or where they were "
+       "issued (the same for all; runs from files: stored runs are compared as pushed)")
       ("tag", po::value(&a->tag), "with --es-url: compare with the last runs carrying TAG")
       ("last", po::value(&last)->default_value(5), "with --tag: how many runs")
       ("unit,u", po::value(&unit)->default_value(unit), "latency unit: ns, us, ms, s")
@@ -134,6 +139,15 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
   a->run = positional_runs[0];
   a->baselines.assign(positional_runs.begin() + 1, positional_runs.end());
   a->from_es = ResolveEsUrl(&a->conn);
+  if (place != "completion" && place != "issue") {
+    return Usage("--place: expected completion or issue, got '" + place + "'");
+  }
+  a->place_issue = place == "issue";
+  if (a->place_issue && a->from_es) {
+    return Usage(
+        "--place issue: stored runs are compared as they were pushed (their run "
+        "documents' placement); compare the runs' logs instead");
+  }
   if (!a->tag.empty() && !a->from_es) return Usage("--tag reads stored runs: give --es-url");
   if (!a->tag.empty() && !a->baselines.empty()) return Usage("give baselines or --tag, not both");
   if (a->tag.empty() && a->baselines.empty()) return Usage("no baseline: give BASELINE or --tag");
@@ -168,7 +182,7 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
 // A run from files: NAME=PATH or PATH (named after it); PATH a directory or one input file,
 // read as every command reads its inputs (PlanInputs, RunInputs).
 Status LoadFromFiles(const std::string& spec, int64_t quantum_ms, const QuantumWindow& window,
-                     bool quiet, RunData* data) {
+                     bool quiet, bool place_issue, RunData* data) {
   const size_t eq = spec.find('=');
   const std::string name = eq == std::string::npos ? spec : spec.substr(0, eq);
   const std::string dir = eq == std::string::npos ? spec : spec.substr(eq + 1);
@@ -185,6 +199,7 @@ Status LoadFromFiles(const std::string& spec, int64_t quantum_ms, const QuantumW
   }
   PipelineOptions options;
   options.quantum_ms = quantum_ms;
+  options.place_issue = place_issue;
   options.scopes = {true, true, false};
   options.directions = {true, true, true, false};
   options.percentiles.values = {50};
@@ -302,11 +317,12 @@ int RunCompareCommand(int argc, char** argv) {
         return Usage("the baseline '" + b + "' is the run itself (the same inputs)");
       }
     }
-    Status s = LoadFromFiles(a.run, a.quantum_ms, a.window, a.quiet, &run);
+    Status s = LoadFromFiles(a.run, a.quantum_ms, a.window, a.quiet, a.place_issue, &run);
     for (const std::string& b : a.baselines) {
       if (!s.ok()) break;
       baselines.emplace_back();
-      s = LoadFromFiles(b, a.quantum_ms, BaselineWindow(a.window, run), a.quiet, &baselines.back());
+      s = LoadFromFiles(b, a.quantum_ms, BaselineWindow(a.window, run), a.quiet, a.place_issue,
+                        &baselines.back());
     }
     if (!s.ok()) {
       std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());

@@ -165,7 +165,7 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
                       "--output-format=json+ --output=FILE, or - (see --help)");
   }
   for (const char* unused :
-       {"start-time", "fio-json", "log-hist-msec", "layout", "skip-bad-lines"}) {
+       {"start-time", "fio-json", "log-hist-msec", "layout", "skip-bad-lines", "place"}) {
     if (s.ok() && vm.count(unused) && !vm[unused].defaulted()) {
       s = Status::Error(std::string("--") + unused +
                         " is for histogram logs; fio's status reports carry their own time and "

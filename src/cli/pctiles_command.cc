@@ -180,6 +180,11 @@ int ParsePctilesArgs(int argc, char** argv, PctilesArgs* args) {
     s = PipelineOptionsFromVariables(vm, "cluster", &args->options, &args->logs,
                                      !args->back.read_back);
   }
+  if (s.ok() && args->back.read_back && args->options.place_issue) {
+    s = Status::Error(
+        "--place issue: a stored run is read back as it was pushed (its run document's "
+        "`placement`); place from the logs instead");
+  }
   if (s.ok()) s = ParseLatencyUnit(vm["unit"].as<std::string>(), &args->unit);
   args->format = vm["format"].as<std::string>();
   if (s.ok() && args->format != "csv" && args->format != "ndjson" && args->format != "json") {

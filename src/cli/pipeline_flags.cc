@@ -76,6 +76,12 @@ void AddPipelineOptions(po::options_description* desc,
        "read.p99.9=5ms (repeatable; DIR read, write, trim or all, default all: the sum of the "
        "directions; UNIT ns, us, ms, s, default us). Every quantum whose cluster percentile is "
        "above it is named on stderr, and the exit status is 4 when everything else went in")
+      ("place", po::value<std::string>()->default_value("completion"),
+       "where each I/O is counted: completion (the quantum it completed in) or issue (the "
+       "quantum it was issued in, so a stall shows from its first second: per-I/O logs "
+       "exactly, histogram logs spread over the issue times each bucket's latency allows; "
+       "the last quanta are partial where the logs end before their slowest I/Os would have "
+       "completed). Histogram and per-I/O logs only (docs/stalls.md)")
       ("threads", po::value<int>()->default_value(0), "worker threads (0: one per core)")
       ("logs", po::value<std::vector<std::string>>()->composing(), "histogram logs");
   // clang-format on
@@ -178,6 +184,12 @@ Status PipelineOptionsFromVariables(const po::variables_map& vm, const std::stri
                            vm["latency"].as<std::string>() + "'");
     }
     o->latency.given = true;
+  }
+  const std::string& place = vm["place"].as<std::string>();
+  if (place == "issue") {
+    o->place_issue = true;
+  } else if (place != "completion") {
+    return Status::Error("--place: expected completion or issue, got '" + place + "'");
   }
   o->repair_client_logs = vm["repair-client-logs"].as<bool>();
   o->skip_bad_lines = vm["skip-bad-lines"].as<bool>();

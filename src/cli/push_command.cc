@@ -377,8 +377,11 @@ int RunPushCommand(int argc, char** argv) {
   // The compact form (and the files' form) stores job documents as their logs' records: the
   // pipeline keeps them wherever that form may be chosen (auto learns the server's types
   // only at Begin()).
+  // Under --place issue a record's I/Os are no span (log/issue_stream.h): job documents
+  // carry their counts, as the other scopes'.
   args.options.keep_records = args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
-                              (args.bucket_form == "compact" || args.bucket_form == "auto");
+                              (args.bucket_form == "compact" || args.bucket_form == "auto") &&
+                              !args.options.place_issue;
   progress.StartReading(plan.inputs, plan.fio_json, to_es ? &dest.indexed : nullptr);
   Status s = RunInputs(args.options, plan, &sink, &summary);
   progress.Stop();

@@ -153,6 +153,11 @@ int ParseReportArgs(int argc, char** argv, ReportArgs* args) {
     s = PipelineOptionsFromVariables(vm, "cluster,host", &args->options, &args->logs,
                                      !args->back.read_back);
   }
+  if (s.ok() && args->back.read_back && args->options.place_issue) {
+    s = Status::Error(
+        "--place issue: a stored run is read back as it was pushed (its run document's "
+        "`placement`); place from the logs instead");
+  }
   if (s.ok()) s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
   if (s.ok() && vm.count("accuracy")) {
     args->accuracy_texts = vm["accuracy"].as<std::vector<std::string>>();

@@ -154,6 +154,17 @@ InputPlan PlanInputs(std::vector<std::string> paths, PipelineOptions* options) {
 
 Status RunInputs(const PipelineOptions& options, const InputPlan& plan, ResultSink* sink,
                  RunSummary* summary) {
+  if (options.place_issue && plan.fio_json && !plan.inputs.empty()) {
+    // Checked before anything is read: a report holds counts since the last one, no
+    // latency per I/O nor completion span per record to shift back by.
+    return Status::Error(
+        "--place issue: " + plan.inputs.front() +
+        " is a fio JSON output (status stream, json+ result or client/server output): its "
+        "reports hold cumulative latency bins, not each I/O's completion time nor a record's "
+        "completion span, so where I/Os were issued cannot be told; give the run's histogram "
+        "logs (write_hist_log) or per-I/O logs (write_lat_log, log_avg_msec=0), or "
+        "--place completion");
+  }
   return plan.fio_json ? RunStatusFiles(options, plan.inputs, sink, summary)
                        : RunPipeline(options, plan.inputs, sink, summary);
 }

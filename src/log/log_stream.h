@@ -46,6 +46,12 @@ struct StreamSetup {
   /// --repair-client-logs: each record is line k - line k-2 of its direction (fio's
   /// client/server bug, carried_lines.h).
   bool repair_carried_lines = false;
+  /// --place issue: each I/O is placed where it was issued (completion - latency) instead of
+  /// where it completed (issue_stream.h), on the run's grid below.
+  bool place_issue = false;
+  /// The run's grid (place_issue only: the issue streams read ahead on it).
+  int64_t grid_origin_ms = 0;
+  int64_t grid_quantum_ms = 1000;
 };
 
 /// Streams one log in time order, handing out what it contributes to each quantum.

@@ -1,6 +1,9 @@
 #include "log/per_io_stream.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "log/issue_stream.h"
 
 namespace fiohist {
 namespace {
@@ -192,6 +195,112 @@ Status PerIoStream::Prime() {
   if (!s.ok()) return s;
   next_start_ms_ = have_peek_ ? peek_stamp_ : INT64_MAX;
   if (have_peek_) first_stamp_ = peek_stamp_;
+  if (setup_.place_issue) {
+    double h = 0;
+    for (const LatencyRange& r : ColumnLatencies(setup_.layout)) h = std::max(h, r.hi_ms);
+    horizon_ms_ = static_cast<int64_t>(std::ceil(h)) + 1;
+    // Read until the earliest quantum an I/O was issued in is known.
+    const QuantumGrid grid(setup_.grid_origin_ms, setup_.grid_quantum_ms);
+    while (have_peek_ &&
+           (issued_.empty() || peek_stamp_ - horizon_ms_ < grid.Start(issued_.begin()->first))) {
+      s = ReadIssued(grid, peek_stamp_ + 1);
+      if (!s.ok()) return s;
+    }
+    next_start_ms_ = issued_.empty() ? INT64_MAX : grid.Start(issued_.begin()->first);
+  }
+  return Status();
+}
+
+int64_t PerIoStream::PeekLatencyNs() const {
+  return static_cast<int64_t>(peek_.value) * setup_.value_unit_ns;
+}
+
+int PerIoStream::PeekColumn() const {
+  uint64_t v = peek_.value;
+  if (setup_.value_unit_ns != setup_.layout.unit_ns) {
+    v = static_cast<uint64_t>(static_cast<double>(v) * static_cast<double>(setup_.value_unit_ns) /
+                              static_cast<double>(setup_.layout.unit_ns));
+  }
+  return ColumnOfValue(setup_.layout, v);
+}
+
+Status PerIoStream::ReadIssued(const QuantumGrid& grid, int64_t until_ms) {
+  while (have_peek_ && peek_stamp_ < until_ms) {
+    // Issued at completion - latency: exact but for the completion stamp's truncation to
+    // the millisecond (as every per-I/O placement here).
+    const int64_t latency_ns = PeekLatencyNs();
+    const int64_t issue_ns = peek_stamp_ * 1000000 - latency_ns;
+    const int64_t issue_ms = issue_ns >= 0 ? issue_ns / 1000000 : -((-issue_ns + 999999) / 1000000);
+    const uint32_t key =
+        static_cast<uint32_t>(peek_.direction) << 16 | static_cast<uint32_t>(PeekColumn());
+    issued_[grid.IndexOf(issue_ms)].push_back(key);
+    slowest_ms_ = std::max(slowest_ms_, static_cast<double>(latency_ns) / 1e6);
+    last_stamp_ = peek_stamp_;
+    Status s = ReadPeek();
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+Status PerIoStream::FeedIssue(const QuantumGrid& grid, int64_t q, DirectionSums* out,
+                              DirectionFlags* touched, std::vector<PlacedRecord>* placed) {
+  const int64_t qs = grid.Start(q), qe = grid.End(q);
+  covered_q_ = q;
+  covered_ = 0;
+  // Every I/O issued before qe completes before qe + horizon unless slower than fio's
+  // last bucket (then it is counted late, in the quantum being fed).
+  Status s = ReadIssued(grid, qe + horizon_ms_);
+  if (!s.ok()) return s;
+  std::vector<uint32_t> keys;
+  while (!issued_.empty() && issued_.begin()->first <= q) {
+    if (issued_.begin()->first < q) {
+      report_.late_ios += static_cast<double>(issued_.begin()->second.size());
+    }
+    keys.insert(keys.end(), issued_.begin()->second.begin(), issued_.begin()->second.end());
+    issued_.erase(issued_.begin());
+  }
+  std::sort(keys.begin(), keys.end());
+  const TimeSpan span{qs, qe};
+  for (size_t i = 0; i < keys.size();) {
+    const uint32_t d = keys[i] >> 16;
+    counts_.clear();
+    size_t j = i;
+    for (; j < keys.size() && (keys[j] >> 16) == d; ++j) {
+      const uint32_t c = keys[j] & 0xffff;
+      if (!counts_.empty() && counts_.back().first == c) {
+        ++counts_.back().second;
+      } else {
+        counts_.emplace_back(c, 1);
+      }
+    }
+    const Direction dir = static_cast<Direction>(d);
+    (*out)[d].AddWeighted(counts_, 1.0);
+    if (observer_) observer_(dir, counts_, 1.0);
+    if (placed) placed->push_back(PlacedRecord{dir, span, counts_});
+    (*touched)[d] = true;
+    report_.has_direction[d] = true;
+    report_.records += static_cast<long long>(j - i);
+    report_.total_ios += static_cast<double>(j - i);
+    i = j;
+  }
+  if (first_stamp_ != INT64_MIN) {
+    const int64_t from =
+        std::max(qs, setup_.floor_ms > INT64_MIN / 2 ? std::min(setup_.floor_ms, first_stamp_)
+                                                     : first_stamp_);
+    const int64_t to = have_peek_ ? qe : std::min(qe, last_stamp_ + 1);
+    covered_ = std::max<int64_t>(0, to - from);
+  }
+  complete_to_ = have_peek_ || last_stamp_ == INT64_MIN ? kCompleteToAll
+                                                        : CompleteTo(qe, last_stamp_, slowest_ms_);
+  next_start_ms_ = issued_.empty() ? (have_peek_ ? peek_stamp_ - horizon_ms_ : INT64_MAX)
+                                   : grid.Start(issued_.begin()->first);
+  if (have_peek_ && !issued_.empty()) {
+    next_start_ms_ = std::min(next_start_ms_, peek_stamp_ - horizon_ms_);
+  }
+  if (!have_peek_ && issued_.empty()) {
+    reader_.reset();
+    for (auto& dv : dense_) std::vector<uint32_t>().swap(dv);
+  }
   return Status();
 }
 
@@ -199,6 +308,7 @@ Status PerIoStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
                          DirectionFlags* touched, std::vector<PlacedRecord>* placed) {
   Status s = Prime();
   if (!s.ok()) return s;
+  if (setup_.place_issue) return FeedIssue(grid, q, out, touched, placed);
   const int64_t qs = grid.Start(q), qe = grid.End(q);
   covered_q_ = q;
   covered_ = 0;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -64,8 +65,21 @@ class PerIoStream : public RecordStream {
   /// The I/O last read ahead (valid while not done()): completion, latency, direction and
   /// issue time (IssueTimeNs) for views that place I/Os at their issue.
   const PerIoRecord& next_record() const { return peek_; }
+  int64_t complete_to_ms(int64_t q) const override {
+    return covered_q_ == q ? complete_to_ : kCompleteToAll;
+  }
 
  private:
+  // --place issue: Feed() with every I/O counted in the quantum where it was issued
+  // (completion - latency, exact), read ahead until the I/Os still to come complete more
+  // than the slowest bucket's latency past the quantum's end.
+  Status FeedIssue(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched,
+                   std::vector<PlacedRecord>* placed);
+  // Reads I/Os into issued_ while the next one completes before `until_ms`.
+  Status ReadIssued(const QuantumGrid& grid, int64_t until_ms);
+  // The latency of the peeked I/O in ns, and its column in the run's layout.
+  int64_t PeekLatencyNs() const;
+  int PeekColumn() const;
   // Reads the next good line into peek_ (have_peek_ false at the end).
   Status ReadPeek();
   Status BadLine(const std::string& what);
@@ -91,6 +105,12 @@ class PerIoStream : public RecordStream {
   std::array<std::vector<uint32_t>, kLogDirections> dense_;
   std::array<std::vector<uint32_t>, kLogDirections> used_;
   std::vector<std::pair<uint32_t, uint64_t>> counts_;
+  // --place issue: per quantum, (direction << 16 | column) of each I/O issued there; the
+  // read-ahead horizon (ms); the slowest latency read (ms); complete_to_ms of covered_q_.
+  std::map<int64_t, std::vector<uint32_t>> issued_;
+  int64_t horizon_ms_ = 0;
+  double slowest_ms_ = 0;
+  int64_t complete_to_ = kCompleteToAll;
 };
 
 }  // namespace fiohist

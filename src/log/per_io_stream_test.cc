@@ -86,6 +86,40 @@ TEST(PerIoStream, EachIoInTheQuantumItCompletedIn) {
   EXPECT_EQ(added[2].second, 2.0);
 }
 
+TEST(PerIoStream, PlaceIssueCountsEachIoWhereItWasIssued) {
+  // Issued at completion - latency: 499.9, 900 and 600 ms (reads, the last one stuck 3 s),
+  // 1499.9 and 3699.9 ms (writes).
+  const std::string path = WriteTempFile(
+      "ti_clat.1.log",
+      "500, 100000, 0, 4096, 0\n1200, 300000000, 0, 4096, 0\n1500, 100000, 1, 4096, 0\n"
+      "3600, 3000000000, 0, 4096, 0\n3700, 100000, 1, 4096, 0\n");
+  StreamSetup setup = Fio3();
+  setup.place_issue = true;
+  setup.grid_origin_ms = 0;
+  setup.grid_quantum_ms = 1000;
+  PerIoStream stream(Source(path), setup);
+  ASSERT_TRUE(stream.Prime().ok());
+  EXPECT_EQ(stream.next_start_ms(), 0);
+  const QuantumGrid grid(0, 1000);
+  const double expect[4][2] = {{3, 0}, {0, 1}, {0, 0}, {0, 1}};
+  // The log ends at 3700 ms and its slowest I/O took 3 s: quanta ending less than 3 s
+  // before that are complete only up to the latency that still fits.
+  const int64_t complete_to[4] = {2700, 1700, 700, 0};
+  for (int64_t q = 0; q < 4; ++q) {
+    RecordStream::DirectionSums sums;
+    RecordStream::DirectionFlags touched{};
+    if (stream.next_start_ms() < grid.End(q)) {
+      ASSERT_TRUE(stream.Feed(grid, q, &sums, &touched).ok());
+      EXPECT_EQ(stream.complete_to_ms(q), complete_to[q]) << q;
+    }
+    EXPECT_EQ(sums[0].total(), expect[q][0]) << q;
+    EXPECT_EQ(sums[1].total(), expect[q][1]) << q;
+  }
+  EXPECT_TRUE(stream.done());
+  EXPECT_EQ(stream.report().total_ios, 5);
+  EXPECT_EQ(stream.report().late_ios, 0);
+}
+
 TEST(PerIoStream, MicrosecondsOfFio2) {
   const std::string path = WriteTempFile("t2_clat.1.log", "10, 5, 0, 4096\n");
   StreamSetup setup = Fio3();

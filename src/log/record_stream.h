@@ -53,6 +53,16 @@ class RecordStream {
   /// Per direction: the I/Os of quantum `q` (as last fed) that may lie on the wrong side of
   /// one of its edges (zeros for input that places each I/O exactly).
   virtual std::array<double, kLogDirections> straddled_ios(int64_t q) const = 0;
+  /// --place issue: the latency (ms) up to which the I/Os issued in quantum `q` (as last
+  /// fed) are all in the file, where the file ends before an I/O as slow as its slowest one
+  /// issued in `q` would have completed (the quantum is partial); kCompleteToAll otherwise,
+  /// and always when placing I/Os at completion.
+  virtual int64_t complete_to_ms(int64_t q) const {
+    (void)q;
+    return kCompleteToAll;
+  }
+  /// complete_to_ms() of a quantum that lacks no I/O.
+  static constexpr int64_t kCompleteToAll = INT64_MAX;
   /// Sets the observer of Feed()'s additions (none by default).
   virtual void set_addition_observer(AdditionObserver observer) = 0;
   /// The file and its host and job.

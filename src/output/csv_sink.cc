@@ -14,7 +14,8 @@ CsvSink::CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows)
 
 Status CsvSink::Begin(const RunInfo& info) {
   info_ = info;
-  const std::string header = CsvHeader(info.percentiles.names);
+  issue_ = info.placement == "issue";
+  const std::string header = CsvHeader(info.percentiles.names, issue_);
   if (std::fputs(header.c_str(), out_) < 0) {
     return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
   }
@@ -88,6 +89,12 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
     if (!first) l += ';';
     l += info_.percentiles.names[i];
     first = false;
+  }
+  if (issue_) {
+    l += ',';
+    if (r.complete_to_ms != INT64_MAX) {
+      AppendShortest(&l, static_cast<double>(r.complete_to_ms) * 1e6 / unit_.ns_per_unit);
+    }
   }
   l += '\n';
 }

@@ -29,6 +29,7 @@ class CsvSink : public TableSink {
   std::FILE* out_;
   LatencyUnit unit_;
   RunInfo info_;
+  bool issue_ = false;  // --place issue: the complete_to column
 };
 
 }  // namespace fiohist

@@ -157,6 +157,12 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   coverage_key_ = ResultKey("coverage");
   partial_key_ = ResultKey("partial");
   straddled_key_ = ResultKey("straddled");
+  issue_ = info.placement == "issue";
+  if (issue_) {
+    placement_json_ = ResultKey("placement") + StringText("issue", 5);
+    complete_to_key_ = ResultKey("complete_to");
+    percentile_room_ += placement_json_.size() + complete_to_key_.size() + kMaxDouble;
+  }
   window_quanta_key_ = ResultKey("window_quanta");
   accurate_key_ = ResultKey("accurate");
   sla_ = SlaChecker(info.sla, info.percentiles);
@@ -413,6 +419,13 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   if (r.straddled >= 0) {
     p = Put(p, straddled_key_);
     p = PutNum(p, r.straddled);
+  }
+  if (issue_) {
+    p = Put(p, placement_json_);
+    if (r.complete_to_ms != INT64_MAX) {
+      p = Put(p, complete_to_key_);
+      p = PutNum(p, static_cast<double>(r.complete_to_ms) * 1e6 / ns_per_unit_);
+    }
   }
   if (sla_.active() && r.kind == ScopeKind::kCluster) {
     thread_local std::vector<size_t> breached, beyond;

@@ -112,6 +112,9 @@ class DocumentBuilder {
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
   std::string latency_scale_key_, records_key_, records_end_key_;
   std::string coverage_key_, partial_key_, straddled_key_;
+  // --place issue (RunInfo::placement): "placement":"issue" and the complete_to key.
+  bool issue_ = false;
+  std::string placement_json_, complete_to_key_;
   std::string window_quanta_key_, accurate_key_;
   // SLA fields of cluster percentile documents (RunInfo::sla): the checker, the two keys
   // and each threshold's text as a JSON string.

@@ -72,6 +72,11 @@ const std::vector<Field>& ResultFields() {
       // columns before keep their positions).
       {"p*_low,p*_high", FieldType::kDouble, kInPctiles | kInCsv, false, true},
       {"few_ios", FieldType::kKeyword, kInPctiles | kInCsv},
+      // --place issue only: where I/Os were placed ("issue"; absent: at completion), and
+      // the latency up to which every I/O issued in the span is in the logs, where a slower
+      // one may be missing (the run's last quanta, also `partial`; empty otherwise).
+      {"placement", FieldType::kKeyword, kInPctiles | kIssueOnly},
+      {"complete_to", FieldType::kDouble, kInPctiles | kInCsv | kIssueOnly},
       // Cluster documents of a run with SLA thresholds only (absent otherwise): whether
       // the span breaches any of them, and the normalized texts of those it breaches.
       {"sla_breach", FieldType::kBoolean, kInPctiles},
@@ -131,6 +136,8 @@ const std::vector<Field>& RunFields() {
       {"grid", FieldType::kKeyword, kInRuns},
       {"grid_origin_ms", FieldType::kLong, kInRuns},
       {"log_hist_msec", FieldType::kInteger, kInRuns},
+      // Absent unless --place issue: "issue" (its quanta count I/Os where they were issued).
+      {"placement", FieldType::kKeyword, kInRuns},
       {"resolutions", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},
@@ -256,10 +263,10 @@ bool IsBoundName(const std::string& name) {
   return ends(kLowSuffix) || ends(kHighSuffix);
 }
 
-std::string CsvHeader(const std::vector<std::string>& percentiles) {
+std::string CsvHeader(const std::vector<std::string>& percentiles, bool issue) {
   std::string header;
   for (const Field& f : ResultFields()) {
-    if (!(f.places & kInCsv)) continue;
+    if (!(f.places & kInCsv) || ((f.places & kIssueOnly) && !issue)) continue;
     if (f.percentiles) {
       for (const std::string& name : percentiles) header += name + ",";
     } else if (f.bounds) {

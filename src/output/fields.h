@@ -29,6 +29,7 @@ enum FieldPlace : unsigned {
   kInRuns = 1u << static_cast<unsigned>(DocKind::kRun),
   kInCsv = 1u << 3,
   kInChanges = 1u << 4,  ///< change point documents (output/change_point_document.h)
+  kIssueOnly = 1u << 5,  ///< written only when I/Os are placed at issue (--place issue)
 };
 
 /// The bit of `kind` in FieldPlace.
@@ -77,8 +78,9 @@ constexpr const char* kHighSuffix = "_high";
 /// True for a percentile bound's name ("p99_9_low", "p50_high", "read_p99_low").
 bool IsBoundName(const std::string& name);
 
-/// The CSV header line (with its newline) for the percentile column names `percentiles`.
-std::string CsvHeader(const std::vector<std::string>& percentiles);
+/// The CSV header line (with its newline) for the percentile column names `percentiles`;
+/// with `issue`, the kIssueOnly columns too (--place issue).
+std::string CsvHeader(const std::vector<std::string>& percentiles, bool issue = false);
 
 /// Most bytes a value of `type` takes in a document (dates: quoted ISO text or epoch ms;
 /// numbers: the shortest exact double text). Strings, arrays and objects have no fixed

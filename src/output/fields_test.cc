@@ -259,6 +259,15 @@ TEST(Fields, DocumentsCarryExactlyTheTableFields) {
   const std::vector<std::string> logs = {dir + "epoch2_clat_hist.1.log.hostX",
                                          dir + "epoch2_clat_hist.2.log.hostY"};
   ASSERT_TRUE(RunPipeline(options, logs, &sink, &summary).ok());
+  // The fields of --place issue (the logs end: the last quanta carry complete_to).
+  PipelineOptions issue = options;
+  issue.place_issue = true;
+  issue.keep_records = false;
+  KeyCollector issue_sink;
+  RunSummary issue_summary;
+  ASSERT_TRUE(RunPipeline(issue, logs, &issue_sink, &issue_summary).ok());
+  sink.pctiles.insert(issue_sink.pctiles.begin(), issue_sink.pctiles.end());
+  sink.runs.insert(issue_sink.runs.begin(), issue_sink.runs.end());
   ExpectKeysAreFields(sink.pctiles, ResultFields(), kInPctiles, false, "percentile");
   ExpectKeysAreFields(sink.buckets, ResultFields(), kInBuckets, false, "bucket");
   ExpectKeysAreFields(sink.runs, RunFields(), kInRuns, true, "run");

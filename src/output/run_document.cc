@@ -163,6 +163,8 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   w.Int64(info.grid_origin_ms);
   Key(w, RunKey("log_hist_msec"));
   w.Int64(info.log_hist_msec);
+  // Absent for the default (I/Os at completion), so runs pushed before keep their bytes.
+  if (info.placement != "completion") Str(w, RunKey("placement"), info.placement);
   Key(w, RunKey("resolutions"));
   w.StartArray();
   for (int m : summary.resolutions.empty() ? info.resolutions : summary.resolutions) w.Int(m);

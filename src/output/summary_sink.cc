@@ -25,6 +25,10 @@ Status SummarySink::Quantum(const ScopeResult& r) {
   }
   last_partial_ms_ = r.start_ms;
   ++partial_count_;
+  if (r.complete_to_ms != INT64_MAX && incomplete_count_++ == 0) {
+    incomplete_from_s_ = r.elapsed_s;
+    incomplete_from_ms_ = r.complete_to_ms;
+  }
   if (partial_.size() < kNamedPartialQuanta) partial_.emplace_back(r.elapsed_s, r.coverage);
   return Status();
 }
@@ -155,6 +159,14 @@ Status SummarySink::End(const RunSummary& summary) {
                  "logs starting or ending, or fio's last interval, which it does not log; "
                  "`partial` in the output): %s\n",
                  partial_count_, summary.quanta, which.c_str());
+  }
+  if (incomplete_count_ > 0) {
+    std::fprintf(out_,
+                 "fiohist: --place issue: %lld quanta from %g s on lack the I/Os issued there "
+                 "that completed after the logs end (complete up to a latency of %lld ms at "
+                 "%g s, less after; `complete_to` in the output)\n",
+                 incomplete_count_, incomplete_from_s_, static_cast<long long>(incomplete_from_ms_),
+                 incomplete_from_s_);
   }
   PrintStalls(summary);
   if (cluster_.empty()) return Status();

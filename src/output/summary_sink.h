@@ -41,6 +41,11 @@ class SummarySink : public ResultSink {
   // The cluster's partial quanta: elapsed seconds and coverage, the first few of them.
   std::vector<std::pair<double, double>> partial_;
   long long partial_count_ = 0;
+  // --place issue: the quanta lacking I/Os that completed after the logs end, and the
+  // first one's elapsed seconds and complete_to_ms.
+  long long incomplete_count_ = 0;
+  double incomplete_from_s_ = 0;
+  int64_t incomplete_from_ms_ = 0;
   int64_t last_partial_ms_ = INT64_MIN;
 };
 

@@ -193,6 +193,10 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
   w.Int64(d.summary.quanta);
   w.Key("log_hist_msec");
   w.Int64(info.log_hist_msec);
+  if (info.placement != "completion") {  // --place issue (absent: at completion)
+    w.Key("placement");
+    w.String(info.placement);
+  }
   w.Key("log_hist_msec_inferred");
   w.Bool(info.log_hist_msec_inferred);
   w.Key("resolutions");

@@ -10,6 +10,7 @@ void ScopeHistograms::Clear() {
   logs = 0;
   covered_ms = 0;
   straddled = {};
+  complete_to_ms = INT64_MAX;
 }
 
 void ScopeHistograms::Merge(const ScopeHistograms& other) {
@@ -20,6 +21,7 @@ void ScopeHistograms::Merge(const ScopeHistograms& other) {
   }
   logs += other.logs;
   covered_ms += other.covered_ms;
+  complete_to_ms = std::min(complete_to_ms, other.complete_to_ms);
 }
 
 double ScopeHistograms::StraddledShare(size_t d) const {

@@ -22,6 +22,9 @@ struct ScopeHistograms {
   /// Per direction: I/Os the uniform-spread assumption may have placed on the wrong side
   /// of the quantum's edges (LogStream::straddled_ios), summed like the histograms.
   std::array<double, kLogDirections> straddled{};
+  /// --place issue: the latency (ms) up to which the quantum's I/Os are all in the logs,
+  /// the least of the logs' (RecordStream::complete_to_ms); INT64_MAX: none missing.
+  int64_t complete_to_ms = INT64_MAX;
 
   /// Forgets all counts, keeping storage.
   void Clear();

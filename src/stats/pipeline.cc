@@ -76,6 +76,7 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     r.logs = base.logs;
     r.coverage = base.coverage;
     r.partial = base.partial;
+    r.complete_to_ms = base.complete_to_ms;
     r.straddled = h.StraddledShare(static_cast<size_t>(d));  // kAll is kLogDirections
     r.histogram = histogram;
     r.records = nullptr;
@@ -251,6 +252,7 @@ void Pipeline::ScopeStats(QuantumState* state, bool whole_run, bool hosts) {
     base.logs = whole_run ? static_cast<int>(info_.logs.size()) : state->merge.cluster().logs;
     SetCoverage(state->merge.cluster().covered_ms, static_cast<int>(info_.logs.size()),
                 state->end_ms - state->start_ms, &base);
+    if (!whole_run) SetCompleteTo(state->merge.cluster().complete_to_ms, &base);
     SetResults(state->merge.cluster(), o_, info_.layout, base, &state->cluster_all,
                &state->cluster_results);
     if (!whole_run) Prepare(&state->cluster_results);
@@ -271,6 +273,7 @@ void Pipeline::HostStats(QuantumState* state, bool whole_run, size_t h) {
   base.host = info_.hosts[h];
   base.logs = whole_run ? host_log_count_[h] : sum.logs;
   SetCoverage(sum.covered_ms, host_log_count_[h], state->end_ms - state->start_ms, &base);
+  if (!whole_run) SetCompleteTo(sum.complete_to_ms, &base);
   SetResults(sum, o_, info_.layout, base, &state->host_all[h], &state->host_results[h]);
   if (!whole_run) Prepare(&state->host_results[h]);
 }
@@ -351,7 +354,7 @@ Status Pipeline::Stream() {
 }
 
 void Pipeline::SpillLogs(const QuantumGrid& grid) {
-  if (o_.spill_min_logs == 0 || info_.logs.size() < o_.spill_min_logs) return;
+  if (o_.spill_min_logs == 0 || info_.logs.size() < o_.spill_min_logs || o_.place_issue) return;
   SpilledLogs::Options options;
   options.keep_records = o_.keep_records && o_.scopes[2];
   spill_ = std::make_unique<SpilledLogs>();
@@ -471,6 +474,7 @@ void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
       slot->status = slot->stream->Feed(grid, q, &mine.direction, &mine.touched, placed);
       mine.covered_ms = slot->stream->covered_ms(q);
       mine.straddled = slot->stream->straddled_ios(q);
+      mine.complete_to_ms = slot->stream->complete_to_ms(q);
     }
   }
   if (!slot->status.ok() || !mine.any() || !job_scope) {
@@ -500,6 +504,7 @@ void Pipeline::MakeJobResults(const QuantumGrid& grid, int64_t q, double elapsed
   base->end_ms = grid.End(q);
   base->elapsed_s = elapsed;
   SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), base);
+  SetCompleteTo(mine.complete_to_ms, base);
   SetResults(mine, o_, info_.layout, *base, all, out);
   if (placed) {
     for (ScopeResult& r : *out) r.records = placed;

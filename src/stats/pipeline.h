@@ -70,6 +70,10 @@ struct PipelineOptions {
   /// memory per log is then a cursor instead of a reader with its inflate state and
   /// buffers. 0: never.
   size_t spill_min_logs = 256;
+  /// --place issue: each I/O in the quantum where it was issued (log/issue_stream.h), the
+  /// last quanta flagged where the logs end before their slowest I/Os would have completed.
+  /// Logs are never spilled then (spill_min_logs is ignored).
+  bool place_issue = false;
 };
 
 /// Runs the pipeline over `paths`, feeding `sink`. Returns the first error; `summary`

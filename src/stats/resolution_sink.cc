@@ -148,6 +148,7 @@ Status ResolutionSink::Close(Series& s, size_t level, bool widest) {
   r.coverage = std::min(1.0, w.covered_ms / static_cast<double>(length));
   r.partial = w.partial || w.quanta < multiples_[level];
   r.straddled = -1;  // its quanta's shares count inner edges too: not the window's
+  r.complete_to_ms = INT64_MAX;  // --place issue: `partial` says a quantum of it lacks I/Os
   r.histogram = &w.histogram;
   r.widest = widest;
   ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats, info_.confidence);

@@ -31,6 +31,8 @@ struct RunInfo {
   std::string anchor = "none";
   /// True when times are absolute (Unix-epoch milliseconds).
   bool absolute = false;
+  /// Where I/Os were counted: "completion" (default) or "issue" (--place issue).
+  std::string placement = "completion";
   /// Start of the first span of any log (absolute ms when `absolute`).
   int64_t start_ms = 0;
   /// Start of the first reported quantum; elapsed_s counts from here.

@@ -141,6 +141,7 @@ Status Planner::Layout(const std::vector<std::string>& paths) {
   info_.sla = o_.sla;
   info_.confidence = o_.confidence;
   info_.quantum_ms = o_.quantum_ms;
+  info_.placement = o_.place_issue ? "issue" : "completion";
   s = SetLogHistMsec(probes);
   if (!s.ok()) return s;
   s = ReadFioJsons();
@@ -452,6 +453,11 @@ void Planner::ChooseGrid(const std::vector<LogProbe>& probes) {
   }
   GridPlan plan = PlanGrid(o_.grid, o_.quantum_ms, info_.log_hist_msec, logs);
   info_.grid_origin_ms = plan.origin_ms;
+  for (StreamSetup& setup : setups_) {
+    setup.place_issue = o_.place_issue;
+    setup.grid_origin_ms = plan.origin_ms;
+    setup.grid_quantum_ms = o_.quantum_ms;
+  }
   info_.grid = GridModeName(o_.grid.mode);
   for (std::string& note : plan.notes) summary_->warnings.push_back(std::move(note));
 }

@@ -23,4 +23,9 @@ void SetCoverage(int64_t covered_ms, int logs, int64_t length_ms, ScopeResult* r
   r->partial = whole <= 0 || covered_ms < whole - logs;
 }
 
+void SetCompleteTo(int64_t complete_to_ms, ScopeResult* r) {
+  r->complete_to_ms = complete_to_ms;
+  if (complete_to_ms != INT64_MAX) r->partial = true;
+}
+
 }  // namespace fiohist

@@ -25,6 +25,10 @@ struct ScopeResult;
 /// after its job), so up to 1 ms per log uncovered is rounding, not a partial span.
 void SetCoverage(int64_t covered_ms, int logs, int64_t length_ms, ScopeResult* r);
 
+/// --place issue: sets `r`'s complete_to_ms, and partial where it is not INT64_MAX (the
+/// logs end before I/Os issued in the span as slow as their slowest would have completed).
+void SetCompleteTo(int64_t complete_to_ms, ScopeResult* r);
+
 /// The statistics of one scope and direction over one quantum (or the whole run).
 struct ScopeResult {
   int64_t start_ms = 0;
@@ -59,6 +63,10 @@ struct ScopeResult {
   /// (LogStream::straddled_ios). Whole runs: over all their quanta. Negative where not
   /// known (coarser resolutions, read-back, a live run's whole run).
   double straddled = -1;
+  /// --place issue: the latency (ms) up to which every I/O issued in the span is in the
+  /// logs, where some slower one may be missing (the run's last quanta: the logs end
+  /// before it would have completed; `partial` is then set); INT64_MAX: none missing.
+  int64_t complete_to_ms = INT64_MAX;
   LatencyStats stats;
   /// The summed histogram behind `stats` (valid during the sink call only).
   const Histogram* histogram = nullptr;
