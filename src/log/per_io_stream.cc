@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "log/per_io_scan.h"
+
 namespace fiohist {
 namespace {
 
@@ -181,6 +183,21 @@ Status PerIoStream::ReadPeek() {
   return reader_->status();
 }
 
+bool PerIoStream::ScanPeek() {
+  if (layout_.columns == 0 || source_.smallfile) return false;
+  const std::string_view text = reader_->Buffered();
+  if (text.size() < kPerIoScanReadable) return false;
+  const size_t length = ScanPerIoLine(text.data(), layout_, &peek_);
+  if (length == 0) return false;
+  const int64_t stamp = peek_.time_ms + setup_.offset_ms;
+  // Left for ReadPeek() to read again and report.
+  if (stamp < last_stamp_ - kPerIoBackwardsSlackMs) return false;
+  reader_->ConsumeLine(length);
+  peek_stamp_ = stamp;
+  have_peek_ = true;
+  return true;
+}
+
 Status PerIoStream::Prime() {
   if (opened_) return Status();
   opened_ = true;
@@ -216,25 +233,31 @@ Status PerIoStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
                                 static_cast<double>(layout_unit));
     }
     const int c = ColumnOfValue(setup_.layout, v);
-    uint32_t& slot = dense_[d][static_cast<size_t>(c)];
-    if (slot == 0) used_[d].push_back(static_cast<uint32_t>(c));
-    ++slot;
+    ++dense_[d][static_cast<size_t>(c)];
+    low_[d] = std::min(low_[d], c);
+    high_[d] = std::max(high_[d], c);
     ++ios[d];
     last_stamp_ = peek_stamp_;
-    s = ReadPeek();
-    if (!s.ok()) return s;
+    if (!ScanPeek()) {
+      s = ReadPeek();
+      if (!s.ok()) return s;
+    }
   }
   const TimeSpan span{qs, qe};  // (qs, qe]: weight 1 in q, 0 in every other quantum
   for (int di = 0; di < kLogDirections; ++di) {
     const size_t d = static_cast<size_t>(di);
     if (ios[d] == 0) continue;
-    std::sort(used_[d].begin(), used_[d].end());
+    // The touched columns in order: a scan of their range costs less than keeping a list
+    // (a branch per I/O on whether its column is new).
     counts_.clear();
-    for (uint32_t c : used_[d]) {
-      counts_.emplace_back(c, dense_[d][c]);
-      dense_[d][c] = 0;
+    std::vector<uint32_t>& dense = dense_[d];
+    for (int c = low_[d]; c <= high_[d]; ++c) {
+      uint32_t& n = dense[static_cast<size_t>(c)];
+      if (n != 0) counts_.emplace_back(static_cast<uint32_t>(c), n);
+      n = 0;
     }
-    used_[d].clear();
+    low_[d] = INT32_MAX;
+    high_[d] = -1;
     const Direction dir = static_cast<Direction>(di);
     (*out)[d].AddWeighted(counts_, 1.0);
     if (observer_) observer_(dir, counts_, 1.0);
