@@ -183,7 +183,7 @@ Status PerIoStream::ReadPeek() {
   return reader_->status();
 }
 
-bool PerIoStream::ScanPeek() {
+inline bool PerIoStream::ScanPeek() {
   if (layout_.columns == 0 || source_.smallfile) return false;
   const std::string_view text = reader_->Buffered();
   if (text.size() < kPerIoScanReadable) return false;

@@ -71,7 +71,7 @@ class PerIoStream : public RecordStream {
   // ReadPeek()'s fast path: reads the next line into peek_ when it is a line as fio writes
   // it (ScanPerIoLine) and in time order; false, reading nothing, for any other line and
   // near the end of the buffered text.
-  bool ScanPeek();
+  __attribute__((always_inline)) bool ScanPeek();
   Status BadLine(const std::string& what);
 
   LogSource source_;
