@@ -35,6 +35,22 @@ bool PerIoLayoutOf(int columns, bool two_values, PerIoLayout* layout, std::strin
   return true;
 }
 
+int HexColumnOf(std::string_view line, const PerIoLayout& layout) {
+  int column = 0;
+  size_t at = 0;
+  for (;;) {
+    const size_t text = line.find_first_not_of(" \t", at);
+    if (text != std::string_view::npos && line.compare(text, 2, "0x") == 0) break;
+    at = line.find(',', at);
+    if (at == std::string_view::npos) return -1;
+    ++at;
+    ++column;
+  }
+  const int dc = layout.direction_column;
+  if (column <= 1 || column == dc || column == dc + 1 || column == layout.issue_column) return -1;
+  return column;
+}
+
 bool SplitPerIoLine(std::string_view line, uint64_t* fields, int* columns, std::string* what) {
   const char* p = line.data();
   const char* end = p + line.size();

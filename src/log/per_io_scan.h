@@ -52,6 +52,28 @@ inline void Classify16(const char* p, int shift, ByteClasses* c) {
 #endif
 }
 
+/// Bits `shift` to `shift + 15` of `*x` and `*letters`: which of the 16 bytes at `p` are
+/// 'x' and which are hex letters (a-f, A-F), for log_prio's `0x%04x` priority.
+inline void ClassifyHex16(const char* p, int shift, uint64_t* x, uint64_t* letters) {
+#if defined(__SSE2__)
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const auto bits = [&](__m128i m) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(m))) << shift;
+  };
+  *x |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('x')));
+  // Lower case by setting bit 5 (digits and ',' ' ' keep out of 'a'..'f' either way).
+  const __m128i t = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+  *letters |= bits(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(5)), t));
+#else
+  for (int i = 0; i < 16; ++i) {
+    const uint64_t bit = uint64_t{1} << (shift + i);
+    const char lower = static_cast<char>(p[i] | 0x20);
+    if (p[i] == 'x') *x |= bit;
+    if (lower >= 'a' && lower <= 'f') *letters |= bit;
+  }
+#endif
+}
+
 /// The `n` (1 to 8) digits at `p` as a number (8 bytes readable), no branch per digit.
 inline uint64_t Digits(const char* p, int n) {
   uint64_t word;
@@ -69,7 +91,8 @@ inline uint64_t Digits(const char* p, int n) {
 }  // namespace per_io_scan_detail
 
 /// Reads the line at the start of `text` (kPerIoScanReadable bytes readable) when it is as
-/// fio writes it: `layout.columns` decimal fields of 1 to 16 digits joined by ", ", a
+/// fio writes it: `layout.columns` decimal fields of 1 to 16 digits (`0x` and hex in
+/// `layout.hex_column`, log_prio's priority) joined by ", ", a
 /// direction of 0 to 2, a time of at most 10^15 ms, and '\n' within kPerIoScanMaxLine bytes.
 /// Returns the line's length (without its '\n') and sets `*record` as ParsePerIoLine()
 /// would; returns 0 for any other line (not read: ParsePerIoLine() reads it or says what is
@@ -92,9 +115,17 @@ __attribute__((always_inline)) inline size_t ScanPerIoLine(const char* text,
   if (length == 0) return 0;
   const uint64_t line = (uint64_t{1} << length) - 1;
   const uint64_t comma = c.comma & line;
+  // log_prio's column may hold 'x' and hex letters (checked to be `0x` and hex below).
+  uint64_t x = 0, letters = 0;
+  if (layout.hex_column >= 0) {
+    for (int chunk = 0; chunk < 4; ++chunk)
+      ClassifyHex16(text + 16 * chunk, 16 * chunk, &x, &letters);
+    x &= line;
+    letters &= line;
+  }
   // Only digits, ',' and ' '; one ' ' after every ',' and none elsewhere; every field
   // (the line's start and two bytes after each ',') starts with a digit.
-  if (((c.digit | comma | c.space) & line) != line) return 0;
+  if (((c.digit | comma | c.space | x | letters) & line) != line) return 0;
   if ((c.space & line) != comma << 1) return 0;
   if ((((comma << 2) | 1) & ~(c.digit & line)) != 0) return 0;
   // Where each column ends: one ',' per column but the last, which ends with the line.
@@ -108,6 +139,16 @@ __attribute__((always_inline)) inline size_t ScanPerIoLine(const char* text,
   }
   if (rest != 0) return 0;
   stops[last] = length;
+  if (layout.hex_column >= 0) {
+    // `0x` and at least one hex digit, and no 'x' or letter anywhere else.
+    const int hc = layout.hex_column;
+    const int from = hc == 0 ? 0 : stops[hc - 1] + 2;
+    const uint64_t digits = ((uint64_t{1} << stops[hc]) - 1) & ~((uint64_t{1} << (from + 2)) - 1);
+    if (x != uint64_t{1} << (from + 1) || text[from] != '0' || stops[hc] - from < 3 ||
+        (letters & ~digits) != 0) {
+      return 0;
+    }
+  }
   // Only the columns the record keeps are read (not the offset nor the priority).
   bool good = true;
   const auto column = [&](int i) __attribute__((always_inline))->uint64_t {

@@ -87,18 +87,60 @@ TEST(PerIoScan, LeavesEveryOtherLineToTheGeneralParser) {
   EXPECT_EQ(ScanPerIoLine(text.data(), five, &r), 0u);
 }
 
+TEST(PerIoScan, ReadsLogPriosHexPriority) {
+  // log_prio (3.28) writes the priority as 0x%04x: its column, from the first line.
+  PerIoLayout five = LayoutOf(5);
+  EXPECT_EQ(HexColumnOf("7, 9000, 0, 8192, 0x2004", five), 4);
+  EXPECT_EQ(HexColumnOf("7, 9000, 0, 8192, 0", five), -1);
+  EXPECT_EQ(HexColumnOf("7, 0x10, 0, 8192, 0", five), -1);  // a kept column: general parser
+  PerIoLayout seven = LayoutOf(7);
+  EXPECT_EQ(HexColumnOf("7, 9000, 0, 4096, 0, 0x0000, 6991000", seven), 5);
+  five.hex_column = 4;
+  seven.hex_column = 5;
+  PerIoRecord fast, general;
+  std::string what;
+  for (const char* line : {"7, 9000, 0, 8192, 0x2004", "7, 9000, 1, 8192, 0xABcd"}) {
+    ASSERT_TRUE(ParsePerIoLine(line, five, &general, &what)) << what;
+    EXPECT_EQ(Scan(line, five, &fast), std::string(line).size()) << line;
+    ExpectSame(fast, general);
+  }
+  const char* issue = "7, 9000, 0, 4096, 0, 0x0000, 6991000";
+  ASSERT_TRUE(ParsePerIoLine(issue, seven, &general, &what)) << what;
+  EXPECT_EQ(Scan(issue, seven, &fast), std::string(issue).size());
+  ExpectSame(fast, general);
+  for (const char* line : {
+           "7, 9000, 0, 8192, 0x",      // no digit
+           "7, 9000, 0, 8192, 0xg0",    // not hex
+           "7, 9000, 0, 8192, 1x20",    // not 0x
+           "7, 9000, 0, 8192, 0x2x4",   // a second x
+           "7, 9a00, 0, 8192, 0x2004",  // a letter elsewhere
+           "7, 9000, 0, 8x92, 0x2004",  // an x elsewhere
+       }) {
+    EXPECT_EQ(Scan(line, five, &fast), 0u) << line;
+  }
+}
+
 TEST(PerIoScan, AgreesWithTheGeneralParserOnRandomLines) {
   // Lines of fio's shape with random digits, lengths and damage: whatever the fast path
   // reads, the general parser reads the same; what it leaves, it leaves whole.
   std::mt19937_64 rng(32);
-  const char kAlphabet[] = "0123456789, x-\t";
+  const char kAlphabet[] = "0123456789, x-\tabfAF";
   for (int columns = 4; columns <= 7; ++columns) {
-    const PerIoLayout layout = LayoutOf(columns);
+    PerIoLayout layout = LayoutOf(columns);
+    // The priority (the last column, or the one before the issue time) in hex for half.
+    const int prio = columns == 7 ? 5 : columns - 1;
     for (int i = 0; i < 20000; ++i) {
+      const bool hex = columns >= 5 && i % 2 == 1;
+      layout.hex_column = hex ? prio : -1;
       std::string line;
       for (int c = 0; c < columns; ++c) {
         if (c > 0) line += ", ";
         const int digits = c == layout.direction_column ? 1 : 1 + static_cast<int>(rng() % 17);
+        if (hex && c == prio) {
+          line += "0x";
+          for (int k = 0; k < 4; ++k) line += "0123456789abcdef"[rng() % 16];
+          continue;
+        }
         for (int k = 0; k < digits; ++k) line += static_cast<char>('0' + rng() % 10);
       }
       if (rng() % 4 == 0) line[rng() % line.size()] = kAlphabet[rng() % (sizeof kAlphabet - 1)];

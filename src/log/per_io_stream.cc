@@ -154,6 +154,7 @@ Status PerIoStream::ReadPeek() {
         if (!s.ok()) return s;
         continue;
       }
+      layout_.hex_column = HexColumnOf(line, layout_);
     }
     if (!source_.smallfile && !ParsePerIoLine(line, layout_, &peek_, &what)) {
       if (line.find_first_not_of(" \t") == std::string_view::npos) {
