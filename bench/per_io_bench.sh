@@ -43,7 +43,8 @@ GZ=("$DIR"/gz/b_clat.[1-4].log.gz)
 BYTES=$(cat "${PLAIN[@]}" | wc -c)
 LINES=$(cat "${PLAIN[@]}" | wc -l)
 
-best() {  # best() LABEL COMMAND...: the fastest of REPS runs
+declare -A WALL CPU
+best() {  # best() LABEL COMMAND...: the fastest of REPS runs (WALL/CPU[LABEL] keep it)
   local label=$1; shift
   local bw="" bc="" br=""
   for _ in $(seq "$REPS"); do
@@ -55,6 +56,7 @@ best() {  # best() LABEL COMMAND...: the fastest of REPS runs
       bw=$w; bc=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}'); br=$r
     fi
   done
+  WALL[$label]=$bw; CPU[$label]=$bc
   printf '  %-44s %7.2f %7s %9.0f %9.0f %9.1f %8.1f\n' "$label" "$bw" "$bc" \
     "$(awk -v b="$BYTES" -v w="$bw" 'BEGIN{print (w>0)?b/1e6/w:0}')" \
     "$(awk -v b="$BYTES" -v c="$bc" 'BEGIN{print (c>0)?b/1e6/c:0}')" \
@@ -73,5 +75,18 @@ best "fiohist pctiles plain, --threads 1" "$FIOHIST" pctiles --quiet --threads 1
 best "fiohist pctiles plain, cluster,host,job" "$FIOHIST" pctiles --quiet \
   --scope cluster,host,job "${PLAIN[@]}"
 best "fiohist pctiles gzip (cluster)" "$FIOHIST" pctiles --quiet "${GZ[@]}"
+best "fiohist pctiles gzip, cluster,host,job" "$FIOHIST" pctiles --quiet \
+  --scope cluster,host,job "${GZ[@]}"
 best "fiohist push --out plain" "$FIOHIST" push --run perio --out "$DIR/out" "${PLAIN[@]}"
 rm -rf "$DIR/out"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+echo "  ratios of times (fiohist / other; below 1: fiohist is faster)   wall    cpu"
+for pair in "fiohist pctiles plain (cluster)|cat plain" \
+            "fiohist pctiles plain, cluster,host,job|cat plain" \
+            "fiohist pctiles gzip (cluster)|zcat gzip" \
+            "fiohist pctiles gzip, cluster,host,job|zcat gzip" \
+            "fiohist pctiles plain (cluster)|awk summing the latency column"; do
+  a=${pair%%|*}; b=${pair##*|}
+  printf '  %-62s %6s %6s\n' "$a / $b" "$(ratio "${WALL[$a]}" "${WALL[$b]}")" \
+    "$(ratio "${CPU[$a]}" "${CPU[$b]}")"
+done

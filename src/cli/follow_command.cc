@@ -15,11 +15,11 @@
 // is silent for --give-up seconds with a job still expecting time (eta > 0), or with a JSON
 // object cut in the middle.
 
-#include <boost/program_options.hpp>
 #include <poll.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -38,6 +38,8 @@
 #include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
+#include "log/log_name.h"
+#include "log/smallfile_line.h"
 #include "log/time_anchor.h"
 #include "output/csv_sink.h"
 #include "output/fanout_sink.h"
@@ -448,6 +450,33 @@ Status Follower::Run() {
   }
 }
 
+// Logs fio (and smallfile) write only when a job ends cannot be followed: said before any
+// work, with what to use instead. Empty for a name that may be a status stream.
+std::string NotAStream(const std::string& path) {
+  SmallfileName smallfile;
+  if (ParseSmallfileName(path, &smallfile)) {
+    return "a smallfile response-time file, written when the thread ends: it cannot be "
+           "followed; read it after the run (fiohist pctiles/push)";
+  }
+  switch (ParseLogName(path).type) {
+    case LogFileType::kPerIo:
+      return "a per-I/O latency log (write_lat_log): fio writes it when the job ends, so it "
+             "cannot be followed; read it after the run (fiohist pctiles/push), and follow "
+             "fio's json+ status output (--status-interval=1 --output-format=json+) live";
+    case LogFileType::kHist:
+      return "a histogram log (write_hist_log): fio writes it when the job ends, so it cannot "
+             "be followed; read it after the run (fiohist pctiles/push), and follow fio's "
+             "json+ status output (--status-interval=1 --output-format=json+) live";
+    case LogFileType::kBandwidth:
+    case LogFileType::kStoredCompressed:
+      return "a fio log, not a json+ status stream (follow reads fio --status-interval=1 "
+             "--output-format=json+ output)";
+    case LogFileType::kUnknown:
+      break;
+  }
+  return std::string();
+}
+
 // Names each stream's host: HOST=STREAM, --host / --host-map, else the file name without
 // its extension ("stdin" for `-`). Two streams of one host are refused.
 Status NameStreams(const FollowArgs& args, std::vector<Followed>* out,
@@ -458,6 +487,9 @@ Status NameStreams(const FollowArgs& args, std::vector<Followed>* out,
     if (eq != std::string::npos && eq > 0 && spec.find('/') > eq) {
       host = spec.substr(0, eq);
       path = spec.substr(eq + 1);
+    }
+    if (const std::string why = NotAStream(path); !why.empty()) {
+      return Status::Error(path + ": " + why);
     }
     if (host.empty()) host = StreamHost(path, args.options.host_mapping);
     for (const LiveStream& other : *live) {

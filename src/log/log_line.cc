@@ -11,10 +11,6 @@
 namespace fiohist {
 namespace {
 
-// Larger stamps are no fio time (10^15 ms is the year 33658) and would overflow the time
-// grid once quanta and offsets are added.
-constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
-
 // fio writes zero counts as "0, ". Returns how many such columns start at `p` (at most 10),
 // looking at 32 bytes, which must be readable. Most of a line is runs of them, so this is
 // where parsing spends its time: a few vector compares instead of a loop per column.
@@ -88,7 +84,7 @@ bool ParseRecordHead(std::string_view line, int64_t* time_ms, Direction* directi
   const char* end = p + line.size();
   while (p < end && IsSpace(*p)) ++p;
   uint64_t t = 0, d = 0;
-  if (ParseUnsigned(p, end, &t) != 0 || t > kMaxTimeMs) return false;
+  if (ParseUnsigned(p, end, &t) != 0 || t > kMaxLogTimeMs) return false;
   while (p < end && IsSpace(*p)) ++p;
   if (p == end || *p != ',') return false;
   ++p;
@@ -150,15 +146,8 @@ bool ParseRecord(std::string_view line, LogRecord* record, std::string* what) {
       const int rc = ParseUnsigned(p, end, &v);
       if (rc != 0) {
         const char* name = ColumnName(field);
-        std::string col = name ? name : "bucket count (column " + std::to_string(field + 1) + ")";
-        if (rc == 2) {
-          *what = col + " does not fit in 64 bits";
-        } else if (at < end && *at == '-') {
-          *what = "expected a non-negative integer for " + col + ", found a negative number " +
-                  Excerpt(at, end);
-        } else {
-          *what = "expected an integer for " + col + ", found " + Excerpt(at, end);
-        }
+        *what = NumberError(
+            rc, at, end, name ? name : "bucket count (column " + std::to_string(field + 1) + ")");
         return false;
       }
     }
@@ -176,26 +165,16 @@ bool ParseRecord(std::string_view line, LogRecord* record, std::string* what) {
       ++column;
     }
     ++field;
-    while (p < end && IsSpace(*p)) ++p;
-    if (p == end) break;
-    if (*p != ',') {
-      *what = "expected ',' after column " + std::to_string(field) + ", found " + Excerpt(p, end);
-      return false;
-    }
-    ++p;
-    while (p < end && IsSpace(*p)) ++p;
-    if (p == end) {
-      // fio does not end lines with a comma; a trailing comma means a cut line.
-      *what = "line ends with ',' (expected another number: truncated line?)";
-      return false;
-    }
+    const int next = NextField(p, end, field, what);
+    if (next < 0) return false;
+    if (next == 0) break;
   }
   if (field < 4) {
     *what = "expected time, direction, block size and bucket counts, found only " +
             std::to_string(field) + " column" + (field == 1 ? "" : "s");
     return false;
   }
-  if (head[0] > kMaxTimeMs) {
+  if (head[0] > kMaxLogTimeMs) {
     *what = "time (column 1) is too large: " + std::to_string(head[0]) +
             " (expected milliseconds since the job started or since 1970, at most 10^15)";
     return false;

@@ -1,6 +1,7 @@
 // Reading a log file line by line, plain or gzip-compressed, with line numbers.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -32,6 +33,25 @@ class LogReader {
   /// Sets `*line` to the next line (valid until the next call) and returns true; returns
   /// false at the end of the input or on an error (see status()).
   bool NextLine(std::string_view* line);
+
+  /// The text read ahead and not yet returned as lines (up to the end set by set_end()),
+  /// for a parser that finds a line's end itself (per_io_scan.h); may be short or empty
+  /// where NextLine() would read more. ConsumeLine() then takes a line of it.
+  std::string_view Buffered() const {
+    size_t n = end_ - begin_;
+    if (end_limit_ >= 0) {
+      const long long left = end_limit_ - bytes_read_;
+      n = left <= 0 ? 0 : std::min(n, static_cast<size_t>(left));
+    }
+    return std::string_view(buffer_.data() + begin_, n);
+  }
+  /// Takes the first `length` bytes of Buffered() and the '\n' after them as the next line
+  /// (as if NextLine() had returned it).
+  void ConsumeLine(size_t length) {
+    begin_ += length + 1;
+    bytes_read_ += static_cast<long long>(length) + 1;
+    ++line_number_;
+  }
 
   /// 1-based number of the line last returned.
   long long line_number() const { return line_number_; }

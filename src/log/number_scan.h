@@ -1,11 +1,17 @@
 // Scanning the decimal numbers of fio's text logs: shared by every log line parser.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 namespace fiohist {
+
+/// The largest time stamp a log line may carry: larger ones are no fio time (10^15 ms is the
+/// year 33658) and would overflow the time grid once quanta and offsets are added.
+constexpr uint64_t kMaxLogTimeMs = 1000000000000000ULL;
 
 /// A blank inside a log line (fio separates columns with ", ").
 inline bool IsSpace(char c) { return c == ' ' || c == '\t'; }
@@ -23,26 +29,44 @@ inline std::string Excerpt(const char* p, const char* end) {
   return s.empty() ? std::string("end of line") : "'" + s + "'";
 }
 
-/// Parses an unsigned integer at *p (advancing it); returns 0 ok, 1 not a number, 2
-/// overflow.
-inline int ParseUnsigned(const char*& p, const char* end, uint64_t* value) {
-  const char* start = p;
-  // Up to 19 digits cannot overflow: no check per digit on the hot path.
-  const char* fast_end = end - p > 19 ? p + 19 : end;
-  uint64_t v = 0;
-  while (p < fast_end && IsDigit(*p)) {
-    v = v * 10 + static_cast<uint64_t>(*p - '0');
-    ++p;
+/// Parses an unsigned integer (`base` 10 or 16) at *p, advancing it past the digits;
+/// returns 0 ok, 1 not a number, 2 overflow.
+inline int ParseUnsigned(const char*& p, const char* end, uint64_t* value, int base = 10) {
+  const std::from_chars_result r = std::from_chars(p, end, *value, base);
+  if (r.ec == std::errc::invalid_argument) return 1;
+  p = r.ptr;
+  return r.ec == std::errc() ? 0 : 2;
+}
+
+/// What ParseUnsigned()'s failure `rc` at `at` means, for the field named `column`.
+inline std::string NumberError(int rc, const char* at, const char* end, const std::string& column) {
+  if (rc == 2) return column + " does not fit in 64 bits";
+  if (at < end && *at == '-') {
+    return "expected a non-negative integer for " + column + ", found a negative number " +
+           Excerpt(at, end);
   }
-  while (p < end && IsDigit(*p)) {
-    const uint64_t d = static_cast<uint64_t>(*p - '0');
-    if (v > (UINT64_MAX - d) / 10) return 2;
-    v = v * 10 + d;
-    ++p;
+  return "expected an integer for " + column + ", found " + Excerpt(at, end);
+}
+
+/// Steps from the end of field number `field` (1-based) of a ','-separated line to the next
+/// field: blanks, one ',', blanks (fio writes ", "; any blanks are accepted). Returns 1 with
+/// *p at the next field, 0 at the end of the line, -1 with `*what` set when no ',' follows
+/// or the line ends after one (a cut line).
+inline int NextField(const char*& p, const char* end, int field, std::string* what) {
+  while (p < end && IsSpace(*p)) ++p;
+  if (p == end) return 0;
+  if (*p != ',') {
+    *what = "expected ',' after column " + std::to_string(field) + ", found " + Excerpt(p, end);
+    return -1;
   }
-  if (p == start) return 1;
-  *value = v;
-  return 0;
+  ++p;
+  while (p < end && IsSpace(*p)) ++p;
+  if (p == end) {
+    // fio does not end lines with a comma: a trailing comma means a cut line.
+    *what = "line ends with ',' (expected another number: truncated line?)";
+    return -1;
+  }
+  return 1;
 }
 
 /// Reads the run of up to 8 digits at `p` (8 bytes must be readable) without a branch per

@@ -5,16 +5,6 @@
 namespace fiohist {
 namespace {
 
-// As log_line.cc: larger stamps are no fio time and would overflow the time grid.
-constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
-
-inline int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string FieldName(int column, const PerIoLayout* layout) {
   const std::string n = " (column " + std::to_string(column + 1) + ")";
   if (column == 0) return "time" + n;
@@ -45,6 +35,22 @@ bool PerIoLayoutOf(int columns, bool two_values, PerIoLayout* layout, std::strin
   return true;
 }
 
+int HexColumnOf(std::string_view line, const PerIoLayout& layout) {
+  int column = 0;
+  size_t at = 0;
+  for (;;) {
+    const size_t text = line.find_first_not_of(" \t", at);
+    if (text != std::string_view::npos && line.compare(text, 2, "0x") == 0) break;
+    at = line.find(',', at);
+    if (at == std::string_view::npos) return -1;
+    ++at;
+    ++column;
+  }
+  const int dc = layout.direction_column;
+  if (column <= 1 || column == dc || column == dc + 1 || column == layout.issue_column) return -1;
+  return column;
+}
+
 bool SplitPerIoLine(std::string_view line, uint64_t* fields, int* columns, std::string* what) {
   const char* p = line.data();
   const char* end = p + line.size();
@@ -56,50 +62,22 @@ bool SplitPerIoLine(std::string_view line, uint64_t* fields, int* columns, std::
               " columns (a per-I/O log line), found more";
       return false;
     }
-    uint64_t v = 0;
+    // log_prio writes the priority as 0x%04x.
+    const bool hex = end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (hex) p += 2;
     const char* at = p;
-    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-      // log_prio writes the priority as 0x%04x.
-      p += 2;
-      const char* digits = p;
-      int h;
-      while (p < end && (h = HexDigit(*p)) >= 0 && p - digits < 16) {
-        v = v * 16 + static_cast<uint64_t>(h);
-        ++p;
-      }
-      if (p == digits) {
-        *what =
-            "expected a hex number for " + FieldName(n, nullptr) + ", found " + Excerpt(at, end);
-        return false;
-      }
-    } else {
-      const int rc = ParseUnsigned(p, end, &v);
-      if (rc != 0) {
-        const std::string col = FieldName(n, nullptr);
-        if (rc == 2) {
-          *what = col + " does not fit in 64 bits";
-        } else if (at < end && *at == '-') {
-          *what = "expected a non-negative integer for " + col + ", found a negative number " +
-                  Excerpt(at, end);
-        } else {
-          *what = "expected an integer for " + col + ", found " + Excerpt(at, end);
-        }
-        return false;
-      }
+    uint64_t v = 0;
+    const int rc = ParseUnsigned(p, end, &v, hex ? 16 : 10);
+    if (rc != 0) {
+      *what = hex && rc == 1 ? "expected a hex number for " + FieldName(n, nullptr) + ", found " +
+                                   Excerpt(at - 2, end)
+                             : NumberError(rc, at, end, FieldName(n, nullptr));
+      return false;
     }
     fields[n++] = v;
-    while (p < end && IsSpace(*p)) ++p;
-    if (p == end) break;
-    if (*p != ',') {
-      *what = "expected ',' after column " + std::to_string(n) + ", found " + Excerpt(p, end);
-      return false;
-    }
-    ++p;
-    while (p < end && IsSpace(*p)) ++p;
-    if (p == end) {
-      *what = "line ends with ',' (expected another number: truncated line?)";
-      return false;
-    }
+    const int next = NextField(p, end, n, what);
+    if (next < 0) return false;
+    if (next == 0) break;
   }
   *columns = n;
   return true;
@@ -107,51 +85,17 @@ bool SplitPerIoLine(std::string_view line, uint64_t* fields, int* columns, std::
 
 bool ParsePerIoLine(std::string_view line, const PerIoLayout& layout, PerIoRecord* record,
                     std::string* what) {
-  const char* p = line.data();
-  const char* end = p + line.size();
+  // Lines as fio writes them are read by ScanPerIoLine() (per_io_scan.h); this is the
+  // general reader, which also says what is wrong with a line.
   uint64_t fields[kPerIoMaxColumns];
   int n = 0;
-  // Fast path: plain decimal fields separated by ", " as fio writes them. Where 8 bytes are
-  // left, a field of up to 7 digits is read without a branch per digit (number_scan.h):
-  // fields of irregular lengths make loop exits mispredict.
-  for (;;) {
-    uint64_t v = 0;
-    const char* start = p;
-    if (end - p >= 8) {
-      int digits;
-      v = ParseShortUnsigned(p, &digits);
-      if (digits > 0) {
-        p += digits;
-      } else if (IsDigit(*p)) {
-        v = EightDigits(p);  // 8 or more digits: the first 8, then a loop
-        p += 8;
-        while (p < end && IsDigit(*p) && p - start < 19) {
-          v = v * 10 + static_cast<uint64_t>(*p - '0');
-          ++p;
-        }
-      }
-    } else {
-      while (p < end && IsDigit(*p) && p - start < 19) {
-        v = v * 10 + static_cast<uint64_t>(*p - '0');
-        ++p;
-      }
-    }
-    if (p == start || n == kPerIoMaxColumns) break;
-    fields[n++] = v;
-    if (p == end) break;
-    if (end - p < 3 || p[0] != ',' || p[1] != ' ' || !IsDigit(p[2])) break;
-    p += 2;
+  if (!SplitPerIoLine(line, fields, &n, what)) return false;
+  if (n != layout.columns) {
+    *what = "expected " + std::to_string(layout.columns) +
+            " columns (as on the first line), found " + std::to_string(n);
+    return false;
   }
-  if (p != end || n != layout.columns) {
-    // Anything else (hex priority, other spacing, errors) through the general split.
-    if (!SplitPerIoLine(line, fields, &n, what)) return false;
-    if (n != layout.columns) {
-      *what = "expected " + std::to_string(layout.columns) +
-              " columns (as on the first line), found " + std::to_string(n);
-      return false;
-    }
-  }
-  if (fields[0] > kMaxTimeMs) {
+  if (fields[0] > kMaxLogTimeMs) {
     *what = "time (column 1) is too large: " + std::to_string(fields[0]) +
             " (expected milliseconds since the job started or since 1970, at most 10^15)";
     return false;

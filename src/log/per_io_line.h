@@ -23,7 +23,14 @@ struct PerIoLayout {
   int direction_column = 2;
   /// Column of log_issue_time's issue time (ns since the job's epoch), or -1.
   int issue_column = -1;
+  /// Column written as `0x%04x` (log_prio's priority) on the first line, or -1: the fast
+  /// path (per_io_scan.h) then accepts hex there (the priority is not kept).
+  int hex_column = -1;
 };
+
+/// The column of `line` (split by ',') whose text starts with `0x`, when it is not one the
+/// record keeps (time, value, direction, block size, issue time) in `layout`; else -1.
+int HexColumnOf(std::string_view line, const PerIoLayout& layout);
 
 /// Settles the layout of a log whose lines have `columns` columns; `two_values`: column 3
 /// is a second value (its number is above 2, no direction). False for no fio layout.

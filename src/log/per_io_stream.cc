@@ -5,6 +5,8 @@
 
 #include "log/issue_stream.h"
 
+#include "log/per_io_scan.h"
+
 namespace fiohist {
 namespace {
 
@@ -155,6 +157,7 @@ Status PerIoStream::ReadPeek() {
         if (!s.ok()) return s;
         continue;
       }
+      layout_.hex_column = HexColumnOf(line, layout_);
     }
     if (!source_.smallfile && !ParsePerIoLine(line, layout_, &peek_, &what)) {
       if (line.find_first_not_of(" \t") == std::string_view::npos) {
@@ -182,6 +185,21 @@ Status PerIoStream::ReadPeek() {
     return Status();
   }
   return reader_->status();
+}
+
+inline bool PerIoStream::ScanPeek() {
+  if (layout_.columns == 0 || source_.smallfile) return false;
+  const std::string_view text = reader_->Buffered();
+  if (text.size() < kPerIoScanReadable) return false;
+  const size_t length = ScanPerIoLine(text.data(), layout_, &peek_);
+  if (length == 0) return false;
+  const int64_t stamp = peek_.time_ms + setup_.offset_ms;
+  // Left for ReadPeek() to read again and report.
+  if (stamp < last_stamp_ - kPerIoBackwardsSlackMs) return false;
+  reader_->ConsumeLine(length);
+  peek_stamp_ = stamp;
+  have_peek_ = true;
+  return true;
 }
 
 Status PerIoStream::Prime() {
@@ -326,25 +344,31 @@ Status PerIoStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
                                 static_cast<double>(layout_unit));
     }
     const int c = ColumnOfValue(setup_.layout, v);
-    uint32_t& slot = dense_[d][static_cast<size_t>(c)];
-    if (slot == 0) used_[d].push_back(static_cast<uint32_t>(c));
-    ++slot;
+    ++dense_[d][static_cast<size_t>(c)];
+    low_[d] = std::min(low_[d], c);
+    high_[d] = std::max(high_[d], c);
     ++ios[d];
     last_stamp_ = peek_stamp_;
-    s = ReadPeek();
-    if (!s.ok()) return s;
+    if (!ScanPeek()) {
+      s = ReadPeek();
+      if (!s.ok()) return s;
+    }
   }
   const TimeSpan span{qs, qe};  // (qs, qe]: weight 1 in q, 0 in every other quantum
   for (int di = 0; di < kLogDirections; ++di) {
     const size_t d = static_cast<size_t>(di);
     if (ios[d] == 0) continue;
-    std::sort(used_[d].begin(), used_[d].end());
+    // The touched columns in order: a scan of their range costs less than keeping a list
+    // (a branch per I/O on whether its column is new).
     counts_.clear();
-    for (uint32_t c : used_[d]) {
-      counts_.emplace_back(c, dense_[d][c]);
-      dense_[d][c] = 0;
+    std::vector<uint32_t>& dense = dense_[d];
+    for (int c = low_[d]; c <= high_[d]; ++c) {
+      uint32_t& n = dense[static_cast<size_t>(c)];
+      if (n != 0) counts_.emplace_back(static_cast<uint32_t>(c), n);
+      n = 0;
     }
-    used_[d].clear();
+    low_[d] = INT32_MAX;
+    high_[d] = -1;
     const Direction dir = static_cast<Direction>(di);
     (*out)[d].AddWeighted(counts_, 1.0);
     if (observer_) observer_(dir, counts_, 1.0);

@@ -82,6 +82,10 @@ class PerIoStream : public RecordStream {
   int PeekColumn() const;
   // Reads the next good line into peek_ (have_peek_ false at the end).
   Status ReadPeek();
+  // ReadPeek()'s fast path: reads the next line into peek_ when it is a line as fio writes
+  // it (ScanPerIoLine) and in time order; false, reading nothing, for any other line and
+  // near the end of the buffered text.
+  __attribute__((always_inline)) bool ScanPeek();
   Status BadLine(const std::string& what);
 
   LogSource source_;
@@ -100,10 +104,11 @@ class PerIoStream : public RecordStream {
   int64_t covered_ = 0;
   LogReport report_;
   AdditionObserver observer_;
-  // Per direction: the quantum's count per column, and the columns touched (sorted at the
-  // end of Feed into `counts_`).
+  // Per direction: the quantum's count per column, and the lowest and highest column
+  // touched (gathered at the end of Feed into `counts_`).
   std::array<std::vector<uint32_t>, kLogDirections> dense_;
-  std::array<std::vector<uint32_t>, kLogDirections> used_;
+  std::array<int, kLogDirections> low_{INT32_MAX, INT32_MAX, INT32_MAX};
+  std::array<int, kLogDirections> high_{-1, -1, -1};
   std::vector<std::pair<uint32_t, uint64_t>> counts_;
   // --place issue: per quantum, (direction << 16 | column) of each I/O issued there; the
   // read-ahead horizon (ms); the slowest latency read (ms); complete_to_ms of covered_q_.

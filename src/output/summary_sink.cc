@@ -88,14 +88,29 @@ Status SummarySink::End(const RunSummary& summary) {
     duplicates += r.duplicates;
   }
   const RunSummary::JsonInputs& json = summary.json_inputs;
+  size_t per_io = 0;
+  for (const LogSource& l : info_.logs) per_io += l.per_io ? 1 : 0;
   if (json.status_files + json.client_files == 0) {
+    // What a quantum is made of: histogram logs' intervals (log_hist_msec) spread over it,
+    // or per-I/O records, each counted whole in the quantum it completed in (no interval).
+    const std::string hist = "log_hist_msec " + std::to_string(info_.log_hist_msec) + " (" +
+                             (info_.log_hist_msec_inferred ? "inferred" : "given") + ")";
+    const std::string exact = "each I/O counted in the quantum it completed in";
+    std::string made_of;
+    if (per_io == 0) {
+      made_of = hist;
+    } else if (per_io == info_.logs.size()) {
+      made_of = "per-I/O records, " + exact;
+    } else {
+      made_of = hist + " for " + std::to_string(info_.logs.size() - per_io) +
+                " histogram log(s); " + std::to_string(per_io) + " per-I/O log(s), " + exact;
+    }
     std::fprintf(out_,
                  "fiohist: %zu log(s) on %zu host(s), %lld record(s), %lld quanta of %g s, "
-                 "layout %s, log_hist_msec %lld (%s)\n",
+                 "layout %s, %s\n",
                  info_.logs.size(), info_.hosts.size(), records, summary.quanta,
                  static_cast<double>(info_.quantum_ms) / 1000.0, info_.layout.Name().c_str(),
-                 static_cast<long long>(info_.log_hist_msec),
-                 info_.log_hist_msec_inferred ? "inferred" : "given");
+                 made_of.c_str());
   } else {
     // fio JSON outputs hold fio's reports, not log records, and have no log_hist_msec.
     std::string held;

@@ -414,9 +414,17 @@ void Planner::SetAnchor() {
 }
 
 Status Planner::MakeSetups(const std::vector<LogProbe>& probes) {
+  // The histogram logs' column count (per-I/O logs' probes have none: 0).
+  int columns = 0;
+  for (const LogProbe& p : probes) {
+    if (p.columns > 0) {
+      columns = p.columns;
+      break;
+    }
+  }
   for (size_t i = 0; i < info_.logs.size(); ++i) {
     StreamSetup setup;
-    setup.columns = probes.front().columns;
+    setup.columns = columns;
     setup.first_interval_ms = FirstIntervalOf(probes[i]);
     setup.skip_bad_lines = o_.skip_bad_lines;
     setup.layout = info_.layout;

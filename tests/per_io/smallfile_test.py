@@ -69,6 +69,24 @@ def main():
                 if not lo <= float(r["p" + p]) <= hi:
                     bad.append((k, p, r["p" + p], lo, hi))
         check(not bad, "p50/p99 within fio's bucket resolution of the exact ones %s" % bad[:3])
+        # Ops other than read/write: each counted in the direction it maps to (docs/per-io-logs.md),
+        # and named by itself in the job scope.
+        ops = {"stat": "read", "ls-l": "read", "delete": "trim", "rmdir": "trim", "mkdir": "write",
+               "append": "write", "setxattr": "write"}
+        more = []
+        for op in ops:
+            path = os.path.join(tmp, "rsptimes_02_h3_%s_1700000000.0.csv" % op)
+            with open(path, "w") as f:
+                f.write("".join("%s, %9.6f, %10.6f\n" % (op, 0.01 * i, 0.0002) for i in range(50)))
+            more.append(path)
+        out = subprocess.run([fiohist, "pctiles", "--scope", "job", "--whole-run"] + more,
+                             capture_output=True, text=True)
+        check(out.returncode == 0, "pctiles of 7 other ops (%s)" % out.stderr[-300:])
+        got = {(r["job"], r["direction"]): float(r["samples"])
+               for r in csv.DictReader(io.StringIO(out.stdout)) if r["direction"] != "all"
+               and float(r["samples"]) > 0}
+        want = {("rsptimes_02_" + op, d): 50.0 for op, d in ops.items()}
+        check(got == want, "every op in its direction, named in the job: %s" % sorted(got))
     return 1 if CHECKS.failures else 0
 
 

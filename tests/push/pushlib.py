@@ -1,6 +1,7 @@
 """Helpers shared by the push tests."""
 import gzip
 import os
+import subprocess
 
 
 def relative_logs(logs, dest):
@@ -17,3 +18,14 @@ def relative_logs(logs, dest):
             f.write("".join("%d,%s\n" % (int(t) - base, rest) for t, rest in lines))
         out.append(dst)
     return out
+
+
+def run_fiohist(fiohist, args):
+    """`fiohist ARGS` without FIOHIST_ES_URL in its environment (each call names its server);
+    (exit code, stdout, stderr), stderr's tail printed on failure."""
+    env = dict(os.environ)
+    env.pop("FIOHIST_ES_URL", None)
+    p = subprocess.run([fiohist] + args, capture_output=True, text=True, env=env, timeout=600)
+    if p.returncode != 0:
+        print(p.stderr[-2000:])
+    return p.returncode, p.stdout, p.stderr
