@@ -191,7 +191,11 @@ void LogStream::AddPart(Direction direction,
   }
   if (w > 0 && w < 1) straddled_[d] += std::min(w, 1 - w) * total;
   (*touched)[d] = true;
+  // Stored records (the record form of bucket documents) carry the I/O parts, and a part
+  // that only covers (a paused record's span) as a record without counts: read-back then
+  // covers the quanta of a stall as the logs do (RecordRegrid).
   if (placed_ && (what & kIos)) placed_->push_back(PlacedRecord{direction, span, counts});
+  if (placed_ && what == kCover) placed_->push_back(PlacedRecord{direction, span, {}});
   if (what & kCover) {
     covered_[d] += std::max<int64_t>(0, std::min(span.end_ms, qe) - std::max(span.start_ms, qs));
   }
