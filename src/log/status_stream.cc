@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace fiohist {
@@ -56,6 +57,7 @@ Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusU
   update->timestamp_ms = snap.timestamp_ms;
   update->jobs.clear();
   const bool first = reports_ == 0;
+  if (state_.size() < snap.jobs.size()) state_.resize(snap.jobs.size());
   if (!first) {
     if (snap.timestamp_ms <= last_.timestamp_ms) {
       return Status::Error("timestamp_ms " + std::to_string(snap.timestamp_ms) +
@@ -96,6 +98,10 @@ Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusU
       any = any || !inc.counts[di].empty();
     }
     const bool ran = now.runtime_ms > before.runtime_ms;
+    JobState& st = state_[k];
+    if (now.runtime_ms > 0) {
+      st.epoch_ms = std::min(st.epoch_ms, snap.timestamp_ms - now.runtime_ms);
+    }
     if (!ran && !any) continue;  // not started yet, or over
     if (before.runtime_ms == 0) {
       inc.span.start_ms = snap.timestamp_ms - now.runtime_ms;  // the job's first report
@@ -103,11 +109,111 @@ Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusU
       inc.span.start_ms = last_.timestamp_ms;
     }
     inc.span.end_ms = snap.timestamp_ms;
+    inc.ios = inc.span;
+    const int64_t slack = std::max(IntervalModel::kMinPauseMs, interval_ms_ / 10);
+    const int64_t runtime_end = st.epoch_ms + now.runtime_ms;
+    if (before.runtime_ms > 0 && any && snap.timestamp_ms - runtime_end > slack) {
+      PlaceLate(st, runtime_end, now, &inc);
+    } else if (any && st.quiet_since_ms != INT64_MIN &&
+               inc.span.start_ms - st.quiet_since_ms > slack) {
+      // Reports repeated the counts from quiet_since_ms to the previous report: a pause this
+      // report ends. Its I/Os slower than the pause are the stuck ones.
+      const double quiet_ns = static_cast<double>(inc.span.start_ms - st.quiet_since_ms) * 1e6;
+      for (int d = 0; d < kLogDirections; ++d) {
+        const size_t di = static_cast<size_t>(d);
+        if (now.bins[di].empty()) continue;
+        Pause p;
+        p.direction = static_cast<Direction>(d);
+        p.start_ms = st.quiet_since_ms;
+        p.end_ms = inc.span.start_ms;
+        for (const auto& [column, count] : inc.counts[di]) {
+          if (static_cast<double>(FioBucketValue(layout_, static_cast<int>(column))) <
+              quiet_ns / 2) {
+            continue;
+          }
+          p.stuck_ios += static_cast<double>(count);
+          p.slowest_column = column;
+        }
+        inc.pauses.push_back(p);
+      }
+    }
+    if (any) {
+      st.quiet_since_ms = INT64_MIN;
+      if (inc.pauses.empty() && inc.span.length() > 0) {
+        double total = 0;
+        for (const auto& counts : inc.counts) {
+          for (const auto& c : counts) total += static_cast<double>(c.second);
+        }
+        st.rate_per_ms = total / static_cast<double>(inc.span.length());
+      }
+    } else if (before.runtime_ms > 0 && st.quiet_since_ms == INT64_MIN) {
+      st.quiet_since_ms = inc.span.start_ms;  // ran, completed nothing
+    }
     update->jobs.push_back(std::move(inc));
   }
   last_ = snap;
   ++reports_;
   return Status();
+}
+
+void SnapshotDiffer::PlaceLate(const JobState& state, int64_t runtime_end_ms,
+                               const FioJobSnapshot& now, JobIncrement* inc) const {
+  const int64_t start = inc->span.start_ms, end = inc->span.end_ms;
+  // Completions stopped by the runtime's end; the job resumed just before the report.
+  const int64_t stopped_by = std::max(start, std::min(runtime_end_ms, end));
+  const double wait_ns = static_cast<double>(end - stopped_by) * 1e6;
+  auto slow = [&](uint32_t column) {
+    return static_cast<double>(FioBucketValue(layout_, static_cast<int>(column))) >= wait_ns / 2;
+  };
+  double fast = 0, stuck = 0;
+  for (const auto& counts : inc->counts) {
+    for (const auto& [column, count] : counts) {
+      (slow(column) ? stuck : fast) += static_cast<double>(count);
+    }
+  }
+  // No I/O outlasted the wait: this job was not the one blocked (fio waited for another
+  // job of the stream, or printed late); its I/Os completed all along.
+  if (stuck == 0) return;
+  // What the previous rate allows before the job stopped; the rest completed after it
+  // resumed. Without a rate (a second report), all fast ones before.
+  const double room =
+      state.rate_per_ms > 0 ? state.rate_per_ms * static_cast<double>(stopped_by - start) : fast;
+  const double share = fast > 0 ? std::min(1.0, room / fast) : 1.0;
+  int64_t ios_end = stopped_by;
+  if (state.rate_per_ms > 0 && fast <= room) {
+    ios_end = std::min(
+        stopped_by,
+        start + std::max<int64_t>(1, static_cast<int64_t>(std::ceil(fast / state.rate_per_ms))));
+  }
+  inc->ios = TimeSpan{start, ios_end};
+  for (int d = 0; d < kLogDirections; ++d) {
+    const size_t di = static_cast<size_t>(d);
+    std::vector<std::pair<uint32_t, uint64_t>> before, at_end, stuck_counts;
+    for (const auto& [column, count] : inc->counts[di]) {
+      if (slow(column)) {
+        stuck_counts.emplace_back(column, count);
+        continue;
+      }
+      const uint64_t early =
+          share >= 1 ? count
+                     : static_cast<uint64_t>(std::floor(static_cast<double>(count) * share));
+      if (early > 0) before.emplace_back(column, early);
+      if (count > early) at_end.emplace_back(column, count - early);
+    }
+    // Stuck columns are above every fast one: the end's counts stay in column order.
+    Pause p;
+    p.direction = static_cast<Direction>(d);
+    p.start_ms = before.empty() ? start : ios_end;
+    p.end_ms = end;
+    for (const auto& [column, count] : stuck_counts) {
+      p.stuck_ios += static_cast<double>(count);
+      p.slowest_column = column;
+    }
+    at_end.insert(at_end.end(), stuck_counts.begin(), stuck_counts.end());
+    inc->counts[di] = std::move(before);
+    inc->end_counts[di] = std::move(at_end);
+    if (!now.bins[di].empty()) inc->pauses.push_back(p);
+  }
 }
 
 FioStatusStream::FioStatusStream(std::string name, BucketLayout layout)

@@ -55,6 +55,84 @@ TEST(StatusStream, TakesWholeObjectsAndWaitsForACutOne) {
   EXPECT_EQ(s.differ().interval_ms(), 1000);
 }
 
+// A report of one job with `fast` reads at 24704 ns and `slow` at fio's bucket of about 3 s.
+std::string SlowReport(int64_t ts, int64_t runtime, uint64_t fast, uint64_t slow) {
+  const BucketLayout layout;
+  int column = 0;
+  while (FioBucketValue(layout, column) < 3000000000ULL) ++column;
+  return "{\"timestamp_ms\" : " + std::to_string(ts) +
+         ", \"jobs\" : [ { \"jobname\" : \"j\", \"eta\" : 5, \"job_runtime\" : " +
+         std::to_string(runtime) + ", \"read\" : { \"total_ios\" : " +
+         std::to_string(fast + slow) + ", \"clat_ns\" : { \"bins\" : { \"24704\" : " +
+         std::to_string(fast) +
+         (slow ? ", \"" + std::to_string(FioBucketValue(layout, column)) +
+                     "\" : " + std::to_string(slow)
+               : std::string()) +
+         " } } } } ]}\n";
+}
+
+uint64_t Sum(const std::vector<std::pair<uint32_t, uint64_t>>& counts) {
+  uint64_t n = 0;
+  for (const auto& c : counts) n += c.second;
+  return n;
+}
+
+// fio took the late report's job_runtime when it was due (4000 ms into the job) and its
+// bins when the frozen job resumed (6100): the job completed nothing in between. Its fast
+// I/Os at the previous rate (1 per ms) from the previous report on, the stuck one at its
+// end; then reports repeating the counts are a pause the next one with counts ends.
+TEST(StatusStream, LateReportAndRepeatedCountsArePauses) {
+  FioStatusStream s("h", BucketLayout());
+  std::vector<StatusUpdate> u;
+  ASSERT_TRUE(s.Feed(SlowReport(1000, 1000, 1000, 0) + SlowReport(2000, 2000, 2000, 0) +
+                         SlowReport(3000, 3000, 3000, 0) + SlowReport(6100, 4000, 3060, 1) +
+                         SlowReport(6200, 6199, 3160, 1) + SlowReport(7200, 7199, 3160, 1) +
+                         SlowReport(8200, 8199, 3160, 1) + SlowReport(9200, 9199, 4160, 2),
+                     &u)
+                  .ok());
+  ASSERT_EQ(u.size(), 8u);
+  const JobIncrement& late = u[3].jobs.at(0);
+  EXPECT_EQ(late.span.start_ms, 3000);
+  EXPECT_EQ(late.span.end_ms, 6100);
+  EXPECT_EQ(late.ios.start_ms, 3000);
+  EXPECT_EQ(late.ios.end_ms, 3060);
+  EXPECT_EQ(Sum(late.counts[0]), 60u);
+  EXPECT_EQ(Sum(late.end_counts[0]), 1u);
+  ASSERT_EQ(late.pauses.size(), 1u);
+  EXPECT_EQ(late.pauses[0].start_ms, 3060);
+  EXPECT_EQ(late.pauses[0].end_ms, 6100);
+  EXPECT_EQ(late.pauses[0].stuck_ios, 1);
+  // On time again: spread over its span.
+  const JobIncrement& next = u[4].jobs.at(0);
+  EXPECT_EQ(next.ios.start_ms, 6100);
+  EXPECT_EQ(next.ios.end_ms, 6200);
+  EXPECT_TRUE(next.pauses.empty());
+  // Two reports with the previous counts: covered, nothing completed; the next names it.
+  EXPECT_EQ(Sum(u[5].jobs.at(0).counts[0]), 0u);
+  EXPECT_EQ(Sum(u[6].jobs.at(0).counts[0]), 0u);
+  const JobIncrement& after = u[7].jobs.at(0);
+  ASSERT_EQ(after.pauses.size(), 1u);
+  EXPECT_EQ(after.pauses[0].start_ms, 6200);
+  EXPECT_EQ(after.pauses[0].end_ms, 8200);
+  EXPECT_EQ(after.pauses[0].stuck_ios, 1);
+}
+
+// A late report with no I/O slower than the wait: that job was not blocked (fio waited for
+// another one); its I/Os are spread over the whole span.
+TEST(StatusStream, LateReportWithoutStuckIOsIsSpread) {
+  FioStatusStream s("h", BucketLayout());
+  std::vector<StatusUpdate> u;
+  ASSERT_TRUE(s.Feed(SlowReport(1000, 1000, 1000, 0) + SlowReport(2000, 2000, 2000, 0) +
+                         SlowReport(5000, 3000, 5000, 0),
+                     &u)
+                  .ok());
+  const JobIncrement& late = u[2].jobs.at(0);
+  EXPECT_EQ(late.ios.start_ms, 2000);
+  EXPECT_EQ(late.ios.end_ms, 5000);
+  EXPECT_EQ(Sum(late.counts[0]), 3000u);
+  EXPECT_TRUE(late.pauses.empty());
+}
+
 TEST(StatusStream, EndedJobAddsNoSpan) {
   FioStatusStream s("h", BucketLayout());
   std::vector<StatusUpdate> u;
