@@ -51,6 +51,26 @@ Status Difference(const std::vector<std::pair<uint32_t, uint64_t>>& before,
   return Status();
 }
 
+// Splits `counts` into `*first` (a `share` of them) and the rest, which it returns. By
+// cumulative rounding: the first part holds round(share * total) I/Os exactly (rounding
+// each column alone would lose up to one I/O per column).
+std::vector<std::pair<uint32_t, uint64_t>> SplitShare(
+    const std::vector<std::pair<uint32_t, uint64_t>>& counts, double share,
+    std::vector<std::pair<uint32_t, uint64_t>>* first) {
+  std::vector<std::pair<uint32_t, uint64_t>> rest;
+  double cumulative = 0;
+  uint64_t taken = 0;
+  for (const auto& [column, count] : counts) {
+    cumulative += static_cast<double>(count);
+    const uint64_t upto = static_cast<uint64_t>(std::llround(cumulative * share));
+    const uint64_t early = std::min(count, upto > taken ? upto - taken : 0);
+    taken += early;
+    if (early > 0) first->emplace_back(column, early);
+    if (count > early) rest.emplace_back(column, count - early);
+  }
+  return rest;
+}
+
 }  // namespace
 
 Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusUpdate* update) {
@@ -77,7 +97,15 @@ Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusU
   for (size_t k = 0; k < snap.jobs.size(); ++k) {
     const FioJobSnapshot& now = snap.jobs[k];
     static const FioJobSnapshot kNone;
-    const FioJobSnapshot& before = first ? kNone : last_.jobs[k];
+    // fio restarts a job's clock when its I/O starts (after laying out its file, seen with
+    // fio 3.33): a runtime going back from a report with no completion yet is that, the
+    // job's real start.
+    const bool none_yet =
+        !first && std::all_of(last_.jobs[k].bins.begin(), last_.jobs[k].bins.end(),
+                              [](const auto& b) { return b.empty(); });
+    const bool restarted = none_yet && now.runtime_ms < last_.jobs[k].runtime_ms;
+    if (restarted) state_[k] = JobState();
+    const FioJobSnapshot& before = first || restarted ? kNone : last_.jobs[k];
     if (!first && now.runtime_ms < before.runtime_ms) {
       return Status::Error(JobLabel(now) + ": job_runtime goes backwards (" +
                            std::to_string(before.runtime_ms) + " ms, now " +
@@ -139,13 +167,24 @@ Status SnapshotDiffer::Add(const FioSnapshot& snap, uint64_t /*offset*/, StatusU
     }
     if (any) {
       st.quiet_since_ms = INT64_MIN;
-      if (inc.pauses.empty() && inc.span.length() > 0) {
-        double total = 0;
-        for (const auto& counts : inc.counts) {
-          for (const auto& c : counts) total += static_cast<double>(c.second);
+      double total = 0;
+      for (const auto& counts : inc.counts) {
+        for (const auto& c : counts) total += static_cast<double>(c.second);
+      }
+      const double expected = st.rate_per_ms * static_cast<double>(inc.span.length());
+      const bool catching_up =
+          inc.pauses.empty() && st.resumed && expected > 0 && total > 1.1 * expected;
+      if (catching_up) {
+        // Right after a pause, and until the job is back at its rate: what exceeds the
+        // previous rate came first.
+        const double share = (total - expected) / total;
+        for (size_t d = 0; d < inc.counts.size(); ++d) {
+          inc.counts[d] = SplitShare(inc.counts[d], share, &inc.start_counts[d]);
         }
+      } else if (inc.pauses.empty() && inc.span.length() > 0) {
         st.rate_per_ms = total / static_cast<double>(inc.span.length());
       }
+      st.resumed = !inc.pauses.empty() || catching_up;
     } else if (before.runtime_ms > 0 && st.quiet_since_ms == INT64_MIN) {
       st.quiet_since_ms = inc.span.start_ms;  // ran, completed nothing
     }
@@ -171,13 +210,15 @@ void SnapshotDiffer::PlaceLate(const JobState& state, int64_t runtime_end_ms,
       (slow(column) ? stuck : fast) += static_cast<double>(count);
     }
   }
-  // No I/O outlasted the wait: this job was not the one blocked (fio waited for another
-  // job of the stream, or printed late); its I/Os completed all along.
-  if (stuck == 0) return;
   // What the previous rate allows before the job stopped; the rest completed after it
   // resumed. Without a rate (a second report), all fast ones before.
   const double room =
       state.rate_per_ms > 0 ? state.rate_per_ms * static_cast<double>(stopped_by - start) : fast;
+  // No I/O outlasted the wait and more completed than the rate allows before the runtime's
+  // end: this job was not blocked (fio waited for another job of the stream); its I/Os
+  // completed all along. A job blocked before it issued (in io_submit, on a frozen
+  // filesystem) has no stuck I/O, but no more I/Os than that either.
+  if (stuck == 0 && fast > room) return;
   const double share = fast > 0 ? std::min(1.0, room / fast) : 1.0;
   int64_t ios_end = stopped_by;
   if (state.rate_per_ms > 0 && fast <= room) {
@@ -188,18 +229,9 @@ void SnapshotDiffer::PlaceLate(const JobState& state, int64_t runtime_end_ms,
   inc->ios = TimeSpan{start, ios_end};
   for (int d = 0; d < kLogDirections; ++d) {
     const size_t di = static_cast<size_t>(d);
-    std::vector<std::pair<uint32_t, uint64_t>> before, at_end, stuck_counts;
-    for (const auto& [column, count] : inc->counts[di]) {
-      if (slow(column)) {
-        stuck_counts.emplace_back(column, count);
-        continue;
-      }
-      const uint64_t early =
-          share >= 1 ? count
-                     : static_cast<uint64_t>(std::floor(static_cast<double>(count) * share));
-      if (early > 0) before.emplace_back(column, early);
-      if (count > early) at_end.emplace_back(column, count - early);
-    }
+    std::vector<std::pair<uint32_t, uint64_t>> fast_counts, before, stuck_counts;
+    for (const auto& c : inc->counts[di]) (slow(c.first) ? stuck_counts : fast_counts).push_back(c);
+    std::vector<std::pair<uint32_t, uint64_t>> at_end = SplitShare(fast_counts, share, &before);
     // Stuck columns are above every fast one: the end's counts stay in column order.
     Pause p;
     p.direction = static_cast<Direction>(d);

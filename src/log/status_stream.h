@@ -30,6 +30,10 @@ struct JobIncrement {
   /// Per direction: I/Os that completed at the span's end (its last millisecond): those of
   /// a late report that completed after its job resumed, the stuck ones among them.
   Counts end_counts;
+  /// Per direction: I/Os that completed at the span's start (its first millisecond): in the
+  /// report after a pause, those beyond the job's previous rate (fio's `rate` catching up
+  /// right after the job resumed).
+  Counts start_counts;
   /// Spans of the job's directions with no completion that this report ended (a late
   /// report; the first report with new counts after reports repeating the previous ones).
   std::vector<Pause> pauses;
@@ -59,7 +63,9 @@ struct StatusUpdate {
 /// completed: those slower than half the wait (stuck) and those beyond what the job's
 /// previous rate allows before it stopped, at the report's end; the others at that rate
 /// from the previous report on. A report whose counts repeat the previous ones while the
-/// job ran is a span with no completion: the next report with counts ends that pause.
+/// job ran is a span with no completion: the next report with counts ends that pause. In the
+/// report after a pause, I/Os beyond the job's previous rate completed at its start (a
+/// `rate`-limited job catches up as soon as it resumes).
 class SnapshotDiffer {
  public:
   /// Adds `snap` (the report at byte `offset`): fills `*update`, or fails when it cannot
@@ -81,6 +87,7 @@ class SnapshotDiffer {
     int64_t epoch_ms = INT64_MAX;        // the earliest timestamp_ms - job_runtime: its start
     double rate_per_ms = 0;              // I/Os per ms of its last increment on time
     int64_t quiet_since_ms = INT64_MIN;  // reports repeat the counts since then
+    bool resumed = false;                // its last report with counts ended a pause
   };
   // Splits a late report's increment (runtime up to `runtime_end_ms`) into `ios` and
   // `end_counts`, and names its pause.

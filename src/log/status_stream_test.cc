@@ -56,10 +56,17 @@ TEST(StatusStream, TakesWholeObjectsAndWaitsForACutOne) {
 }
 
 // A report of one job with `fast` reads at 24704 ns and `slow` at fio's bucket of about 3 s.
+// Without any, clat_ns has no bins (N 0), as fio writes it before the first completion.
 std::string SlowReport(int64_t ts, int64_t runtime, uint64_t fast, uint64_t slow) {
   const BucketLayout layout;
   int column = 0;
   while (FioBucketValue(layout, column) < 3000000000ULL) ++column;
+  if (fast + slow == 0) {
+    return "{\"timestamp_ms\" : " + std::to_string(ts) +
+           ", \"jobs\" : [ { \"jobname\" : \"j\", \"eta\" : 5, \"job_runtime\" : " +
+           std::to_string(runtime) +
+           ", \"read\" : { \"total_ios\" : 3, \"clat_ns\" : { \"N\" : 0 } } } ]}\n";
+  }
   return "{\"timestamp_ms\" : " + std::to_string(ts) +
          ", \"jobs\" : [ { \"jobname\" : \"j\", \"eta\" : 5, \"job_runtime\" : " +
          std::to_string(runtime) + ", \"read\" : { \"total_ios\" : " +
@@ -131,6 +138,21 @@ TEST(StatusStream, LateReportWithoutStuckIOsIsSpread) {
   EXPECT_EQ(late.ios.end_ms, 5000);
   EXPECT_EQ(Sum(late.counts[0]), 3000u);
   EXPECT_TRUE(late.pauses.empty());
+}
+
+// fio 3.33 restarts a job's clock when its I/O starts (after laying out its file): a
+// runtime going back from a report without completions is the job's start, not an error.
+TEST(StatusStream, RuntimeRestartedBeforeTheFirstCompletion) {
+  FioStatusStream s("h", BucketLayout());
+  std::vector<StatusUpdate> u;
+  ASSERT_TRUE(s.Feed(SlowReport(1000, 1017, 0, 0) + SlowReport(2000, 976, 100, 0), &u).ok());
+  ASSERT_EQ(u.size(), 2u);
+  const JobIncrement& j = u[1].jobs.at(0);
+  EXPECT_EQ(j.span.start_ms, 1024);
+  EXPECT_EQ(j.span.end_ms, 2000);
+  EXPECT_EQ(Sum(j.counts[0]), 100u);
+  // Once it completed I/Os, going back is refused.
+  EXPECT_FALSE(s.Feed(SlowReport(3000, 900, 200, 0), &u).ok());
 }
 
 TEST(StatusStream, EndedJobAddsNoSpan) {

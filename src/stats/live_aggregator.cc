@@ -175,10 +175,12 @@ void LiveAggregator::DecideGrid(bool force) {
 }
 
 void LiveAggregator::Place(int slot, const JobIncrement& inc) {
-  // Two parts: the I/Os spread over inc.ios, and those completed at the span's end.
+  // Three parts: the I/Os spread over inc.ios, and those completed at the span's end and
+  // at its start.
   const TimeSpan at_end{inc.span.end_ms - 1, inc.span.end_ms};
-  const std::pair<const TimeSpan*, const JobIncrement::Counts*> parts[2] = {
-      {&inc.ios, &inc.counts}, {&at_end, &inc.end_counts}};
+  const TimeSpan at_start{inc.span.start_ms, inc.span.start_ms + 1};
+  const std::pair<const TimeSpan*, const JobIncrement::Counts*> parts[3] = {
+      {&inc.ios, &inc.counts}, {&at_end, &inc.end_counts}, {&at_start, &inc.start_counts}};
   const int64_t q_first = grid_.IndexOf(inc.span.start_ms);
   const int64_t q_last = grid_.IndexOf(inc.span.end_ms);
   for (int64_t q = q_first; q <= q_last; ++q) {

@@ -132,8 +132,8 @@ class LiveAggregator {
   // Decides a kLogs grid once every stream's first report is known (see LiveOptions::grid);
   // `force`: now, from the first reports there are (quanta must go out).
   void DecideGrid(bool force);
-  // Adds an increment's I/Os (over inc.ios, and its end counts at its end) to its quanta,
-  // and the coverage of its span to those it touched.
+  // Adds an increment's I/Os (over inc.ios, its end and start counts at its end and start)
+  // to its quanta, and the coverage of its span to those it touched.
   void Place(int slot, const JobIncrement& inc);
   Status Begin();
   Status WriteQuantum(int64_t q, const Cell& cell, ResultSink* to);
