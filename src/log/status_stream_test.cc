@@ -25,7 +25,10 @@ std::string Report(int64_t ts, int64_t runtime, uint64_t reads, int eta = 5) {
 uint64_t Reads(const StatusUpdate& u) {
   uint64_t n = 0;
   for (const JobIncrement& j : u.jobs) {
-    for (const auto& c : j.counts[0]) n += c.second;
+    // Spread, and at the span's end or start (late reports, catching up after a pause).
+    for (const auto* part : {&j.counts, &j.end_counts, &j.start_counts}) {
+      for (const auto& c : (*part)[0]) n += c.second;
+    }
   }
   return n;
 }

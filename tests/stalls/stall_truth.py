@@ -45,6 +45,10 @@ QUANTUM_MS = fio_stall_run.LOG_HIST_MSEC
 PAUSE_MS = QUANTUM_MS // 10
 STALL_MS = 2 * QUANTUM_MS
 COUNT_LIMIT = 0.01
+# fio's status reports: the bins of a report lag the per-I/O logs at its timestamp_ms by up
+# to 26 I/Os (fresh runs here, 1.1 % of a quantum of 2,400), and after a stall the reports'
+# phase moves off the quanta's: the counts of a quantum from reports are held to 2 %.
+STATUS_COUNT_LIMIT = 0.02
 
 
 def fiohist_rows(fiohist, hist_logs):
@@ -146,6 +150,7 @@ def evaluate(fiohist, datadir, table=False, before=None, source="hist"):
                 inside.add(q)
                 q += QUANTUM_MS
     failures = []
+    limit = STATUS_COUNT_LIMIT if source == "status" else COUNT_LIMIT
     quanta = sorted(set(rows) | set(per_q))
     for q in quanta:
         n_truth, max_truth = per_q.get(q, (0, 0))
@@ -158,9 +163,9 @@ def evaluate(fiohist, datadir, table=False, before=None, source="hist"):
             if n > 1e-9 or n_truth:
                 failures.append("quantum %d inside a stall: %.3f I/Os (truth %d), none expected" %
                                 (q, n, n_truth))
-        elif q not in edges and abs(n - n_truth) > COUNT_LIMIT * n_truth:
+        elif q not in edges and abs(n - n_truth) > limit * n_truth:
             failures.append("quantum %d: %.1f I/Os, truth %d (more than %.0f %% off)" %
-                            (q, n, n_truth, COUNT_LIMIT * 100))
+                            (q, n, n_truth, limit * 100))
         if longest > STALL_MS and (max_truth > stuck_ns) != (max_ns > stuck_ns):
             failures.append("quantum %d: max %.0f ms, truth %.0f ms: stuck I/Os (over %.0f ms) "
                             "not where they completed" % (q, max_ns / 1e6, max_truth / 1e6,
