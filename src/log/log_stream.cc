@@ -135,7 +135,13 @@ void LogStream::Accept(const LogRecord& as_read, const RecordPlacement& placemen
   if (record.total > 1) {
     rest_counts_.assign(record.counts.begin(), record.counts.end());
     if (--rest_counts_.back().second == 0) rest_counts_.pop_back();
-    AddPart(record.direction, rest_counts_, total - 1, placement.ios, kIos, grid, q, out, touched);
+    // At the rate of the record before (NotePause's estimate of where the pause began), not
+    // spread to the deadline: a pause that began just after the previous record would
+    // otherwise leak I/Os into the quanta it covers.
+    TimeSpan rest = placement.ios;
+    const int64_t paused_from = report_.pauses.back().start_ms;
+    if (paused_from > rest.start_ms && paused_from < rest.end_ms) rest.end_ms = paused_from;
+    AddPart(record.direction, rest_counts_, total - 1, rest, kIos, grid, q, out, touched);
   }
   AddPart(record.direction, lone_counts_, 1, placement.lone_span(), kIos, grid, q, out, touched);
 }
