@@ -114,6 +114,22 @@
     return out.map(([a, b]) => [{ xAxis: a }, { xAxis: b }]);
   }
 
+  // The run's stalls of the cluster (no I/O completed anywhere; docs/stalls.md), as shaded
+  // ranges named with their numbers: start, end, the I/Os stuck and their latency. Idle gaps
+  // the jobs asked for are shaded lighter and named idle.
+  function stallRanges(run, res, elapsed) {
+    const half = res * run.quantum_ms / 2;
+    return (run.stalls || []).filter((st) => st.host === '').map((st) => {
+      const a = xOf(run, st.start_ms - half, res, elapsed), b = xOf(run, st.end_ms - half, res, elapsed);
+      const name = st.idle
+        ? 'idle ' + ((st.end_ms - st.start_ms) / 1000).toFixed(1) + ' s'
+        : 'stall ' + ((st.end_ms - st.start_ms) / 1000).toFixed(1) + ' s: ' + Math.round(st.stuck_ios) +
+          ' I/Os stuck, slowest ' + fmtNs(st.stuck_max_ns);
+      return [{ xAxis: a, name, itemStyle: { color: st.idle ? 'rgba(90,120,180,0.10)' : 'rgba(179,38,30,0.14)' },
+        label: { show: true, position: 'insideTop', color: '#b3261e', fontSize: 11 } }, { xAxis: b }];
+    });
+  }
+
   // ---- drawing charts when they come into view -------------------------------------------
   const waiting = new Map();  // chart div -> { id, draw }: not drawn yet
   let firstScreen = -1;  // charts of the first screen not yet finished; -1 before they are known
@@ -247,7 +263,7 @@
         lineStyle: { width: 1.4 }, color: COLORS[k % COLORS.length],
       }));
       out[0].markArea = { silent: true, itemStyle: { color: 'rgba(120,120,120,0.16)' },
-        data: partialRanges(run, s) };
+        data: partialRanges(run, s).concat(stallRanges(run, res)) };
       if (slas.length) {
         out[slas[0].p].markLine = { symbol: 'none', lineStyle: { type: 'dashed', color: '#b3261e' },
           label: { formatter: (p) => 'SLA ' + p.name, position: 'insideEndTop', color: '#b3261e' }, data: slas.map((t) => ({ name: t.text, yAxis: t.limit_ns })) };
@@ -352,7 +368,7 @@
       return { id: d, name: d, type: 'line', showSymbol: false, color: DIR_COLOR[d],
         data: s.t.map((t, i) => [xOf(run, t, res), s.n[i] / sec]),
         markArea: d === c.dirs[0] ? { silent: true, itemStyle: { color: 'rgba(120,120,120,0.16)' },
-          data: partialRanges(run, s) } : undefined };
+          data: partialRanges(run, s).concat(stallRanges(run, res)) } : undefined };
     });
     resolutionChart(c.id, chart, run, {
       animation: false,

@@ -80,7 +80,10 @@ Status DecodeFioJob(const JsonValue& job, const BucketLayout& layout, const std:
     if (clat == dir->value.MemberEnd() || !clat->value.IsObject()) continue;
     auto bins = clat->value.FindMember("bins");
     if (bins == clat->value.MemberEnd()) {
-      if (total > 0) {
+      // fio leaves "bins" out while no latency was recorded (N 0), though total_ios may
+      // already count I/Os issued (a status report before the first completion).
+      int64_t samples = -1;
+      if (total > 0 && !(GetInt64(clat->value, "N", &samples) && samples == 0)) {
         return Status::Error(where + "." + kDirectionKeys[d] +
                              ".clat_ns: no \"bins\" (run fio with --output-format=json+, "
                              "not json)");

@@ -63,7 +63,8 @@ struct RecordPlacement {
 /// A record at most a tenth of log_hist_msec (and at least kMinPauseMs) past its deadline
 /// is of normal length: its
 /// I/Os are spread over (previous stamp, stamp] as always. A later one is split: its I/Os
-/// but the slowest over (previous stamp, deadline], the slowest alone at its stamp (a stuck
+/// but the slowest over (previous stamp, deadline] (LogStream narrows that to the rate of
+/// the record before, where the pause began), the slowest alone at its stamp (a stuck
 /// I/O ends a stall; after an idle gap any one is as good), or, when the deadline is not
 /// after the previous stamp (a catch-up record), the whole record at its stamp.
 class IntervalModel {

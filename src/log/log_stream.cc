@@ -135,7 +135,13 @@ void LogStream::Accept(const LogRecord& as_read, const RecordPlacement& placemen
   if (record.total > 1) {
     rest_counts_.assign(record.counts.begin(), record.counts.end());
     if (--rest_counts_.back().second == 0) rest_counts_.pop_back();
-    AddPart(record.direction, rest_counts_, total - 1, placement.ios, kIos, grid, q, out, touched);
+    // At the rate of the record before (NotePause's estimate of where the pause began), not
+    // spread to the deadline: a pause that began just after the previous record would
+    // otherwise leak I/Os into the quanta it covers.
+    TimeSpan rest = placement.ios;
+    const int64_t paused_from = report_.pauses.back().start_ms;
+    if (paused_from > rest.start_ms && paused_from < rest.end_ms) rest.end_ms = paused_from;
+    AddPart(record.direction, rest_counts_, total - 1, rest, kIos, grid, q, out, touched);
   }
   AddPart(record.direction, lone_counts_, 1, placement.lone_span(), kIos, grid, q, out, touched);
 }
@@ -191,7 +197,11 @@ void LogStream::AddPart(Direction direction,
   }
   if (w > 0 && w < 1) straddled_[d] += std::min(w, 1 - w) * total;
   (*touched)[d] = true;
+  // Stored records (the record form of bucket documents) carry the I/O parts, and a part
+  // that only covers (a paused record's span) as a record without counts: read-back then
+  // covers the quanta of a stall as the logs do (RecordRegrid).
   if (placed_ && (what & kIos)) placed_->push_back(PlacedRecord{direction, span, counts});
+  if (placed_ && what == kCover) placed_->push_back(PlacedRecord{direction, span, {}});
   if (what & kCover) {
     covered_[d] += std::max<int64_t>(0, std::min(span.end_ms, qe) - std::max(span.start_ms, qs));
   }

@@ -12,16 +12,31 @@
 #include "histogram/bucket_layout.h"
 #include "log/fio_snapshot.h"
 #include "log/interval_model.h"
+#include "log/log_report.h"
 
 namespace fiohist {
 
 /// What one job did between two reports: the span (start, end] and the I/Os completed in it.
 struct JobIncrement {
+  using Counts = std::array<std::vector<std::pair<uint32_t, uint64_t>>, kLogDirections>;
   /// Index into the stream's jobs (FioStatusStream::jobs()).
   int job = 0;
+  /// The time the report accounts for: covered (the job ran), even where nothing completed.
   TimeSpan span;
-  /// Per direction (read, write, trim): (column, count) completed in the span.
-  std::array<std::vector<std::pair<uint32_t, uint64_t>>, kLogDirections> counts;
+  /// Where `counts` completed, spread uniformly: `span`, except for a late report.
+  TimeSpan ios;
+  /// Per direction (read, write, trim): (column, count) completed over `ios`.
+  Counts counts;
+  /// Per direction: I/Os that completed at the span's end (its last millisecond): those of
+  /// a late report that completed after its job resumed, the stuck ones among them.
+  Counts end_counts;
+  /// Per direction: I/Os that completed at the span's start (its first millisecond): in the
+  /// report after a pause, those beyond the job's previous rate (fio's `rate` catching up
+  /// right after the job resumed).
+  Counts start_counts;
+  /// Spans of the job's directions with no completion that this report ended (a late
+  /// report; the first report with new counts after reports repeating the previous ones).
+  std::vector<Pause> pauses;
 };
 
 /// One report of the stream, as the increments it adds.
@@ -38,6 +53,19 @@ struct StatusUpdate {
 /// A job's first report with a runtime covers (timestamp_ms - job_runtime, timestamp_ms];
 /// each later one (previous timestamp_ms, timestamp_ms]. A report in which a job neither ran
 /// nor completed an I/O (not started yet, or ended) adds no span for it.
+///
+/// Late reports (fio 3.33 stat.c, __show_running_run_stats): fio takes `job_runtime` when
+/// a report is due, then waits for each running job to pass its I/O loop, and takes the
+/// bins and `timestamp_ms` when it prints. A job blocked in the kernel (a frozen
+/// filesystem) delays the report until it resumes: its runtime then ends more than
+/// IntervalModel::kMinPauseMs before `timestamp_ms`, and it completed nothing in between
+/// (its I/Os are reaped by the blocked thread). Its I/Os are placed where they can have
+/// completed: those slower than half the wait (stuck) and those beyond what the job's
+/// previous rate allows before it stopped, at the report's end; the others at that rate
+/// from the previous report on. A report whose counts repeat the previous ones while the
+/// job ran is a span with no completion: the next report with counts ends that pause. In the
+/// report after a pause, I/Os beyond the job's previous rate completed at its start (a
+/// `rate`-limited job catches up as soon as it resumes).
 class SnapshotDiffer {
  public:
   /// Adds `snap` (the report at byte `offset`): fills `*update`, or fails when it cannot
@@ -54,10 +82,23 @@ class SnapshotDiffer {
   void set_layout(const BucketLayout& layout) { layout_ = layout; }
 
  private:
+  // Per job: what placing its next increment needs.
+  struct JobState {
+    int64_t epoch_ms = INT64_MAX;        // the earliest timestamp_ms - job_runtime: its start
+    double rate_per_ms = 0;              // I/Os per ms of its last increment on time
+    int64_t quiet_since_ms = INT64_MIN;  // reports repeat the counts since then
+    bool resumed = false;                // its last report with counts ended a pause
+  };
+  // Splits a late report's increment (runtime up to `runtime_end_ms`) into `ios` and
+  // `end_counts`, and names its pause.
+  void PlaceLate(const JobState& state, int64_t runtime_end_ms, const FioJobSnapshot& now,
+                 JobIncrement* inc) const;
+
   BucketLayout layout_;
   FioSnapshot last_;
   int reports_ = 0;
   int64_t interval_ms_ = 0;
+  std::vector<JobState> state_;
 };
 
 /// Reads one stream without blocking: `-` is standard input, anything else a path that may

@@ -61,14 +61,29 @@ Status SlaReportSink::Quantum(const ScopeResult& r) {
   ++breaches_;
   if (!beyond.empty()) ++beyond_noise_;
   for (size_t i : breached) ++per_threshold_[i];
+  breached_spans_.emplace_back(r.start_ms, r.end_ms);
   std::fprintf(out_, "%s\n", BreachLine(run_, absolute_, checker_, r).c_str());
   std::fflush(out_);
   return Status();
 }
 
-Status SlaReportSink::End(const RunSummary&) {
+Status SlaReportSink::End(const RunSummary& summary) {
   if (!checker_.active()) return Status();
   const std::string run = run_.empty() ? "" : "run '" + run_ + "': ";
+  // Breaches in the quanta a stall touches: its stuck I/Os' latency, said once per stall.
+  for (const Stall& st : summary.stalls) {
+    if (!st.host.empty() || st.idle) continue;
+    long long in = 0;
+    for (const auto& [start, end] : breached_spans_) in += start < st.end_ms && end > st.start_ms;
+    if (in == 0) continue;
+    std::fprintf(out_,
+                 "fiohist: SLA breach inside a stall: %s%lld breaching cluster quanta x "
+                 "directions lie in the stall from %s to %s (%.1f s with no I/O completed; "
+                 "%.0f I/O(s) stuck in it, the slowest %.0f ms)\n",
+                 run.c_str(), in, TimeText(st.start_ms, absolute_).c_str(),
+                 TimeText(st.end_ms, absolute_).c_str(), st.seconds(), st.stuck_ios,
+                 st.slowest_ns / 1e6);
+  }
   std::string texts, per;
   for (size_t i = 0; i < per_threshold_.size(); ++i) {
     texts += (i ? ", " : "") + checker_.thresholds()[i].text;

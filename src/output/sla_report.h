@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stats/result_sink.h"
@@ -16,8 +17,10 @@ namespace fiohist {
 /// on):
 ///   fiohist: SLA breach: run 'R' 2026-11-23T14:00:05.000Z..2026-11-23T14:00:06.000Z read: p99 2.312 ms > 2 ms (95% interval 2.228 ms..2.359 ms: beyond sampling noise)
 /// (several thresholds of one direction share its line, separated by "; "), and at the end
-/// one line saying whether the SLA held, with the count per threshold. Without thresholds
-/// it prints nothing. Breach lines are not silenced by --quiet: they are the result.
+/// one line saying whether the SLA held, with the count per threshold, and one per cluster
+/// stall (RunSummary::stalls, not idle gaps) that breaching quanta touch: those breaches are
+/// the stall's (its stuck I/Os), not the steady state's. Without thresholds it prints
+/// nothing. Breach lines are not silenced by --quiet: they are the result.
 class SlaReportSink : public ResultSink {
  public:
   SlaReportSink(std::FILE* out, std::string run) : out_(out), run_(std::move(run)) {}
@@ -49,6 +52,7 @@ class SlaReportSink : public ResultSink {
   long long beyond_noise_ = 0;  // breaches beyond sampling noise
   double confidence_ = 0.95;
   long long checked_ = 0;
+  std::vector<std::pair<int64_t, int64_t>> breached_spans_;  // (start, end) of breaching quanta
 };
 
 }  // namespace fiohist

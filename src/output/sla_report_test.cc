@@ -10,7 +10,8 @@ namespace fiohist {
 namespace {
 
 // Everything `sink` printed for a run of `results` (cluster, resolution 1 unless set).
-std::string Report(const std::vector<std::string>& sla, const std::vector<ScopeResult>& results) {
+std::string Report(const std::vector<std::string>& sla, const std::vector<ScopeResult>& results,
+                   const RunSummary& summary = RunSummary()) {
   RunInfo info;
   info.absolute = true;
   EXPECT_TRUE(MakePercentiles({50, 99}, &info.percentiles).ok());
@@ -23,7 +24,7 @@ std::string Report(const std::vector<std::string>& sla, const std::vector<ScopeR
     SlaReportSink sink(out, "nightly");
     EXPECT_TRUE(sink.Begin(info).ok());
     for (const ScopeResult& r : results) EXPECT_TRUE(sink.Quantum(r).ok());
-    EXPECT_TRUE(sink.End(RunSummary()).ok());
+    EXPECT_TRUE(sink.End(summary).ok());
   }
   std::fclose(out);
   std::string s(text, size);
@@ -72,6 +73,36 @@ TEST(SlaReport, OneLinePerBreachingQuantumAndASummary) {
             "fiohist: SLA breached: run 'nightly': 3 of 4 cluster quanta x directions breached "
             "(per threshold: read.p99<=2ms 3, read.p50<=1ms 1, p99<=5ms 0); 2 of them beyond "
             "sampling noise (the percentile's 95% interval above the limit)\n");
+}
+
+// Breaches in quanta a cluster stall touches are named as the stall's; a host's stall and an
+// idle gap are not, nor is a stall without breaches.
+TEST(SlaReport, BreachesInsideAStallSaySo) {
+  const int64_t t = 1795442405000;  // 2026-11-23T14:00:05Z
+  RunSummary summary;
+  Stall stall;
+  stall.start_ms = t + 1500;
+  stall.end_ms = t + 4600;
+  stall.stuck_ios = 2;
+  stall.slowest_ns = 3087008000;
+  Stall host = stall, idle = stall, clean = stall;
+  host.host = "a";
+  idle.idle = true;
+  clean.start_ms = t + 10000;
+  clean.end_ms = t + 13000;
+  summary.stalls = {host, stall, idle, clean};
+  const std::string report =
+      Report({"p99=5ms"},
+             {Quantum(t, Direction::kAll, 1e6, 9e6), Quantum(t + 1000, Direction::kAll, 1e6, 4e6),
+              Quantum(t + 4000, Direction::kAll, 1e6, 3e9)},
+             summary);
+  EXPECT_NE(report.find("fiohist: SLA breach inside a stall: run 'nightly': 1 breaching cluster "
+                        "quanta x directions lie in the stall from 2026-11-23T14:00:06.500Z to "
+                        "2026-11-23T14:00:09.600Z (3.1 s with no I/O completed; 2 I/O(s) stuck "
+                        "in it, the slowest 3087 ms)\n"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(report.find("inside a stall", report.find("inside a stall") + 1), std::string::npos);
 }
 
 TEST(SlaReport, SaysWhenTheSlaHeldAndIsSilentWithoutOne) {

@@ -304,6 +304,29 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
     w.EndArray();
   }
   w.EndArray();
+  if (!d.summary.stalls.empty()) {
+    // Stalls and idle gaps (docs/stalls.md), shaded on the time charts with their numbers;
+    // absent without one, so pages of runs without stalls stay as they were.
+    w.Key("stalls");
+    w.StartArray();
+    for (const Stall& st : d.summary.stalls) {
+      w.StartObject();
+      w.Key("host");
+      w.String(st.host);
+      w.Key("idle");
+      w.Bool(st.idle);
+      w.Key("start_ms");
+      w.Int64(st.start_ms);
+      w.Key("end_ms");
+      w.Int64(st.end_ms);
+      w.Key("stuck_ios");
+      w.Double(st.stuck_ios);
+      w.Key("stuck_max_ns");
+      Ns(w, st.slowest_ns);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   w.Key("missing_quanta");
   w.Int64(d.missing_quanta);
   w.Key("incomplete");

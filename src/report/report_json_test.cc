@@ -54,6 +54,31 @@ TEST(ReportJson, SeriesAsParallelArraysAndTheChartList) {
   EXPECT_FALSE(doc.HasMember("baseline"));
 }
 
+// A run with a stall: the stalls' numbers in the page data (report.js shades them).
+TEST(ReportJson, StallsWithTheirNumbers) {
+  const std::string dir = FIOHIST_SHARED_DATA "/stalls/stall/";
+  PipelineOptions o;
+  o.scopes = {true, true, false};
+  ReportSink report;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, {dir + "stall_clat_hist.1.log.gz", dir + "stall_clat_hist.2.log.gz"},
+                          &report, &summary)
+                  .ok());
+  rapidjson::Document doc;
+  ASSERT_FALSE(doc.Parse(ReportJson(report.data(), ReportSource()).c_str()).HasParseError());
+  const auto& stalls = doc["main"]["stalls"];
+  ASSERT_EQ(stalls.Size(), 2u);  // the host's and the cluster's
+  const auto& cluster = stalls[1];
+  EXPECT_STREQ(cluster["host"].GetString(), "");
+  EXPECT_FALSE(cluster["idle"].GetBool());
+  EXPECT_EQ(cluster["start_ms"].GetInt64(), 1795817243529);  // as the per-I/O logs say
+  EXPECT_EQ(cluster["end_ms"].GetInt64(), 1795817246595);
+  EXPECT_EQ(cluster["stuck_ios"].GetDouble(), 12);
+  EXPECT_GT(cluster["stuck_max_ns"].GetDouble(), 3e9);
+  // Without a stall: no such field.
+  EXPECT_FALSE(ReportJson(Sample(), ReportSource()).find("\"stalls\"") != std::string::npos);
+}
+
 // With a baseline: its run in the same form, and an overlay per direction both have.
 TEST(ReportJson, BaselineAndOverlays) {
   const ReportData d = Sample();

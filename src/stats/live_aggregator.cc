@@ -4,6 +4,8 @@
 #include <climits>
 #include <cstdio>
 
+#include "stats/stalls.h"
+
 namespace fiohist {
 
 LiveAggregator::LiveAggregator(const LiveOptions& options, std::vector<LiveStream> streams,
@@ -84,6 +86,10 @@ void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapsh
     info_.fio_versions.push_back(cumulative.fio_version);
   }
   const size_t si = static_cast<size_t>(stream);
+  if (passed_[si] != kNoReport && update.timestamp_ms > passed_[si]) {
+    const int64_t gap = update.timestamp_ms - passed_[si];
+    if (report_interval_ms_ == 0 || gap < report_interval_ms_) report_interval_ms_ = gap;
+  }
   passed_[si] = std::max(passed_[si], update.timestamp_ms);
   const bool first = first_end_[si] == kNoReport && !update.jobs.empty();
   for (const JobIncrement& inc : update.jobs) {
@@ -103,6 +109,10 @@ void LiveAggregator::Add(int stream, const StatusUpdate& update, const FioSnapsh
         h.Add(static_cast<int>(column), static_cast<double>(count));
       }
     }
+    for (int d = 0; d < kLogDirections; ++d) {
+      if (!job.bins[static_cast<size_t>(d)].empty()) js.pauses.has_direction[d] = true;
+    }
+    js.pauses.pauses.insert(js.pauses.pauses.end(), inc.pauses.begin(), inc.pauses.end());
     js.covered_ms += inc.span.length();
     first_start_ms_ = std::min(first_start_ms_, inc.span.start_ms);
     last_end_ = std::max(last_end_, o_.quanta ? last_end_ : inc.span.end_ms);
@@ -165,36 +175,46 @@ void LiveAggregator::DecideGrid(bool force) {
 }
 
 void LiveAggregator::Place(int slot, const JobIncrement& inc) {
+  // Three parts: the I/Os spread over inc.ios, and those completed at the span's end and
+  // at its start.
+  const TimeSpan at_end{inc.span.end_ms - 1, inc.span.end_ms};
+  const TimeSpan at_start{inc.span.start_ms, inc.span.start_ms + 1};
+  const std::pair<const TimeSpan*, const JobIncrement::Counts*> parts[3] = {
+      {&inc.ios, &inc.counts}, {&at_end, &inc.end_counts}, {&at_start, &inc.start_counts}};
   const int64_t q_first = grid_.IndexOf(inc.span.start_ms);
   const int64_t q_last = grid_.IndexOf(inc.span.end_ms);
   for (int64_t q = q_first; q <= q_last; ++q) {
-    const double w = grid_.Weight(inc.span, q);
-    if (w <= 0) continue;
-    if (q < kept_from_) {
-      // Written out and dropped from memory: only the whole run gets these.
-      for (const auto& counts : inc.counts) {
-        for (const auto& c : counts) late_ios_ += w * static_cast<double>(c.second);
-      }
-      continue;
-    }
-    Cell& cell = cells_[q];
-    if (cell.jobs.size() < slots_.size()) cell.jobs.resize(slots_.size());
-    ScopeHistograms& h = cell.jobs[static_cast<size_t>(slot)];
     bool touched = false;
-    for (int d = 0; d < kLogDirections; ++d) {
-      const auto& counts = inc.counts[static_cast<size_t>(d)];
-      if (counts.empty()) continue;
-      h.direction[static_cast<size_t>(d)].AddWeighted(counts, w);
-      h.touched[static_cast<size_t>(d)] = true;
-      if (w < 1) {  // a report spanning the quantum's edge: spread by time
-        for (const auto& c : counts) {
-          h.straddled[static_cast<size_t>(d)] +=
-              std::min(w, 1 - w) * static_cast<double>(c.second);
+    for (const auto& [span, part] : parts) {
+      const double w = span->length() > 0 ? grid_.Weight(*span, q) : 0;
+      if (w <= 0) continue;
+      if (q < kept_from_) {
+        // Written out and dropped from memory: only the whole run gets these.
+        for (const auto& counts : *part) {
+          for (const auto& c : counts) late_ios_ += w * static_cast<double>(c.second);
         }
+        continue;
       }
-      touched = true;
+      Cell& cell = cells_[q];
+      if (cell.jobs.size() < slots_.size()) cell.jobs.resize(slots_.size());
+      ScopeHistograms& h = cell.jobs[static_cast<size_t>(slot)];
+      for (int d = 0; d < kLogDirections; ++d) {
+        const auto& counts = (*part)[static_cast<size_t>(d)];
+        if (counts.empty()) continue;
+        h.direction[static_cast<size_t>(d)].AddWeighted(counts, w);
+        h.touched[static_cast<size_t>(d)] = true;
+        if (w < 1) {  // a report spanning the quantum's edge: spread by time
+          for (const auto& c : counts) {
+            h.straddled[static_cast<size_t>(d)] +=
+                std::min(w, 1 - w) * static_cast<double>(c.second);
+          }
+        }
+        touched = true;
+      }
     }
     if (!touched) continue;
+    Cell& cell = cells_[q];
+    ScopeHistograms& h = cell.jobs[static_cast<size_t>(slot)];
     const int64_t lo = std::max(inc.span.start_ms, grid_.Start(q));
     const int64_t hi = std::min(inc.span.end_ms, grid_.End(q));
     h.covered_ms += std::max<int64_t>(0, hi - lo);
@@ -405,6 +425,13 @@ Status LiveAggregator::Finish(RunSummary* summary) {
   summary->quanta = static_cast<long long>(quanta_written_ - quanta_rewritten_);
   summary->sla_breaches = sla_breaches();
   summary->sla_breaches_beyond_noise = sla_breaches_beyond_noise();
+  // Stalls as the logs' are named: spans longer than two report intervals in which a
+  // host's (or every) job completed nothing, from the pauses the reports ended.
+  std::vector<LogReport> reports;
+  for (int i : order_) reports.push_back(slots_[static_cast<size_t>(i)].pauses);
+  if (report_interval_ms_ > 0) {
+    summary->stalls = FindStalls(info_.logs, reports, info_.layout, 2 * report_interval_ms_);
+  }
   // Whole-run results carry no histogram beyond the call, so the collected ones are sent.
   for (const ScopeResult& r : WholeRunSoFar()) {
     s = sink_->WholeRun(r);

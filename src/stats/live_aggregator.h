@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "log/grid_phase.h"
+#include "log/log_report.h"
 #include "log/quantum_grid.h"
 #include "log/status_stream.h"
 #include "stats/merge.h"
@@ -116,6 +117,7 @@ class LiveAggregator {
     int host_index = 0;
     int64_t covered_ms = 0;
     std::array<Histogram, kLogDirections> whole;  // fio's cumulative counts
+    LogReport pauses;  // its directions and the pauses its reports ended (FindStalls)
   };
   // One quantum's share of every job (by slot), until it is written and out of reach.
   struct Cell {
@@ -130,6 +132,8 @@ class LiveAggregator {
   // Decides a kLogs grid once every stream's first report is known (see LiveOptions::grid);
   // `force`: now, from the first reports there are (quanta must go out).
   void DecideGrid(bool force);
+  // Adds an increment's I/Os (over inc.ios, its end and start counts at its end and start)
+  // to its quanta, and the coverage of its span to those it touched.
   void Place(int slot, const JobIncrement& inc);
   Status Begin();
   Status WriteQuantum(int64_t q, const Cell& cell, ResultSink* to);
@@ -170,6 +174,7 @@ class LiveAggregator {
   int64_t kept_from_ = INT64_MIN;  // quanta before this were dropped after being written
   long long quanta_written_ = 0, quanta_rewritten_ = 0, quanta_out_of_order_ = 0;
   double late_ios_ = 0;
+  int64_t report_interval_ms_ = 0;  // the smallest gap between a stream's reports
   Histogram all_scratch_;
   SlaChecker sla_;
   // (quantum start, direction) -> kBreach | kBeyondNoise

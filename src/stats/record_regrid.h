@@ -19,8 +19,9 @@ namespace fiohist {
 /// Places records on `grid` with the weights LogStream gave them (QuantumGrid::Weight of
 /// the same span, added in the same order: earlier spans first), so each series' quantum
 /// histogram is the one the logs gave, bit for bit, and hands them out as StoredQuantum
-/// (logs 1, coverage from the spans) once no later record can reach them. Records must
-/// come by span start, as the record form's documents do in time order.
+/// (logs 1, coverage from the spans; a record without counts covers time with no I/O)
+/// once no later record can reach them. Records must come by span start, as the record
+/// form's documents do in time order.
 class RecordRegrid {
  public:
   /// Hands out only quanta that start in [from_ms, to_ms).
@@ -56,6 +57,10 @@ class RecordRegrid {
   int64_t from_ms_, to_ms_;
   std::map<Key, Cell> cells_;
   StoredQuantum out_;  // reused
+  // The last record without counts (a span covered with no I/O) and its series.
+  TimeSpan cover_{INT64_MIN, INT64_MIN};
+  size_t cover_direction_ = kLogDirections;
+  std::string cover_host_, cover_job_;
 };
 
 }  // namespace fiohist
