@@ -201,7 +201,7 @@ before = all_docs("push-test")
 rc, out, err = run(push + ["--run", "push-test", "--tag", "ci", "--label", "disk=nvme"] + LOGS)
 check(rc == 0, "second push exits 0")
 after = all_docs("push-test")
-check(before == after and len(after) == len(rows) + bucket_rows + coarse + 1,
+check(before == after and len(after) == quanta_rows + bucket_rows + coarse + 1,
       "second push leaves exactly the same documents (%d)" % len(after))
 
 # Delete removes exactly that run.
@@ -261,8 +261,8 @@ if tiny:
                        + mappings + LOGS)
     check(rc == 0, "push to a node with a tiny write queue exits 0 (%s)" % err.strip()[-300:])
     n = count("tiny", "pctiles", url=tiny) + count("tiny", "buckets", url=tiny)
-    check(n == len(rows) + bucket_rows + coarse,
-          "nothing lost despite 429s (%d of %d)" % (n, len(rows) + bucket_rows + coarse))
+    check(n == quanta_rows + bucket_rows + coarse,
+          "nothing lost despite 429s (%d of %d)" % (n, quanta_rows + bucket_rows + coarse))
     print("  tiny-queue summary: " + (err.strip().splitlines()[-1] if err.strip() else ""))
 
 # A push that fails at the server after reading everything (the runs index refuses writes)
