@@ -118,6 +118,8 @@ struct FollowArgs {
   bool quiet = false;
   bool progress = false;
   std::vector<int> resolutions = DefaultCoarseResolutions();
+  /// --job-resolution: the finest resolution of job percentile documents.
+  int job_resolution = DefaultJobResolution(DefaultCoarseResolutions());
   double max_lag_s = 5;
   double give_up_s = 60;
   PipelineOptions options;
@@ -129,7 +131,7 @@ struct FollowArgs {
 
 int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   std::vector<std::string> labels;
-  std::string resolutions;
+  std::string resolutions, job_resolution;
   po::options_description desc("Options");
   po::positional_options_description positional;
   // clang-format off
@@ -144,6 +146,9 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
       ("resolutions", po::value(&resolutions),
        "coarser percentile documents as multiples of the quantum, written as their windows "
        "close (default 10,60,600,3600,36000; 'none': quanta only)")
+      ("job-resolution", po::value(&job_resolution),
+       "the finest resolution of job-scope percentile documents, 1 or one of --resolutions "
+       "(default the first, 10; 1: every quantum)")
       ("progress", po::bool_switch(&args->progress),
        "a line on stderr per batch of quanta written: how long after their end, and how long "
        "indexing took")
@@ -181,6 +186,7 @@ int ParseFollowArgs(int argc, char** argv, FollowArgs* args) {
   }
   if (s.ok()) s = ParseRunLabels(labels, &args->meta);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
+  if (s.ok()) s = ParseJobResolution(job_resolution, args->resolutions, &args->job_resolution);
   if (s.ok()) s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist follow: %s\n", s.message().c_str());
@@ -258,7 +264,8 @@ Status OpenDestination(FollowArgs* args, LiveDestination* dest) {
   dest->documents->set_bucket_form(!to_es       ? BucketForm::kFile
                                    : histogram ? BucketForm::kHistogram
                                                : BucketForm::kCompact);
-  dest->resolutions = std::make_unique<ResolutionSink>(dest->documents.get(), args->resolutions);
+  dest->resolutions = std::make_unique<ResolutionSink>(dest->documents.get(), args->resolutions,
+                                                       args->job_resolution);
   dest->sink = dest->resolutions.get();
   dest->late = dest->documents.get();
   return Status();

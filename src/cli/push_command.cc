@@ -78,6 +78,8 @@ struct PushArgs {
   /// --unanchored: index relative-time logs without an anchor (they land at 1970-01-01).
   bool unanchored = false;
   std::vector<int> resolutions = DefaultCoarseResolutions();
+  /// --job-resolution: the finest resolution of job percentile documents.
+  int job_resolution = DefaultJobResolution(DefaultCoarseResolutions());
   /// Which results get bucket documents; the form is the server's unless --bucket-form.
   BucketOptions buckets;
   /// --bucket-form: "auto" (histogram where the server has the type; kFile for --out),
@@ -144,7 +146,7 @@ Status ParseBucketScopes(const std::string& text, bool given, PushArgs* args) {
 // Parses the command line. Returns -1 to go on, else the exit code.
 int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   std::vector<std::string> labels;
-  std::string resolutions, bucket_scopes;
+  std::string resolutions, bucket_scopes, job_resolution;
   po::options_description desc("Options");
   po::positional_options_description positional;
   // clang-format off
@@ -164,6 +166,10 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
       ("resolutions", po::value(&resolutions),
        "coarser percentile documents as multiples of the quantum, so zoomed-out dashboards stay "
        "exact (default 10,60,600,3600,36000; 'none': quanta only)")
+      ("job-resolution", po::value(&job_resolution),
+       "the finest resolution of job-scope percentile documents, 1 or one of --resolutions "
+       "(default the first, 10; 1: every quantum). Exact job percentiles of any window come "
+       "from the bucket documents: fiohist pctiles --run R --es-url URL --job J")
       ("bucket-scopes", po::value(&bucket_scopes),
        "scopes that get bucket documents, among those reported (default job: the others are "
        "sums of it; 'none': no bucket documents)")
@@ -190,6 +196,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   if (s.ok()) s = CheckBulkOptions(args->bulk);
   if (s.ok()) s = CheckPartitionOptions(vm, args->partition, &args->settings);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
+  if (s.ok()) s = ParseJobResolution(job_resolution, args->resolutions, &args->job_resolution);
   if (s.ok()) s = ParseBucketScopes(bucket_scopes, vm.count("bucket-scopes") > 0, args);
   if (s.ok()) s = ParseRunLabels(labels, &args->meta);
   if (s.ok()) s = AccuracyFromVariables(vm, args->options.percentiles, &args->accuracy);
@@ -350,7 +357,7 @@ int RunPushCommand(int argc, char** argv) {
   DocumentSink documents(args.conn.index_prefix, args.meta,
                          [&dest](BulkAction a) { return dest.consume(std::move(a)); },
                          args.buckets);
-  ResolutionSink resolutions(&documents, args.resolutions);
+  ResolutionSink resolutions(&documents, args.resolutions, args.job_resolution);
   SummarySink summary_sink(stderr, LatencyUnit());
   SlaReportSink sla_report(stderr, args.meta.run);
   CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet));

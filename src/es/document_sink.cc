@@ -24,9 +24,16 @@ Status DocumentSink::Begin(const RunInfo& info) {
   return Status();
 }
 
+bool DocumentSink::WritesPercentiles(const ScopeResult& r) const {
+  // Job percentiles start at the run's job resolution: finer ones come from the bucket
+  // documents on read-back (docs/documents.md).
+  return r.kind != ScopeKind::kJob || r.resolution >= info_.job_resolution;
+}
+
 void DocumentSink::Prepare(const ScopeResult& r, std::string* prepared) const {
   // Id and source, one per line: ids are hex and JSON text has no raw newline.
   prepared->clear();
+  if (!WritesPercentiles(r)) return;
   builder_->AppendId(DocKind::kPercentiles, r, prepared);
   prepared->push_back('\n');
   builder_->AppendPercentiles(r, prepared);
@@ -57,6 +64,18 @@ Status WindowDocumentSink::Begin(const RunInfo& info) {
 }
 
 Status DocumentSink::Quantum(const ScopeResult& r) {
+  Status s = WritesPercentiles(r) ? QuantumPercentiles(r) : Status();
+  if (!s.ok() || r.resolution != 1) return s;
+  // Coarser resolutions have percentile documents only: sums of the quanta's bucket
+  // documents give their histograms. Unselected scopes and directions are sums too.
+  if (!buckets_.scopes[static_cast<size_t>(r.kind)] ||
+      !buckets_.directions[static_cast<size_t>(r.direction)]) {
+    return s;
+  }
+  return QuantumBuckets(r);
+}
+
+Status DocumentSink::QuantumPercentiles(const ScopeResult& r) {
   BulkAction a;
   a.index = index_name(DocKind::kPercentiles);
   if (r.prepared.empty()) {
@@ -72,16 +91,11 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
   Status s = consume_(std::move(a));
   if (!s.ok()) return s;
   ++percentile_docs_;
-  if (r.resolution != 1) {
-    ++coarse_docs_;
-    return s;
-  }
-  // Coarser resolutions have percentile documents only: sums of the quanta's bucket
-  // documents give their histograms. Unselected scopes and directions are sums too.
-  if (!buckets_.scopes[static_cast<size_t>(r.kind)] ||
-      !buckets_.directions[static_cast<size_t>(r.direction)]) {
-    return s;
-  }
+  if (r.resolution != 1) ++coarse_docs_;
+  return s;
+}
+
+Status DocumentSink::QuantumBuckets(const ScopeResult& r) {
   BulkAction b;
   text_.clear();
   if (buckets_.form != BucketForm::kHistogram && r.records) {
@@ -104,7 +118,7 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
   b.source = text_;
   b.index = index_name(DocKind::kBuckets);
   builder_->AppendId(DocKind::kBuckets, r, &b.id);
-  s = consume_(std::move(b));
+  Status s = consume_(std::move(b));
   if (s.ok()) ++bucket_docs_;
   return s;
 }

@@ -70,6 +70,10 @@ class DocumentSink : public ResultSink {
   /// result), under DocumentBuilder::WindowId. Call between Begin() and the end of output.
   Status Window(const ScopeResult& w, bool accurate);
 
+  /// False for a job result finer than the run's job resolution (RunInfo::job_resolution):
+  /// its bucket document only.
+  bool WritesPercentiles(const ScopeResult& r) const;
+
   /// Documents handed on so far, per kind.
   uint64_t percentile_docs() const { return percentile_docs_; }
   uint64_t bucket_docs() const { return bucket_docs_; }
@@ -84,6 +88,10 @@ class DocumentSink : public ResultSink {
   const std::string& index_name(DocKind kind) const { return index_[static_cast<int>(kind)]; }
 
  private:
+  // The percentile document of `r`, then (quanta of the selected scopes) its bucket one.
+  Status QuantumPercentiles(const ScopeResult& r);
+  Status QuantumBuckets(const ScopeResult& r);
+
   std::string prefix_;
   std::string index_[3];
   RunMeta meta_;

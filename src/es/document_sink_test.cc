@@ -14,7 +14,7 @@ namespace {
 const std::string kSamples = FIOHIST_SOURCE_DIR "/samples/epoch2";
 
 // The actions of a push of the sample logs (4 jobs on 2 hosts, epoch stamps) in `form`.
-std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256) {
+std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256, int job_resolution = 1) {
   PipelineOptions o;
   o.spill_min_logs = spill_min_logs;
   o.scopes = {true, true, true};
@@ -31,7 +31,7 @@ std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256) {
         return Status();
       },
       buckets);
-  ResolutionSink sink(&documents, {5, 10, 100});
+  ResolutionSink sink(&documents, {5, 10, 100}, job_resolution);
   RunSummary summary;
   std::vector<std::string> logs;
   for (const char* name : {"1.log.hostX", "1.log.hostY", "2.log.hostX", "2.log.hostY"}) {
@@ -79,8 +79,9 @@ TEST(DocumentSink, JobsByLogWriteTheSameDocuments) {
       std::sort(out.begin(), out.end());
       return out;
     };
-    const std::vector<BulkAction> in_step = Push(form);
-    const std::vector<BulkAction> by_log = Push(form, 1);
+    const int job_resolution = form == BucketForm::kHistogram ? 5 : 1;
+    const std::vector<BulkAction> in_step = Push(form, 256, job_resolution);
+    const std::vector<BulkAction> by_log = Push(form, 1, job_resolution);
     EXPECT_GT(in_step.size(), 300u);
     EXPECT_EQ(sorted(by_log), sorted(in_step)) << static_cast<int>(form);
     // Not the same order: the pipeline did take the job scope log by log.
@@ -89,6 +90,42 @@ TEST(DocumentSink, JobsByLogWriteTheSameDocuments) {
     for (const BulkAction& x : by_log) b.push_back(x.id);
     EXPECT_NE(a, b);
   }
+}
+
+// Job percentiles from the run's job resolution on: no job quantum's percentile document,
+// every bucket document still there, and the job's finest windows drawn from interval 0
+// (the dashboards' job drill-down reads what exists); other scopes as before.
+TEST(DocumentSink, JobPercentilesStartAtTheJobResolution) {
+  const std::vector<BulkAction> all = Push(BucketForm::kHistogram);
+  const std::vector<BulkAction> coarse = Push(BucketForm::kHistogram, 256, 5);
+  auto count = [](const std::vector<BulkAction>& actions, const char* index, const char* text) {
+    return std::count_if(actions.begin(), actions.end(), [&](const BulkAction& a) {
+      return a.index.find(index) != std::string::npos && a.source.find(text) != std::string::npos;
+    });
+  };
+  const char* kJobQuantum = "\"scope\":\"job\"";
+  EXPECT_EQ(count(coarse, "-buckets", ""), count(all, "-buckets", ""));
+  EXPECT_GT(count(coarse, "-buckets", ""), 100);
+  for (const std::vector<BulkAction>* actions : {&all, &coarse}) {
+    for (const BulkAction& a : *actions) {
+      if (a.index.find("-pctiles") == std::string::npos) continue;
+      const bool job = a.source.find(kJobQuantum) != std::string::npos;
+      if (actions == &coarse && job) {
+        EXPECT_EQ(a.source.find("\"resolution\":1,"), std::string::npos) << a.source;
+        if (a.source.find("\"resolution\":5,") != std::string::npos) {
+          EXPECT_NE(a.source.find("\"zoom_gt_ms\":0,\"zoom_le_ms\":5000,"), std::string::npos)
+              << a.source;
+        }
+      } else if (a.source.find("\"resolution\":5,") != std::string::npos) {
+        EXPECT_NE(a.source.find("\"zoom_gt_ms\":1000,\"zoom_le_ms\":5000,"), std::string::npos)
+            << a.source;
+      }
+    }
+  }
+  EXPECT_GT(count(all, "-pctiles", "\"resolution\":1,"),
+            count(coarse, "-pctiles", "\"resolution\":1,"));
+  EXPECT_GT(count(coarse, "-pctiles", "\"zoom_gt_ms\":0,\"zoom_le_ms\":5000,"), 10);
+  EXPECT_NE(coarse.back().source.find("\"job_resolution\":5"), std::string::npos);
 }
 
 }  // namespace

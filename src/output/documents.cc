@@ -49,6 +49,9 @@ std::string ResultKey(const char* name) {
   return "," + KeyText(name);
 }
 
+// zoom_le_ms of the coarsest resolution written: every larger interval draws it.
+constexpr int64_t kNoEnd = int64_t{1} << 53;
+
 // A date field's value (at most MaxValueBytes(FieldType::kDate) bytes): ISO 8601 when the
 // run has absolute time; else milliseconds since
 // the jobs started (relative logs without an anchor), which a date field reads as early
@@ -141,18 +144,19 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   // A dashboard draws the resolution whose (zoom_gt_ms, zoom_le_ms] holds its interval:
   // the finest not finer than the interval (the coarsest has no upper end: 2^53, nor has
   // the widest one a run writes: ScopeResult::widest).
-  constexpr int64_t kNoEnd = int64_t{1} << 53;
   for (size_t i = 0; i < info.resolutions.size(); ++i) {
     const int64_t gt = i == 0 ? 0 : info.resolutions[i - 1] * info.quantum_ms;
     const int64_t le =
         i + 1 == info.resolutions.size() ? kNoEnd : info.resolutions[i] * info.quantum_ms;
-    const std::string head = ResultKey("resolution") + std::to_string(info.resolutions[i]) +
-                             ResultKey("zoom_gt_ms") + std::to_string(gt) +
-                             ResultKey("zoom_le_ms");
+    const std::string start =
+        ResultKey("resolution") + std::to_string(info.resolutions[i]) + ResultKey("zoom_gt_ms");
+    const std::string head = start + std::to_string(gt) + ResultKey("zoom_le_ms");
     resolution_json_.push_back(
-        {info.resolutions[i], head + std::to_string(le), head + std::to_string(kNoEnd)});
-    percentile_room_ = std::max(percentile_room_, resolution_json_.back().widest.size());
+        {info.resolutions[i], head + std::to_string(le), head + std::to_string(kNoEnd), start, le});
+    // A result's own zoom_from: at most 20 digits in place of gt's.
+    percentile_room_ = std::max(percentile_room_, resolution_json_.back().widest.size() + 20);
   }
+  zoom_le_key_ = ResultKey("zoom_le_ms");
   lower_bound_key_ = ResultKey("lower_bound");
   coverage_key_ = ResultKey("coverage");
   partial_key_ = ResultKey("partial");
@@ -363,7 +367,17 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = PutNum(p, StatValue(which, r, ns_per_unit_));
   };
   for (const ResolutionJson& j : resolution_json_) {
-    if (j.multiple == r.resolution) p = Put(p, r.widest ? j.widest : j.json);
+    if (j.multiple != r.resolution) continue;
+    if (r.zoom_from < 0) {
+      p = Put(p, r.widest ? j.widest : j.json);
+      continue;
+    }
+    // Drawn from the next finer resolution written for its scope (ResolutionSink): a level
+    // left out between them, or the job scope's finest stored (0: from interval 0).
+    p = Put(p, j.head);
+    p = std::to_chars(p, p + 20, int64_t{r.zoom_from} * info_.quantum_ms).ptr;
+    p = Put(p, zoom_le_key_);
+    p = std::to_chars(p, p + 20, r.widest ? kNoEnd : j.le_ms).ptr;
   }
   stat(Stat::kIops);
   if (s.samples > 0) {

@@ -126,8 +126,11 @@ class DocumentBuilder {
   struct ResolutionJson {
     int multiple;
     std::string json, widest;
+    std::string head;  // up to zoom_gt_ms's value, for a result with its own zoom_from
+    int64_t le_ms;     // zoom_le_ms when not the widest
   };
   std::vector<ResolutionJson> resolution_json_;
+  std::string zoom_le_key_;
   std::vector<std::string> percentile_keys_;    // ,"p99_9":
   std::vector<std::string> lower_bound_names_;  // "p99_9"
   std::vector<std::string> low_keys_, high_keys_;  // ,"p99_9_low":  ,"p99_9_high":

@@ -139,6 +139,8 @@ const std::vector<Field>& RunFields() {
       // Absent unless --place issue: "issue" (its quanta count I/Os where they were issued).
       {"placement", FieldType::kKeyword, kInRuns},
       {"resolutions", FieldType::kInteger, kInRuns},
+      // The finest resolution of job percentile documents (absent: 1, runs before it).
+      {"job_resolution", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},
       // "finished" (push), or "running" / "aborted" (a live run).

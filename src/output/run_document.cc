@@ -169,6 +169,8 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   w.StartArray();
   for (int m : summary.resolutions.empty() ? info.resolutions : summary.resolutions) w.Int(m);
   w.EndArray();
+  Key(w, RunKey("job_resolution"));
+  w.Int(info.job_resolution);
   if (!summary.io_shares.empty()) {
     double lowest = summary.io_shares.front().share();
     for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());

@@ -47,6 +47,29 @@ Status ParseResolutions(const std::string& text, std::vector<int>* multiples) {
   return CheckResolutions(*multiples);
 }
 
+int DefaultJobResolution(const std::vector<int>& multiples) {
+  return multiples.empty() ? 1 : multiples.front();
+}
+
+Status ParseJobResolution(const std::string& text, const std::vector<int>& multiples,
+                          int* job_resolution) {
+  if (text.empty()) {
+    *job_resolution = DefaultJobResolution(multiples);
+    return Status();
+  }
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (*end == '\0' &&
+      (v == 1 || std::find(multiples.begin(), multiples.end(), v) != multiples.end())) {
+    *job_resolution = static_cast<int>(v);
+    return Status();
+  }
+  std::string allowed = "1";
+  for (int m : multiples) allowed += ", " + std::to_string(m);
+  return Status::Error("--job-resolution: expected one of " + allowed +
+                       " (1 or one of --resolutions), got '" + text + "'");
+}
+
 // One scope and direction: its key fields and an open window per level.
 struct ResolutionSink::Series {
   struct Window {
@@ -62,11 +85,23 @@ struct ResolutionSink::Series {
   };
   ScopeResult key;  // kind, host, job, direction
   std::vector<Window> windows;
+  // Per level: a closed window not handed on yet (ResolutionSink::Emit), with its own copy
+  // of the histogram.
+  struct Held {
+    bool any = false;
+    ScopeResult result;
+    Histogram histogram;
+  };
+  std::vector<Held> held;
   size_t order = 0;  // index in order_
 };
 
-ResolutionSink::ResolutionSink(ResultSink* inner, std::vector<int> multiples)
-    : inner_(inner), multiples_(std::move(multiples)) {}
+ResolutionSink::ResolutionSink(ResultSink* inner, std::vector<int> multiples, int job_resolution)
+    : inner_(inner), multiples_(std::move(multiples)), job_resolution_(job_resolution) {
+  if (std::find(multiples_.begin(), multiples_.end(), job_resolution_) == multiples_.end()) {
+    job_resolution_ = 1;  // not one of the levels: every job result is for documents
+  }
+}
 
 ResolutionSink::~ResolutionSink() = default;
 
@@ -74,6 +109,7 @@ Status ResolutionSink::Begin(const RunInfo& info) {
   info_ = info;
   info_.resolutions = {1};
   info_.resolutions.insert(info_.resolutions.end(), multiples_.begin(), multiples_.end());
+  info_.job_resolution = job_resolution_;
   spans_.assign(multiples_.size(), Span());
   return inner_->Begin(info_);
 }
@@ -89,8 +125,16 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
     slot->key.job = r.job;
     slot->key.direction = r.direction;
     slot->windows.resize(multiples_.size());
+    slot->held.resize(multiples_.size());
     slot->order = order_.size();
     order_.push_back(slot.get());
+  }
+  // The windows each level has within the run, from the quanta themselves: complete once
+  // the last quantum is in (End, or JobDone after every cluster quantum), before any
+  // window's fate is decided.
+  for (size_t level = 0; level < multiples_.size(); ++level) {
+    const QuantumGrid grid(info_.grid_origin_ms, info_.quantum_ms * multiples_[level]);
+    spans_[level].See(grid.Start(grid.IndexOf(r.start_ms)));
   }
   const Part part{r.coverage * static_cast<double>(info_.quantum_ms), 1, r.partial};
   return Add(*slot, 0, r.start_ms, r.histogram, r.logs, part);
@@ -113,7 +157,6 @@ Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Hist
   Series::Window& w = s.windows[level];
   const QuantumGrid grid(info_.grid_origin_ms, info_.quantum_ms * multiples_[level]);
   const int64_t window_start = grid.Start(grid.IndexOf(start_ms));
-  spans_[level].See(window_start);
   if (w.open && w.start_ms != window_start) {
     Status st = Close(s, level);
     if (!st.ok()) return st;
@@ -135,7 +178,7 @@ Status ResolutionSink::Add(Series& s, size_t level, int64_t start_ms, const Hist
   return Status();
 }
 
-Status ResolutionSink::Close(Series& s, size_t level, bool widest) {
+Status ResolutionSink::Close(Series& s, size_t level, bool widest, bool emit) {
   Series::Window& w = s.windows[level];
   w.open = false;
   const int64_t length = info_.quantum_ms * multiples_[level];
@@ -152,23 +195,91 @@ Status ResolutionSink::Close(Series& s, size_t level, bool widest) {
   r.histogram = &w.histogram;
   r.widest = widest;
   ComputeStats(w.histogram, info_.layout, info_.percentiles.values, &r.stats, info_.confidence);
-  Status st = inner_->Quantum(r);
+  const Part up{w.covered_ms, w.quanta, r.partial};
+  Status st = emit ? Emit(s, level, std::move(r)) : Status();
   if (!st.ok()) return st;
-  ++coarse_results_;
   if (level + 1 < multiples_.size() && !widest) {
-    return Add(s, level + 1, w.start_ms, &w.histogram, w.logs,
-               Part{w.covered_ms, w.quanta, r.partial});
+    return Add(s, level + 1, w.start_ms, &w.histogram, w.logs, up);
   }
   return Status();
 }
 
-Status ResolutionSink::Finish(Series& s, size_t level) {
-  if (!s.windows[level].open) return Status();
-  if (!Kept(level)) {  // one window holding what the widest written one holds
-    s.windows[level].open = false;
+int64_t ResolutionSink::Count(size_t level) const {
+  const Span& span = spans_[level];
+  if (!span.any) return 0;
+  return (span.last_ms - span.first_ms) / (info_.quantum_ms * multiples_[level]) + 1;
+}
+
+bool ResolutionSink::Widest(size_t level) const {
+  if (!Kept(level) || level + 1 >= multiples_.size()) return false;
+  for (size_t above = level + 1; above < multiples_.size(); ++above) {
+    if (Kept(above)) return false;
+  }
+  return true;
+}
+
+int ResolutionSink::FinerKept(size_t level) const {
+  while (level-- > 0) {
+    if (Kept(level)) return multiples_[level];
+  }
+  return 1;
+}
+
+int ResolutionSink::ZoomFrom(const Series& s, size_t level) const {
+  // The job scope's finest percentiles are drawn from interval 0.
+  return s.key.kind == ScopeKind::kJob && multiples_[level] == job_resolution_ ? 0
+                                                                               : FinerKept(level);
+}
+
+Status ResolutionSink::Emit(Series& s, size_t level, ScopeResult r) {
+  // Written for sure, and not the widest (a level above is written): hand it on now. A
+  // level above is written once it has fewer windows, which a level of three or more
+  // windows always has: so only a first window waits. Job windows finer than the job
+  // resolution are only summed.
+  if (s.key.kind == ScopeKind::kJob && multiples_[level] < job_resolution_) return Status();
+  bool above = level + 1 >= multiples_.size();
+  for (size_t l = level + 1; !above && l < multiples_.size(); ++l) above = Kept(l);
+  Series::Held& h = s.held[level];
+  if (!r.widest && (!Kept(level) || !above)) {
+    if (h.any) {  // never two (see above); hand the older on rather than lose it
+      Status st = Release(s, level, false);
+      if (!st.ok()) return st;
+    }
+    h.any = true;
+    h.histogram = *r.histogram;
+    h.result = std::move(r);
+    h.result.histogram = &h.histogram;
     return Status();
   }
-  return Close(s, level, Widest(level));
+  Status st = Release(s, level, false);
+  if (!st.ok()) return st;
+  r.zoom_from = ZoomFrom(s, level);
+  st = inner_->Quantum(r);
+  if (st.ok()) ++coarse_results_;
+  return st;
+}
+
+Status ResolutionSink::Release(Series& s, size_t level, bool widest) {
+  Series::Held& h = s.held[level];
+  if (!h.any) return Status();
+  h.any = false;
+  if (s.key.kind == ScopeKind::kJob && multiples_[level] < job_resolution_) return Status();
+  h.result.widest = widest;
+  h.result.zoom_from = ZoomFrom(s, level);
+  Status st = inner_->Quantum(h.result);
+  if (st.ok()) ++coarse_results_;
+  return st;
+}
+
+Status ResolutionSink::Finish(Series& s, size_t level) {
+  if (!Kept(level)) {           // windows with the boundaries of a finer level's: left out, but
+    s.held[level].any = false;  // summed into the next level all the same
+    return s.windows[level].open ? Close(s, level, false, false) : Status();
+  }
+  const bool widest = Widest(level);
+  Status st = Release(s, level, widest);
+  if (!st.ok() || !s.windows[level].open) return st;
+  return Close(s, level, widest);
 }
 
 Status ResolutionSink::JobDone(const std::string& host, const std::string& job) {

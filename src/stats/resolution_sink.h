@@ -8,6 +8,7 @@
 // `fiohist pctiles --quantum <window>` would compute them from the logs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,19 +30,37 @@ Status CheckResolutions(const std::vector<int>& multiples);
 /// Parses "10,60,600" (or "none": no coarser resolution) and checks it.
 Status ParseResolutions(const std::string& text, std::vector<int>* multiples);
 
+/// The finest resolution of job percentile documents `push` and `follow` write by default:
+/// the first coarser one (10 quanta), or 1 (every quantum) without any.
+int DefaultJobResolution(const std::vector<int>& multiples);
+
+/// Parses --job-resolution: 1 or one of `multiples` (empty text: the default).
+Status ParseJobResolution(const std::string& text, const std::vector<int>& multiples,
+                          int* job_resolution);
+
 /// A ResultSink that forwards everything to `inner` and adds, for every scope and
 /// direction, one result per window of each coarser resolution (ScopeResult::resolution
 /// says which), when the window closes or at the end of the run. Levels are summed from
-/// the level below, so each quantum's histogram is added once. A resolution whose level
-/// below holds the whole run in one window (all series alike) would repeat that window's
-/// numbers: it is left out, and that window is the run's widest (ScopeResult::widest;
-/// RunSummary::resolutions lists the rest). The first coarser resolution is always written
-/// (the quanta went out before the run's length was known). Only windows still open at
-/// End() can be of a level left out, so a live run decides it at its end, like a push.
+/// the level below, so each quantum's histogram is added once. A resolution whose windows,
+/// clipped to the run, have the same boundaries as the next finer one's would repeat its
+/// numbers: it is left out (a level that holds the whole run in one window, or a short run
+/// that crosses one boundary of several levels, like a 30 s run over 10:00:00). The coarsest
+/// written below the coarsest asked for is the run's widest (ScopeResult::widest;
+/// RunSummary::resolutions lists those written). The first coarser resolution is always
+/// written (the quanta went out before the run's length was known). A closed window of a
+/// level not yet known to be written (or to be the widest) is held until it is: at most its
+/// first window, and only while the run spans two of its windows. A live run decides at its
+/// end, like a push.
+///
+/// `job_resolution` (1 or one of `multiples`): job results of finer resolutions than it are
+/// not for percentile documents (RunInfo::job_resolution tells the sink behind, which still
+/// gets the job quanta for bucket documents), and job windows of that resolution are drawn
+/// from interval 0 (ScopeResult::zoom_from 0): exact job percentiles of any window come
+/// from the bucket documents on read-back.
 class ResolutionSink : public ResultSink {
  public:
   /// `inner` must outlive this sink; `multiples` passed CheckResolutions().
-  ResolutionSink(ResultSink* inner, std::vector<int> multiples);
+  ResolutionSink(ResultSink* inner, std::vector<int> multiples, int job_resolution = 1);
   ~ResolutionSink() override;
 
   Status Begin(const RunInfo& info) override;
@@ -75,35 +94,47 @@ class ResolutionSink : public ResultSink {
   // open window of `level` that contains `start_ms`, closing the one before if it differs.
   Status Add(Series& s, size_t level, int64_t start_ms, const Histogram* h, int logs,
              const Part& part);
-  // Emits the open window of `level` and adds it to the next level, unless it is the
-  // widest written (`widest`: the next level is left out).
-  Status Close(Series& s, size_t level, bool widest = false);
+  // Emits the open window of `level` (unless `emit` is false: a level left out) and adds
+  // it to the next level, unless it is the widest written (`widest`: no level above is).
+  Status Close(Series& s, size_t level, bool widest = false, bool emit = true);
   // Which levels are written, and which is the widest, once every window of the run was
   // seen (End(), or a job done after every cluster and host result).
-  bool Kept(size_t level) const { return level == 0 || spans_[level - 1].several; }
-  bool Widest(size_t level) const {
-    return Kept(level) && level + 1 < multiples_.size() && !spans_[level].several;
-  }
+  // Windows a level has within the run so far (all series).
+  int64_t Count(size_t level) const;
+  // Written: fewer windows than the level below (nested windows: the same number means the
+  // same boundaries). Once true, it stays true as the run grows.
+  bool Kept(size_t level) const { return level == 0 || Count(level) < Count(level - 1); }
+  // The coarsest written, though not the coarsest asked for.
+  bool Widest(size_t level) const;
+  // The multiple of the next finer level written below `level` (1: the quantum).
+  int FinerKept(size_t level) const;
+  // ScopeResult::zoom_from of the series' windows of `level`.
+  int ZoomFrom(const Series& s, size_t level) const;
+  // Hands on a closed window, or holds it while its level may yet be left out or be the
+  // widest (decided by the windows still to come).
+  Status Emit(Series& s, size_t level, ScopeResult r);
+  // Hands on the series' held window of `level`, if any, with the widest mark `widest`.
+  Status Release(Series& s, size_t level, bool widest);
   // Closes the series' open window of `level` as the end of the run does.
   Status Finish(Series& s, size_t level);
   // The key of a series in series_.
   static std::string Key(ScopeKind kind, Direction direction, const std::string& host,
                          const std::string& job);
 
-  // Which windows the run has at a level (all series): one, or several.
+  // Which windows the run has at a level (all series): the first and the last.
   struct Span {
     bool any = false;
-    int64_t start_ms = 0;
-    bool several = false;
+    int64_t first_ms = 0, last_ms = 0;  // the earliest and latest window start seen
     void See(int64_t window_start_ms) {
-      several = several || (any && window_start_ms != start_ms);
-      start_ms = window_start_ms;
+      first_ms = any ? std::min(first_ms, window_start_ms) : window_start_ms;
+      last_ms = any ? std::max(last_ms, window_start_ms) : window_start_ms;
       any = true;
     }
   };
 
   ResultSink* inner_;
   std::vector<int> multiples_;
+  int job_resolution_;
   RunInfo info_;
   std::unordered_map<std::string, std::unique_ptr<Series>> series_;
   // In order of first appearance, for a stable end; null where JobDone() finished one.

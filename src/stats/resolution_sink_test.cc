@@ -174,6 +174,86 @@ TEST(ResolutionSink, LevelsRepeatingTheWholeRunAreLeftOut) {
   }
 }
 
+// A level whose windows, clipped to the run, have the same boundaries as the next finer
+// one's would repeat its numbers (a short run across a boundary of several levels, like a
+// 30 s run over 10:00:00): left out. The coarser level drawn after it starts where the
+// finer written one ends (zoom_from), and the coarsest written is the widest.
+TEST(ResolutionSink, LevelsWithTheBoundariesOfAFinerOneAreLeftOut) {
+  std::string a;
+  for (int k = 18; k <= 23; ++k) a += Line(k * 1000 + 1, 10);  // quanta 17..23 s
+  PipelineOptions o;
+  o.grid.mode = GridChoice::Mode::kEpoch;
+  o.log_hist_msec = 1000;
+  o.directions = {true, false, false, false};
+  o.scopes = {true, false, false};
+  // Windows: 2 s: 16..22 (4); 10 s: 10, 20 (2); 20 s: 0, 20 (2, as 10 s: left out);
+  // 40 s and 80 s: 0 (one; 80 repeats 40).
+  SummarySink collected;
+  ResolutionSink sink(&collected, {2, 10, 20, 40, 80});
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, {WriteTempFile("rs_cross.log", a)}, &sink, &summary).ok());
+  EXPECT_EQ(collected.summary.resolutions, (std::vector<int>{1, 2, 10, 40}));
+  std::map<int, std::vector<const ScopeResult*>> by;
+  for (const ScopeResult& r : collected.quanta) by[r.resolution].push_back(&r);
+  EXPECT_EQ(by[2].size(), 4u);
+  ASSERT_EQ(by[10].size(), 2u);
+  EXPECT_EQ(by[20].size(), 0u);
+  ASSERT_EQ(by[40].size(), 1u);
+  EXPECT_EQ(by[80].size(), 0u);
+  for (const ScopeResult* r : by[10]) {
+    EXPECT_FALSE(r->widest);
+    EXPECT_EQ(r->zoom_from, 2);
+  }
+  EXPECT_TRUE(by[40][0]->widest);
+  EXPECT_EQ(by[40][0]->zoom_from, 10);  // 20 s left out: drawn right after 10 s
+  for (const ScopeResult* r : by[1]) EXPECT_EQ(r->zoom_from, -1);
+}
+
+// Job windows of the job resolution are the job scope's finest percentiles: drawn from
+// interval 0. Finer job windows are summed but not handed on; the job quanta still are
+// (bucket documents), and RunInfo tells the sink behind.
+TEST(ResolutionSink, JobPercentilesStartAtTheJobResolution) {
+  PipelineOptions o;
+  o.scopes = {true, true, true};
+  SummarySink collected;
+  ResolutionSink sink(&collected, {2, 10, 100}, 10);
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, SharedLogs(), &sink, &summary).ok());
+  EXPECT_EQ(collected.info.job_resolution, 10);
+  std::map<std::pair<int, int>, int> n;  // (scope, resolution) -> results
+  auto at = [&n](ScopeKind kind, int resolution) {
+    return n[std::make_pair(static_cast<int>(kind), resolution)];
+  };
+  for (const ScopeResult& r : collected.quanta) {
+    ++n[std::make_pair(static_cast<int>(r.kind), r.resolution)];
+    if (r.resolution == 1) continue;
+    const bool job = r.kind == ScopeKind::kJob;
+    const std::map<int, int> finer = {{2, 1}, {10, 2}, {100, 10}};
+    EXPECT_EQ(r.zoom_from, job && r.resolution == 10 ? 0 : finer.at(r.resolution))
+        << ScopeName(r.kind) << " " << r.resolution;
+  }
+  EXPECT_GT(at(ScopeKind::kJob, 1), 0);  // quanta: for bucket documents
+  EXPECT_EQ(at(ScopeKind::kJob, 2), 0);
+  EXPECT_GT(at(ScopeKind::kJob, 10), 0);
+  EXPECT_GT(at(ScopeKind::kHost, 2), 0);
+  // A job resolution that is not a level: every job result, as before.
+  CollectingSink plain;
+  ResolutionSink as_before(&plain, {2, 10}, 60);
+  ASSERT_TRUE(RunPipeline(o, SharedLogs(), &as_before, &summary).ok());
+  EXPECT_EQ(plain.info.job_resolution, 1);
+  int jobs2 = 0;
+  for (const ScopeResult& r : plain.quanta) jobs2 += r.kind == ScopeKind::kJob && r.resolution == 2;
+  EXPECT_GT(jobs2, 0);
+  int parsed = 0;
+  EXPECT_TRUE(ParseJobResolution("", {10, 60}, &parsed).ok());
+  EXPECT_EQ(parsed, 10);
+  EXPECT_TRUE(ParseJobResolution("1", {10, 60}, &parsed).ok());
+  EXPECT_EQ(parsed, 1);
+  EXPECT_TRUE(ParseJobResolution("", {}, &parsed).ok());
+  EXPECT_EQ(parsed, 1);
+  EXPECT_FALSE(ParseJobResolution("30", {10, 60}, &parsed).ok());
+}
+
 // Takes job results log by log (ResultSink::takes_jobs_by_log), as the document sink does.
 class ByLogSink : public SummarySink {
  public:

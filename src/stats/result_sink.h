@@ -46,6 +46,10 @@ struct RunInfo {
   /// The resolutions results come at, as multiples of the quantum, ascending: {1}, or
   /// more where a ResolutionSink adds coarser ones.
   std::vector<int> resolutions = {1};
+  /// The finest resolution of job-scope percentile documents (1 or one of `resolutions`):
+  /// job results of finer ones still come (bucket documents are made of the job quanta)
+  /// but are not written as percentiles (ResolutionSink's job_resolution).
+  int job_resolution = 1;
   /// log_hist_msec as given or inferred.
   int64_t log_hist_msec = 0;
   bool log_hist_msec_inferred = false;

@@ -50,6 +50,11 @@ struct ScopeResult {
   /// above it would repeat its single window (ResolutionSink), so dashboards draw it at
   /// every larger interval too.
   bool widest = false;
+  /// Where dashboards start drawing this resolution: the multiple of the quantum of the
+  /// next finer resolution written for its scope (its documents' `zoom_gt_ms` is that
+  /// span; 0: from interval 0, the finest stored for the scope); -1: the resolution before
+  /// it in RunInfo::resolutions.
+  int zoom_from = -1;
   /// The share of the span's time the scope's logs cover, averaged over them (0..1): below
   /// 1 where logs have not started or have ended, or where a log's last record covers only
   /// part of the quantum (fio does not log its last partial interval).

@@ -146,7 +146,8 @@ def main():
 
     direct = documents("ldd")
     buckets = [s for (kind, _), s in direct.items() if kind == "buckets"]
-    check(len(direct) > 500 and buckets and all("records" in s for s in buckets),
+    # 352 documents of the sample logs since the job scope's percentiles start at 10 quanta.
+    check(len(direct) > 300 and buckets and all("records" in s for s in buckets),
           "the direct push wrote %d documents, its %d bucket documents in the record form "
           "(no histogram type here)" % (len(direct), len(buckets)))
     for p in prefixes[1:]:

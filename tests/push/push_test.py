@@ -83,17 +83,20 @@ check(rc == 0, "pctiles CSV of the same logs (rc %d: %s)" % (rc, err.strip()[-30
 rows = list(csv.DictReader(io.StringIO(out)))
 # push also writes percentile documents of the coarser resolutions (10, 60, 600, 3600 and
 # 36000 quanta by default): one per row of `pctiles --quantum R`, except the resolutions
-# above one whose windows hold the whole run in one (they would repeat it); the first
-# coarser one is always written.
-coarse, written, several = 0, [1], True
+# whose windows have the boundaries of the next finer one's (the same number of windows
+# within the run: they would repeat it); the first coarser one is always written. The job
+# scope's start at the job resolution (10): no job row of the quanta.
+coarse, written, windows_before = 0, [1], None
 for multiple in (10, 60, 600, 3600, 36000):
     rc, out, err = run(["pctiles", "--quiet", "--scope", "cluster,host,job", "--quantum",
                         str(multiple)] + LOGS)
     level = list(csv.DictReader(io.StringIO(out)))
-    if several or multiple == 10:
+    windows = len({r["start_ms"] for r in level})
+    if multiple == 10 or windows < windows_before:
         coarse += len(level)
         written.append(multiple)
-    several = len({r["start_ms"] for r in level}) > 1
+    windows_before = windows
+quanta_rows = len([r for r in rows if r["scope"] != "job"])
 
 # Clean slate, then one push.
 run(["delete", "--es-url", URL, "--run", "push-test"] + [])
@@ -105,12 +108,12 @@ product = {"opensearch": "OpenSearch"}.get(os.environ.get("FIOHIST_ENGINE"), "El
 said = [l for l in err.splitlines() if l.startswith("fiohist: server: ")]
 check(len(said) == 1 and said[0].startswith("fiohist: server: %s " % product),
       "push says once what the server is and what it decided: %s" % said)
-check(count("push-test", "pctiles", resolution=1) == len(rows),
-      "one percentile document per CSV row (%d vs %d)"
-      % (count("push-test", "pctiles", resolution=1), len(rows)))
-check(count("push-test", "pctiles") == len(rows) + coarse,
+check(count("push-test", "pctiles", resolution=1) == quanta_rows,
+      "one percentile document per CSV row of cluster and hosts (%d vs %d)"
+      % (count("push-test", "pctiles", resolution=1), quanta_rows))
+check(count("push-test", "pctiles") == quanta_rows + coarse,
       "and one per row of pctiles at each coarser resolution (%d vs %d)"
-      % (count("push-test", "pctiles"), len(rows) + coarse))
+      % (count("push-test", "pctiles"), quanta_rows + coarse))
 # The last line is the Grafana link of the run on its own span (default: the compose stack's).
 last = err.strip().splitlines()[-1] if err.strip() else ""
 m = re.match(r"fiohist push: dashboard: http://127\.0\.0\.1:3000/d/fiohist-overview\?"
@@ -127,6 +130,10 @@ run_resolutions = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run"
                      )["hits"]["hits"][0]["_source"]["resolutions"]
 check(run_resolutions == written and written[-1] < 36000,
       "the run document lists the resolutions written (%s; want %s)" % (run_resolutions, written))
+job_resolution = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}}
+                    )["hits"]["hits"][0]["_source"].get("job_resolution")
+check(job_resolution == 10, "the run document says job percentiles start at 10 quanta (%s)"
+      % job_resolution)
 
 # The server's own aggregation over the percentile documents equals the CSV: its 1 s
 # buckets start at the grid origin the run document records (the quanta's phase).
@@ -194,7 +201,7 @@ before = all_docs("push-test")
 rc, out, err = run(push + ["--run", "push-test", "--tag", "ci", "--label", "disk=nvme"] + LOGS)
 check(rc == 0, "second push exits 0")
 after = all_docs("push-test")
-check(before == after and len(after) == len(rows) + bucket_rows + coarse + 1,
+check(before == after and len(after) == quanta_rows + bucket_rows + coarse + 1,
       "second push leaves exactly the same documents (%d)" % len(after))
 
 # Delete removes exactly that run.
@@ -254,8 +261,8 @@ if tiny:
                        + mappings + LOGS)
     check(rc == 0, "push to a node with a tiny write queue exits 0 (%s)" % err.strip()[-300:])
     n = count("tiny", "pctiles", url=tiny) + count("tiny", "buckets", url=tiny)
-    check(n == len(rows) + bucket_rows + coarse,
-          "nothing lost despite 429s (%d of %d)" % (n, len(rows) + bucket_rows + coarse))
+    check(n == quanta_rows + bucket_rows + coarse,
+          "nothing lost despite 429s (%d of %d)" % (n, quanta_rows + bucket_rows + coarse))
     print("  tiny-queue summary: " + (err.strip().splitlines()[-1] if err.strip() else ""))
 
 # A push that fails at the server after reading everything (the runs index refuses writes)
