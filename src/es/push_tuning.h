@@ -17,8 +17,9 @@ namespace fiohist {
 inline constexpr char kRefreshOff[] = "-1";
 /// The most primaries a new index gets from the node count alone (--shards sets any number).
 inline constexpr int kMaxShardsFromNodes = 8;
-/// `_bulk` requests in flight per data node when --concurrency is not given (bench/README.md,
-/// "Pushing at scale": 2 per node kept one node's write threads busy, more only queued).
+/// `_bulk` requests in flight per data node when --concurrency is not given: the one-node
+/// default measured before (bench/README.md: a 2-core node is CPU-bound with two requests in
+/// flight), kept per node so a cluster of N gets N times the requests, one lane each node.
 inline constexpr int kLanesPerDataNode = 2;
 
 /// The data nodes of the cluster behind `client` (GET /_cluster/health's
