@@ -7,7 +7,9 @@
 # Missing fiohist subcommands show as "n/a (not available)" instead of failing the run.
 #
 # Usage: bench/run.sh [--quick] [--scale F] [--no-long] [--no-many] [--reps N] [--gen BIN]
-#                     [--fiohist BIN] [--dir DIR]
+#                     [--fiohist BIN] [--dir DIR] [--es]
+# --es adds "pushing at scale" (bench/es_scale.sh): the many-logs shape pushed into a
+# throw-away node and a 3-node cluster it starts itself (minutes; ports 9270..9283).
 # --no-many skips the many-logs shape: 1024 hosts x 4 jobs x 30 s, gzip, under ulimit -n
 # 1024 (--quick: 64 hosts under ulimit -n 64), for memory per log and the fd limit.
 # Env:   FIOHIST_BENCH_DIR (cache, default /tmp/fiohist-bench), FIOHIST (binary),
@@ -24,6 +26,7 @@ SCALE=1
 QUICK=0
 LONG=1
 MANY=1
+ES_SCALE=0
 REPS=1
 GEN=${GEN_CORPUS:-}
 FIOHIST=${FIOHIST:-}
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
     --gen) GEN=$2; shift ;;
     --fiohist) FIOHIST=$2; shift ;;
     --dir) DIR=$2; shift ;;
+    --es) ES_SCALE=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -342,7 +346,7 @@ DOCS=0
 if probe x "$FIOHIST" push --out "$WORK/probe-push" --run probe "$ONE_PLAIN"; then
   rm -rf "$WORK/push"
   if bench push "fiohist push --out (plain)" "$TEXT_BYTES" "$RECORDS" /dev/null \
-      "$FIOHIST" push --out "$WORK/push" --run bench "${PLAIN[@]}"; then
+      "$FIOHIST" push --out "$WORK/push" --plain-out --run bench "${PLAIN[@]}"; then
     # documents = lines / 2; one-line delete actions (if any) are not documents.
     LINES=$(find "$WORK/push" -type f -name '*.ndjson' -exec cat {} + | wc -l)
     DELETES=$(find "$WORK/push" -type f -name '*.ndjson' -exec cat {} + | grep -c '^{"delete"' || true)
@@ -564,4 +568,10 @@ fi
 [ "$QUICK" = 1 ] && echo "(--quick: scale $SCALE, figures are for smoke testing only)"
 # Per-I/O latency logs beside cat, zcat and awk (their own corpus, bench/per_io_bench.sh).
 [ "$QUICK" = 1 ] || "$HERE/per_io_bench.sh" --fiohist "$FIOHIST" --dir "$DIR/per-io" --reps "$REPS"
+# Pushing at scale (--es): one node and a 3-node cluster, started and stopped by the script.
+if [ "$ES_SCALE" = 1 ]; then
+  ES_HOSTS=1024
+  [ "$QUICK" = 1 ] && ES_HOSTS=64
+  "$HERE/es_scale.sh" --fiohist "$FIOHIST" --gen "$GEN" --dir "$DIR" --hosts "$ES_HOSTS"
+fi
 exit 0

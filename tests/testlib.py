@@ -1,4 +1,6 @@
 """Helpers shared by the Python test scripts: pass/fail checks and Elasticsearch requests."""
+import glob
+import gzip
 import json
 import os
 import subprocess
@@ -20,6 +22,28 @@ class Checks:
         if not cond:
             self.failures.append(what)
         return cond
+
+
+def bulk_files(out_dir):
+    """The bulk files of a `push --out` / `follow --out` directory in name order: gzip
+    (bulk-NNNNNN.ndjson.gz, push's default) or plain (*.ndjson)."""
+    return sorted(glob.glob(os.path.join(out_dir, "*.ndjson")) +
+                  glob.glob(os.path.join(out_dir, "*.ndjson.gz")))
+
+
+def read_bulk_file(path):
+    """The text of one bulk file, inflated when it is gzip."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return f.read()
+
+
+def bulk_lines(out_dir):
+    """Every NDJSON line of a --out directory's bulk files, in order."""
+    out = []
+    for f in bulk_files(out_dir):
+        out += read_bulk_file(f).splitlines()
+    return out
 
 
 def es_request(url, method, path, body=None, timeout=60, ndjson=False):

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <boost/program_options.hpp>
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -21,6 +22,7 @@
 #include "es/es_sender.h"
 #include "es/index_setup.h"
 #include "es/ndjson_dir.h"
+#include "es/push_tuning.h"
 #include "es/queued_indexer.h"
 #include "output/fanout_sink.h"
 #include "output/sla_report.h"
@@ -43,7 +45,8 @@ const char kPushUsage[] =
     "-runs-YYYY.MM: the month of the run's start, so a run is never split; templates are\n"
     "installed first). --es-url may name several nodes (repeated or a comma list): a node\n"
     "that stops answering is skipped. Without --es-url (or FIOHIST_ES_URL) the same\n"
-    "bulk NDJSON is written to --out DIR (default ./fiohist-out/NAME) for `fiohist load`.\n"
+    "bulk NDJSON is written to --out DIR (default ./fiohist-out/NAME; gzip files unless\n"
+    "--plain-out) for `fiohist load`.\n"
     "Document ids are deterministic: pushing the same run again overwrites, never doubles.\n"
     "Credentials come from FIOHIST_ES_PASSWORD / --password-file or FIOHIST_ES_API_KEY /\n"
     "--api-key-file, never from the command line.\n"
@@ -70,10 +73,16 @@ const char kPushUsage[] =
 struct PushArgs {
   EsConnectionOptions conn;
   BulkOptions bulk;
+  /// --concurrency given: else kLanesPerDataNode per data node.
+  bool concurrency_given = false;
   PartitionOptions partition;
   IndexSettings settings;
   RunMeta meta;
   std::string out_dir, mappings, grafana_url;
+  /// --plain-out: --out files uncompressed.
+  bool plain_out = false;
+  /// --keep-refresh: no RefreshPause.
+  bool keep_refresh = false;
   bool quiet = false;
   /// --unanchored: index relative-time logs without an anchor (they land at 1970-01-01).
   bool unanchored = false;
@@ -154,7 +163,14 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
       ("run", po::value(&args->meta.run), "run name (required): the key of every document")
       ("tag", po::value(&args->meta.tags)->composing(), "a tag for the run (repeatable)")
       ("label", po::value(&labels)->composing(), "K=V label for the run (repeatable)")
-      ("out", po::value(&args->out_dir), "write bulk NDJSON here instead of indexing")
+      ("out", po::value(&args->out_dir),
+       "write bulk NDJSON here instead of indexing (gzip files, bulk-NNNNNN.ndjson.gz)")
+      ("keep-refresh", po::bool_switch(&args->keep_refresh),
+       "leave the run's indices refreshing every refresh_interval during the push (default: "
+       "refresh off until the push ends, then restored: faster, and nothing half-pushed is "
+       "searchable)")
+      ("plain-out", po::bool_switch(&args->plain_out),
+       "--out files as plain NDJSON (bulk-NNNNNN.ndjson, about 9x larger)")
       ("mappings", po::value(&args->mappings), "folder of the index templates (default: built in)")
       ("quiet", po::bool_switch(&args->quiet), "no summary on stderr (warnings still go there)")
       ("unanchored", po::bool_switch(&args->unanchored),
@@ -194,6 +210,7 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
   Status s = PipelineOptionsFromVariables(vm, "cluster,host,job", &args->options, &args->logs);
   if (s.ok() && args->meta.run.empty()) s = Status::Error("--run NAME is required");
   if (s.ok()) s = CheckBulkOptions(args->bulk);
+  args->concurrency_given = !vm["concurrency"].defaulted();
   if (s.ok()) s = CheckPartitionOptions(vm, args->partition, &args->settings);
   if (s.ok() && vm.count("resolutions")) s = ParseResolutions(resolutions, &args->resolutions);
   if (s.ok()) s = ParseJobResolution(job_resolution, args->resolutions, &args->job_resolution);
@@ -210,6 +227,9 @@ int ParsePushArgs(int argc, char** argv, PushArgs* args) {
 // Where the documents go: an Elasticsearch cluster (client + sender) or a directory.
 struct Destination {
   std::unique_ptr<HttpClient> client;
+  /// Refresh off on the run's indices while documents go in; restored by Finish(), or by
+  /// its destructor on any other way out (declared before the sender: destroyed after it).
+  std::unique_ptr<RefreshPause> pause;
   std::unique_ptr<EsSender> sender;
   std::unique_ptr<NdjsonDirWriter> writer;
   ActionConsumer consume;
@@ -219,7 +239,14 @@ struct Destination {
   std::atomic<uint64_t> indexed{0};
   /// Sends what is queued, or closes the last file.
   Status Finish() {
-    if (sender) return sender->queue().Finish();
+    if (sender) {
+      Status s = sender->queue().Finish();
+      if (pause) {
+        Status r = pause->Restore();
+        if (!r.ok()) std::fprintf(stderr, "fiohist push: warning: %s\n", r.message().c_str());
+      }
+      return s;
+    }
     return writer ? writer->Close() : Status();
   }
 };
@@ -228,13 +255,42 @@ struct Destination {
 // from it), creates the indices of the month of the run's start and starts the sender.
 Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
   Status s = MakeEsClient(args->conn, &dest->client);
+  int data_nodes = 1;
+  if (s.ok()) s = CountDataNodes(dest->client.get(), &data_nodes);
   if (s.ok()) {
     IndexSetup setup(dest->client.get(), args->conn.index_prefix);
     TemplateReport report;
     s = setup.InstallTemplates(args->mappings, args->settings, &report);
-    if (s.ok()) s = setup.CreateRunIndices(run_start_ms, &report);
+    // Without --shards, a new index has a primary on every data node.
+    const int min_shards = args->settings.shards > 0 ? 0 : ShardsForNodes(data_nodes);
+    if (s.ok()) s = setup.CreateRunIndices(run_start_ms, &report, min_shards);
     if (s.ok()) PrintServerDecisions(dest->client.get(), report);
+    if (s.ok() && !report.spread.empty() && !args->quiet) {
+      std::fprintf(stderr, "fiohist push: %d data nodes: new indices get %d primaries\n",
+                   data_nodes, min_shards);
+    }
     dest->histogram = report.histogram_supported;
+  }
+  if (s.ok() && !args->keep_refresh) {
+    // Nothing searches the run's documents before the push ends (it refreshes them at the
+    // end): periodic refreshes would only make and merge small segments meanwhile.
+    dest->pause = std::make_unique<RefreshPause>(dest->client.get());
+    for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets}) {
+      Status p =
+          dest->pause->Pause({IndexName(args->conn.index_prefix, kind, run_start_ms)},
+                             TemplateRefreshInterval(dest->client.get(),
+                                                     IndexBaseName(args->conn.index_prefix, kind)));
+      if (!p.ok()) std::fprintf(stderr, "fiohist push: warning: %s\n", p.message().c_str());
+    }
+    for (const std::string& index : dest->pause->found_paused()) {
+      std::fprintf(stderr,
+                   "fiohist push: %s had refresh off (a push that was killed): restored after "
+                   "this push\n",
+                   index.c_str());
+    }
+  }
+  if (s.ok() && !args->concurrency_given) {
+    args->bulk.concurrent_requests = std::min(64, kLanesPerDataNode * data_nodes);
   }
   if (s.ok())
     s = EsSender::Create(dest->client.get(), args->bulk, CountIndexed(&dest->indexed),
@@ -249,7 +305,8 @@ Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
 // Opens the bulk NDJSON directory (default ./fiohist-out/RUN).
 Status OpenDirectory(PushArgs* args, Destination* dest) {
   if (args->out_dir.empty()) args->out_dir = "fiohist-out/" + args->meta.run;
-  dest->writer = std::make_unique<NdjsonDirWriter>(args->out_dir);
+  dest->writer = std::make_unique<NdjsonDirWriter>(args->out_dir, kBulkFileBytes,
+                                                   args->plain_out ? 0 : kBulkFileGzipLevel);
   Status s = dest->writer->Open();
   if (!s.ok()) return s;
   NdjsonDirWriter* writer = dest->writer.get();
@@ -344,6 +401,15 @@ class AnchorGate : public ResultSink {
   bool open_failed_ = false;
 };
 
+// SIGINT or SIGTERM: the next document is refused, so the push ends through its error path,
+// which restores what it changed on the cluster (refresh). A second signal kills at once.
+volatile std::sig_atomic_t g_push_interrupted = 0;
+
+extern "C" void OnPushSignal(int sig) {
+  g_push_interrupted = sig;
+  std::signal(sig, SIG_DFL);
+}
+
 }  // namespace
 
 int RunPushCommand(int argc, char** argv) {
@@ -354,9 +420,21 @@ int RunPushCommand(int argc, char** argv) {
   Destination dest;
   const bool to_es = args.out_dir.empty() && ResolveEsUrl(&args.conn);
   // The destination opens once the pipeline knows where the logs lie in time (AnchorGate).
-  DocumentSink documents(args.conn.index_prefix, args.meta,
-                         [&dest](BulkAction a) { return dest.consume(std::move(a)); },
-                         args.buckets);
+  if (to_es) {
+    std::signal(SIGINT, OnPushSignal);
+    std::signal(SIGTERM, OnPushSignal);
+  }
+  DocumentSink documents(
+      args.conn.index_prefix, args.meta,
+      [&dest](BulkAction a) {
+        if (g_push_interrupted != 0) {
+          return Status::Error(std::string("interrupted by ") +
+                               (g_push_interrupted == SIGINT ? "SIGINT" : "SIGTERM") +
+                               ": the run is incomplete (push it again)");
+        }
+        return dest.consume(std::move(a));
+      },
+      args.buckets);
   ResolutionSink resolutions(&documents, args.resolutions, args.job_resolution);
   SummarySink summary_sink(stderr, LatencyUnit());
   SlaReportSink sla_report(stderr, args.meta.run);

@@ -184,12 +184,24 @@ Status IndexSetup::AddMissingFields(DocKind kind, const std::string& template_bo
   return Status();
 }
 
-Status IndexSetup::CreateRunIndices(int64_t run_start_ms, TemplateReport* report) {
+Status IndexSetup::CreateRunIndices(int64_t run_start_ms, TemplateReport* report, int min_shards) {
   for (DocKind kind : kAllDocKinds) {
     std::string name = IndexName(prefix_, kind, run_start_ms);
-    HttpResult r = client_->Request("PUT", "/" + name, "{}");
+    std::string body = "{}";
+    if (min_shards > 1 && kind != DocKind::kRun) {
+      // More primaries than the template's: every data node indexes (a run index holds one
+      // small document per run and keeps the template's).
+      IndexSettings kept;
+      Status st = KeptSettings(kind, &kept);
+      if (!st.ok()) return st;
+      if (kept.shards < min_shards) {
+        body = R"({"settings":{"index":{"number_of_shards":)" + std::to_string(min_shards) + "}}}";
+      }
+    }
+    HttpResult r = client_->Request("PUT", "/" + name, body);
     if (r.ok()) {
       report->created.push_back(name);
+      if (body != "{}") report->spread.push_back(name);
     } else if (!(r.status == 400 &&
                  r.body.find("resource_already_exists_exception") != std::string::npos)) {
       return Status::Error("creating index " + name + " failed: " + DescribeHttpFailure(r));

@@ -20,6 +20,7 @@ struct TemplateReport {
   std::vector<std::string> installed;  ///< template names
   std::vector<std::string> created;    ///< indices created now (the others existed)
   std::vector<std::string> updated;    ///< existing indices given the fields they lacked
+  std::vector<std::string> spread;     ///< created with more primaries than their template's
 };
 
 /// Template installation and index creation over one HttpClient (which must outlive it) for
@@ -45,8 +46,10 @@ class IndexSetup {
   /// installs nothing and must send the form the template expects.
   Status BucketsTemplateHasHistogram(bool* histogram);
 
-  /// Creates the three indices of the month of `run_start_ms` that do not exist yet.
-  Status CreateRunIndices(int64_t run_start_ms, TemplateReport* report);
+  /// Creates the three indices of the month of `run_start_ms` that do not exist yet; a new
+  /// pctiles or buckets index gets at least `min_shards` primaries (push: one per data node,
+  /// push_tuning.h), more when its template says so.
+  Status CreateRunIndices(int64_t run_start_ms, TemplateReport* report, int min_shards = 0);
 
  private:
   Status KeptSettings(DocKind kind, IndexSettings* settings);

@@ -85,5 +85,68 @@ TEST(NdjsonDir, ErrorsNameFileAndLine) {
       << st.message();
 }
 
+TEST(NdjsonDir, GzipFilesRoundTripAndMixWithPlainOnes) {
+  std::string dir = FreshDir("gzip");
+  std::vector<BulkAction> written;
+  {
+    NdjsonDirWriter writer(dir, 1000, kBulkFileGzipLevel);
+    ASSERT_TRUE(writer.Open().ok());
+    for (int i = 0; i < 200; ++i) {
+      BulkAction a;
+      a.index = "fiohist-pctiles";
+      a.id = "id-" + std::to_string(i);
+      a.source = R"({"i":)" + std::to_string(i) + R"(,"pad":"xxxxxxxxxxxxxxxxxxxxxxxx"})";
+      ASSERT_TRUE(writer.Add(a).ok());
+      written.push_back(a);
+    }
+    ASSERT_TRUE(writer.Close().ok());
+    EXPECT_GT(writer.files(), 5);
+    for (int n = 1; n <= writer.files(); ++n) {
+      const std::string path = dir + "/" + NdjsonFileName(n, true);
+      ASSERT_TRUE(std::filesystem::exists(path)) << path;
+      EXPECT_LT(std::filesystem::file_size(path), 1000u);  // compressed
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + NdjsonFileName(1)));
+  }
+  // A plain file after them (its name sorts last) is read too, in name order.
+  { std::ofstream(dir + "/zz.ndjson") << "{\"delete\":{\"_index\":\"a\",\"_id\":\"z\"}}\n"; }
+  std::vector<BulkAction> read;
+  ASSERT_TRUE(ReadNdjsonDir(dir, [&](BulkAction a) {
+                read.push_back(std::move(a));
+                return Status();
+              }).ok());
+  ASSERT_EQ(read.size(), written.size() + 1);
+  for (size_t i = 0; i < written.size(); ++i) {
+    EXPECT_EQ(read[i].id, written[i].id);
+    EXPECT_EQ(read[i].source, written[i].source);
+  }
+  EXPECT_EQ(read.back().op, BulkAction::Op::kDelete);
+  // A plain writer's Open clears the compressed files too.
+  NdjsonDirWriter plain(dir, 1000);
+  ASSERT_TRUE(plain.Open().ok());
+  EXPECT_FALSE(std::filesystem::exists(dir + "/" + NdjsonFileName(1, true)));
+}
+
+TEST(NdjsonDir, DamagedGzipFileIsNamed) {
+  std::string dir = FreshDir("gzip-damaged");
+  {
+    NdjsonDirWriter writer(dir, 1 << 20, kBulkFileGzipLevel);
+    ASSERT_TRUE(writer.Open().ok());
+    for (int i = 0; i < 100; ++i) {
+      BulkAction a;
+      a.index = "a";
+      a.id = std::to_string(i);
+      a.source = R"({"i":)" + std::to_string(i * 7919) + "}";
+      ASSERT_TRUE(writer.Add(a).ok());
+    }
+    ASSERT_TRUE(writer.Close().ok());
+  }
+  const std::string path = dir + "/" + NdjsonFileName(1, true);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);  // cut short
+  Status st = ReadNdjsonDir(dir, [](BulkAction) { return Status(); });
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("bulk-000001.ndjson.gz"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace fiohist

@@ -161,8 +161,11 @@ const std::vector<Field>& RunFields() {
       {"few_ios", FieldType::kKeyword, kInRuns},
       // The confidence level of every `_low` / `_high` bound of the run.
       {"confidence", FieldType::kDouble, kInRuns},
-      // Every scope x direction, kept in _source only (`enabled: false`).
+      // Every scope x direction, kept in _source only (`enabled: false`): the cluster's always,
+      // the hosts' and jobs' while they fit (kRunSummaryMaxEntries).
       {"summary", FieldType::kObject, kInRuns},
+      // Absent when `summary` lists every scope: the host and job entries left out of it.
+      {"summary_omitted", FieldType::kObject, kInRuns},
       // Absent without one: each stall or idle gap (no completion for over twice
       // log_hist_msec) of a host or the cluster, with its stuck I/Os; _source only.
       {"stalls", FieldType::kObject, kInRuns},

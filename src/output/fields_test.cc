@@ -12,6 +12,7 @@
 
 #include "output/csv_sink.h"
 #include "output/documents.h"
+#include "output/run_document.h"
 #include "stats/pipeline.h"
 
 namespace fiohist {
@@ -217,6 +218,14 @@ class KeyCollector : public ResultSink {
     RunSummary with_stall = summary;
     if (with_stall.stalls.empty()) with_stall.stalls.push_back(Stall{"", 1000, 4000, 3, 3e9});
     Collect(builder_->Run(with_stall, whole_), &runs);
+    // Too many job entries for the run document's summary: summary_omitted is written too.
+    std::vector<ScopeResult> many = whole_;
+    for (const ScopeResult& r : whole_) {
+      if (r.kind != ScopeKind::kJob) continue;
+      while (many.size() < whole_.size() + kRunSummaryMaxEntries) many.push_back(r);
+      break;
+    }
+    Collect(builder_->Run(with_stall, many), &runs);
     return Status();
   }
   std::set<std::string> pctiles, buckets, runs;

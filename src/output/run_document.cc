@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -225,9 +226,33 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
     w.EndArray();
   }
   Num(w, RunKey("confidence"), info.confidence);
+  // The cluster's entries always; the hosts' and the jobs' each while they fit in
+  // kRunSummaryMaxEntries (a scope whole or not at all), the rest counted in
+  // summary_omitted: 4096 logs made an 8.3 MB document, which every listing of runs read.
+  std::array<size_t, 3> entries = {0, 0, 0};
+  for (const ScopeResult& r : whole_run) ++entries[static_cast<size_t>(r.kind)];
+  std::array<bool, 3> listed = {true, false, false};
+  size_t budget = kRunSummaryMaxEntries;
+  for (ScopeKind k : {ScopeKind::kHost, ScopeKind::kJob}) {
+    const size_t n = entries[static_cast<size_t>(k)];
+    listed[static_cast<size_t>(k)] = n <= budget;
+    if (n <= budget) budget -= n;
+  }
+  if (!listed[1] || !listed[2]) {
+    Key(w, RunKey("summary_omitted"));
+    w.StartObject();
+    for (ScopeKind k : {ScopeKind::kHost, ScopeKind::kJob}) {
+      Key(w, ScopeName(k));
+      w.Int64(listed[static_cast<size_t>(k)]
+                  ? 0
+                  : static_cast<int64_t>(entries[static_cast<size_t>(k)]));
+    }
+    w.EndObject();
+  }
   Key(w, RunKey("summary"));
   w.StartArray();
   for (const ScopeResult& r : whole_run) {
+    if (!listed[static_cast<size_t>(r.kind)]) continue;
     w.StartObject();
     // Kept in _source only (`summary` is not indexed): no field of the mapping.
     Str(w, "scope", ScopeName(r.kind));

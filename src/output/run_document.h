@@ -22,6 +22,11 @@ struct RunMeta {
 /// ("" when there are none).
 std::string RunMetaJson(const RunMeta& meta);
 
+/// Host and job entries of the run document's `summary` at most: a scope whose entries do
+/// not fit is left out whole and counted in `summary_omitted` (`fiohist pctiles --run NAME
+/// --whole-run --scope host,job` reads them back from the bucket documents).
+inline constexpr size_t kRunSummaryMaxEntries = 512;
+
 /// The run document (docs/documents.md, fields of RunFields()) from the whole-run results
 /// (cluster ones per direction give its statistics; all of them its `summary`). Latencies
 /// in units of `ns_per_unit` ns.

@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 
 #include <string>
+#include <vector>
 
 namespace fiohist {
 namespace {
@@ -69,6 +70,38 @@ TEST(RunDocument, JobAnchors) {
   EXPECT_EQ(j["late_ms"].GetInt64(), 150);
   EXPECT_EQ(j.MemberCount(), 5u);
   EXPECT_EQ(doc.find("startdelay"), std::string::npos);
+}
+
+// A run of many logs: the cluster's entries always, the hosts' while they fit, the jobs'
+// left out whole and counted, so the document stays small whatever the number of logs.
+TEST(RunDocument, SummaryCappedByScope) {
+  RunInfo info;
+  info.absolute = true;
+  RunSummary summary;
+  std::vector<ScopeResult> whole_run;
+  auto add = [&whole_run](ScopeKind kind, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      ScopeResult r;
+      r.kind = kind;
+      if (kind != ScopeKind::kCluster) r.host = "h" + std::to_string(i);
+      if (kind == ScopeKind::kJob) r.job = "j";
+      whole_run.push_back(r);
+    }
+  };
+  add(ScopeKind::kCluster, 3);
+  add(ScopeKind::kHost, 100);
+  add(ScopeKind::kJob, kRunSummaryMaxEntries);
+  rapidjson::Document d;
+  d.Parse(RunDocument(info, RunMeta(), 1000.0, summary, whole_run).c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_EQ(d["summary"].Size(), 103u);
+  EXPECT_EQ(d["summary_omitted"]["host"].GetInt64(), 0);
+  EXPECT_EQ(d["summary_omitted"]["job"].GetInt64(), static_cast<int64_t>(kRunSummaryMaxEntries));
+  // Everything fits: every entry listed, no summary_omitted.
+  whole_run.resize(3 + 100 + 10);
+  d.Parse(RunDocument(info, RunMeta(), 1000.0, summary, whole_run).c_str());
+  EXPECT_EQ(d["summary"].Size(), 113u);
+  EXPECT_FALSE(d.HasMember("summary_omitted"));
 }
 
 }  // namespace

@@ -94,8 +94,8 @@ def host_starts(args, cwd):
 
 
 def run_document(out_dir):
-    for f in sorted(glob.glob(os.path.join(out_dir, "*.ndjson"))):
-        lines = open(f).read().splitlines()
+    for f in testlib.bulk_files(out_dir):
+        lines = testlib.read_bulk_file(f).splitlines()
         for i, line in enumerate(lines):
             if '"_index":"fiohist-runs' in line:
                 return json.loads(lines[i + 1])

@@ -53,7 +53,7 @@ rc, _, err = run(["pctiles", "--quiet", epoch2])
 check(rc == 0 and "histogram logs" not in err, "--quiet leaves out what the directory gave")
 
 rc, _, err = run(["push", "--run", "dir", "--out", "out-dir", epoch2])
-check(rc == 0 and glob.glob(os.path.join(WORK, "out-dir", "*.ndjson")),
+check(rc == 0 and glob.glob(os.path.join(WORK, "out-dir", "*.ndjson.gz")),
       "push --out DIR reads the directory (rc %d) %s" % (rc, err[-300:]))
 check("fiohist push: %s: 4 histogram logs" % epoch2 in err, "push says what the directory gave")
 rc, _, err = run(["report", "-o", "dir.html", epoch2])

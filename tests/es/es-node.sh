@@ -6,7 +6,10 @@
 #   es-node.sh stop  [--name N]
 #   es-node.sh kill  [--name N]   (SIGKILL: a crashed node, for the fault tests)
 #   es-node.sh url   [--name N]
+#   es-node.sh java  [--engine E] [--version V]   the JDK a node would run on (exit 3: none)
 #
+# --version V picks the engine's version (default: FIOHIST_ES_VERSION / FIOHIST_OS_VERSION, else
+# 8.19.21 / 2.19.1); Elasticsearch 9.x (9.1.0 pinned below) runs beside 8.19 in CI.
 # --engine elasticsearch (default; or env FIOHIST_ENGINE) or opensearch. Both engines are
 # handled by the same code; only the table in set_engine() differs.
 # The node is the Apache-2.0 "integ-test" build of the engine
@@ -69,9 +72,13 @@
 #   FIOHIST_ES_START_TIMEOUT (300 s to become healthy), FIOHIST_ES_JAVA_OPTS (extra JVM
 #   options), FIOHIST_ES_USER (fiohist-es), FIOHIST_NODE_SHA256 (the zip's expected SHA-256).
 #
-# The JDK comes from ES_JAVA_HOME (Elasticsearch) or OPENSEARCH_JAVA_HOME (OpenSearch), else the
-# first /usr/lib/jvm/* with a `java` in the engine's range: 17..24 for Elasticsearch 8.19 and
-# OpenSearch 2.x (tested with OpenJDK 17), 21..25 for OpenSearch 3.x (tested with Temurin 25).
+# The JDK is the first candidate whose `java -version` is in the engine's range: 17..24 for
+# Elasticsearch 8.19 and OpenSearch 2.x (tested with OpenJDK 17), 21..25 for Elasticsearch 9.x
+# and OpenSearch 3.x (tested with Temurin 25). Candidates, in order: ES_JAVA_HOME
+# (Elasticsearch) or OPENSEARCH_JAVA_HOME (OpenSearch), JAVA_HOME, then the JDKs installed where
+# Debian/Ubuntu, RHEL, Temurin's packages, SDKMAN and CI images put them (/usr/lib/jvm/*,
+# /usr/java/*, /opt/java/*, /opt/jdk*, ~/.sdkman/candidates/java/*, /usr/local/*jdk*). A set
+# *_JAVA_HOME of the wrong version is passed over with a note (CI may set one for 9.x).
 # When run as root, the node runs as the unprivileged system user `fiohist-es` (both engines
 # refuse to run as root); it is created on first use.
 set -euo pipefail
@@ -89,7 +96,9 @@ set_engine() {
     elasticsearch)
       PRODUCT="Elasticsearch"; VERSION="${FIOHIST_ES_VERSION:-8.19.21}"
       GROUP="org.elasticsearch.distribution.integ-test-zip"; ENV_PREFIX="ES"
-      JAVA_MIN=17; JAVA_MAX=24; PORT_BASE=9250 ;;
+      PORT_BASE=9250
+      # 9.x is built for Java 21 (its launcher refuses 17).
+      if [[ "$VERSION" == 8.* ]]; then JAVA_MIN=17; JAVA_MAX=24; else JAVA_MIN=21; JAVA_MAX=25; fi ;;
     opensearch)
       PRODUCT="OpenSearch"; VERSION="${FIOHIST_OS_VERSION:-2.19.1}"
       GROUP="org.opensearch.distribution.integ-test-zip"; ENV_PREFIX="OPENSEARCH"
@@ -106,6 +115,8 @@ set_engine() {
 zip_sha256() {
   case "$ENGINE-$VERSION" in
     elasticsearch-8.19.21) echo "215d5f3dbf0609a149f6218a9e47b6ae2df34ebbff3c5754e35f15a5e5393c8a" ;;
+    # 9.1.0: needs Java 21+ (runs on Temurin 25); CI runs push, read-back and zoom on it.
+    elasticsearch-9.1.0) echo "be5c5440bb6344cee4070f8f77a6c3cd72363db494944047cdd93748c4e19111" ;;
     opensearch-2.19.1) echo "af7152d8b7f6f1cee09d47276b32b70479fe6dd8cdbb61213f84eb7f8098b261" ;;
     # Newer builds, checked on 2026-11-23 (probe_modules.sh, push, runs, delete by hand):
     # 2.19.6 behaves as 2.19.1 (transport-netty4 only, probe matches); 3.6.0 needs Java 21+
@@ -125,10 +136,11 @@ usage() {
 cmd="${1:-}"; [[ -n "$cmd" ]] || usage; shift
 name="fiohist"; port=""; write_queue=""; sec_user=""; sec_pwfile=""
 cluster=""; transport_port=""; seeds=""; masters=""; keep_data=""
-engine="${FIOHIST_ENGINE:-elasticsearch}"
+engine="${FIOHIST_ENGINE:-elasticsearch}"; version=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --engine) engine="${2:?}"; shift 2 ;;
+    --version) version="${2:?}"; shift 2 ;;
     --name) name="${2:?}"; shift 2 ;;
     --port) port="${2:?}"; shift 2 ;;
     --write-queue) write_queue="${2:?}"; shift 2 ;;
@@ -157,6 +169,10 @@ if [[ -n "$sec_user$sec_pwfile" ]]; then
   [[ -r "$sec_pwfile" ]] || die "cannot read password file $sec_pwfile"
 fi
 
+[[ -z "$version" || "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "bad --version '$version'"
+if [[ -n "$version" ]]; then
+  export FIOHIST_ES_VERSION="$version" FIOHIST_OS_VERSION="$version"
+fi
 set_engine "$engine"
 
 am_root() { [[ "$(id -u)" == 0 ]]; }
@@ -188,16 +204,30 @@ curl_health() {  # $1 = url, $2 = timeout seconds
     >/dev/null 2>&1
 }
 
+java_version() {  # $1 = a JDK home: its major version, or nothing
+  [[ -x "$1/bin/java" ]] || return 0
+  "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1
+}
+
 find_java_home() {
-  local var="${ENV_PREFIX}_JAVA_HOME"
-  if [[ -n "${!var:-}" ]]; then echo "${!var}"; return; fi
-  local d v
-  for d in /usr/lib/jvm/*; do
-    [[ -x "$d/bin/java" && ! -L "$d" ]] || continue
-    v=$("$d/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+  local var="${ENV_PREFIX}_JAVA_HOME" d v
+  local candidates=("${!var:-}" "${JAVA_HOME:-}" /usr/lib/jvm/* /usr/java/* /opt/java/* /opt/jdk*
+                    "${HOME:-/nonexistent}"/.sdkman/candidates/java/* /usr/local/*jdk*)
+  for d in "${candidates[@]}"; do
+    [[ -n "$d" && -x "$d/bin/java" ]] || continue
+    # Debian's /usr/lib/jvm has symlinks to the same JDKs (default-java...): once is enough.
+    [[ "$d" == /usr/lib/jvm/* && -L "$d" ]] && continue
+    v=$(java_version "$d")
     if [[ -n "$v" && "$v" -ge $JAVA_MIN && "$v" -le $JAVA_MAX ]]; then echo "$d"; return; fi
+    if [[ "$d" == "${!var:-}" ]]; then
+      echo "es-node.sh: $var=$d is Java ${v:-?}, not $JAVA_MIN..$JAVA_MAX as $PRODUCT $VERSION" \
+        "needs: looking further" >&2
+    fi
   done
-  die "no JDK $JAVA_MIN..$JAVA_MAX under /usr/lib/jvm for $PRODUCT $VERSION; set $var"
+  echo "es-node.sh: no Java $JAVA_MIN..$JAVA_MAX for $PRODUCT $VERSION (looked at $var, JAVA_HOME," \
+    "/usr/lib/jvm, /usr/java, /opt/java, /opt/jdk*, ~/.sdkman, /usr/local/*jdk*): install one" \
+    "(e.g. Temurin 25) or set $var" >&2
+  return 3
 }
 
 check_sha256() {  # $1 = zip
@@ -278,7 +308,7 @@ do_start() {
   fetch_distribution
   ensure_user
   local java_home
-  java_home="$(find_java_home)"
+  java_home="$(find_java_home)" || exit 3
 
   # A fresh node directory: config copied from the distribution, empty data and logs (with
   # --keep-data on a node started before: its data as it was).
@@ -410,5 +440,6 @@ case "$cmd" in
   stop) do_stop ;;
   kill) do_kill ;;
   url) node_url ;;
+  java) find_java_home ;;
   *) usage ;;
 esac

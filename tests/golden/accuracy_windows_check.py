@@ -7,6 +7,7 @@ Usage: accuracy_windows_check.py FIOHIST LOGDIR
        accuracy_windows_check.py FIOHIST --follow STATUS.json   (fiohist follow: the CSV on
        stdout, and window documents with --out, as push --out writes them)"""
 import glob
+import gzip
 import json
 import os
 import shutil
@@ -50,8 +51,9 @@ def follow_check(status):
 def window_docs(outdir):
     """{(direction, start): (id, source)} of the window documents in `outdir`'s bulk files."""
     docs = {}
-    for path in sorted(glob.glob(os.path.join(outdir, '*.ndjson'))):
-        with open(path) as f:
+    for path in sorted(glob.glob(os.path.join(outdir, '*.ndjson*'))):
+        opener = gzip.open if path.endswith('.gz') else open
+        with opener(path, 'rt') as f:
             lines = f.read().splitlines()
         for action, source in zip(lines[0::2], lines[1::2]):
             a, s = json.loads(action), json.loads(source)

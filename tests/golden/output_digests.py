@@ -9,6 +9,7 @@ regenerates the file with --update and says why in its commit.
 
 Usage: output_digests.py FIOHIST SHARED_FIO_LOGS SAMPLES [--update]
 """
+import gzip
 import hashlib
 import os
 import subprocess
@@ -97,9 +98,12 @@ def digest(fiohist, cwd, argv, kind):
             h.update(p.stderr)
         else:
             d = os.path.join(tmp, "out")
+            # push --out writes gzip files: their content is the output (zlib's bytes are
+            # not), digested as the plain files it inflates to.
             for f in sorted(os.listdir(d)):
-                h.update(f.encode() + b"\n")
-                with open(os.path.join(d, f), "rb") as fh:
+                gz = f.endswith(".gz")
+                h.update((f[:-3] if gz else f).encode() + b"\n")
+                with (gzip.open if gz else open)(os.path.join(d, f), "rb") as fh:
                     h.update(fh.read())
     return h.hexdigest()
 

@@ -67,7 +67,7 @@ def main():
         fiohist = os.path.join(prefix, "bin", "fiohist")
         rc, out, err = run([fiohist, "push", "--quiet", "--run", "inst", "--out", "o"] + logs,
                            work)
-        check(rc == 0 and glob.glob(os.path.join(work, "o", "*.ndjson")),
+        check(rc == 0 and glob.glob(os.path.join(work, "o", "*.ndjson.gz")),
               "installed push --out writes bulk files (rc %d) %s" % (rc, err[-300:]))
         # The report page needs no file at run time: library and script are in the binary.
         rc, out, err = run([fiohist, "report", "--quiet", "-o", "r.html"] + logs, work)

@@ -115,9 +115,8 @@ def clean_docs(run, logs, start):
                 "--bucket-form", "compact", *logs)
     check(p.returncode == 0, "push --out writes the clean push of %s (%s)" % (run, p.stderr[-200:]))
     docs = {}
-    for f in sorted(glob.glob(os.path.join(out_dir, "*.ndjson"))):
-        with open(f) as fh:
-            lines = fh.read().splitlines()
+    for f in testlib.bulk_files(out_dir):
+        lines = testlib.read_bulk_file(f).splitlines()
         for a, s in zip(lines[0::2], lines[1::2]):
             a = json.loads(a)["index"]
             docs[(a["_index"], a["_id"])] = json.loads(s)

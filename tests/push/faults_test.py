@@ -2,7 +2,10 @@
 """`fiohist push` when things go wrong mid-push, against a real Elasticsearch or OpenSearch node.
 
 1. fiohist is killed with SIGKILL in the middle of a push; pushing again ends with exactly
-   the documents of one clean push (the ids `push --out` writes), none lost, none doubled.
+   the documents of one clean push (the ids `push --out` writes), none lost, none doubled,
+   and puts back the refresh interval the killed push had turned off (and says so).
+   Interrupted by SIGINT instead, push exits non-zero saying so, with the refresh interval
+   of the run's indices restored at once.
 2. The node is killed (SIGKILL) in the middle of a push: a clear error and a non-zero exit;
    once the node is back, pushing again ends with exactly one clean push's documents.
 
@@ -54,6 +57,13 @@ def ids_in_es(run):
     return out
 
 
+def refresh_intervals():
+    """refresh_interval of every pctiles and buckets index ("" where it has none)."""
+    r = es("GET", "/fiohist-pctiles*,fiohist-buckets*/_settings/index.refresh_interval"
+           "?flat_settings=true")
+    return {i: v.get("settings", {}).get("index.refresh_interval", "") for i, v in r.items()}
+
+
 def count(run):
     """The run's documents in the node now: refreshed first (the templates refresh every 5 s,
     longer than a push takes)."""
@@ -97,12 +107,11 @@ def clean_ids(run):
                        capture_output=True, text=True, env=env)
     check(p.returncode == 0, "push --out writes the clean push's documents")
     ids = set()
-    for f in sorted(glob.glob(os.path.join(out_dir, "*.ndjson"))):
-        with open(f) as fh:
-            for i, line in enumerate(fh):
-                if i % 2 == 0:
-                    a = json.loads(line)["index"]
-                    ids.add((a["_index"], a["_id"]))
+    for f in testlib.bulk_files(out_dir):
+        for i, line in enumerate(testlib.read_bulk_file(f).splitlines()):
+            if i % 2 == 0:
+                a = json.loads(line)["index"]
+                ids.add((a["_index"], a["_id"]))
     return ids
 
 
@@ -140,16 +149,45 @@ try:
            and proxy_call("GET", "/__proxy/stats")["bulk_requests"] < 20):
         time.sleep(0.05)
     killed_mid = proc.poll() is None
+    paused = refresh_intervals()
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    proxy.stdin.close()
-    proxy.wait(timeout=30)
     es("POST", "/fiohist-*/_refresh")
     partial = count(NAME)
     check(killed_mid and 0 < partial < len(clean) - 1,
           "fiohist killed with SIGKILL mid-push (%d of %d documents in)" % (partial, len(clean)))
+    check(paused and all(v == "-1" for v in paused.values()),
+          "refresh off on the run's indices during the push: %s" % paused)
     p = subprocess.run(push(NAME), capture_output=True, text=True, env=env)
     check(p.returncode == 0, "the same push again exits 0 (%s)" % p.stderr.strip()[-200:])
+    check("had refresh off" in p.stderr, "the re-push says it restores the killed push's "
+          "refresh interval: %s" % p.stderr.strip()[-300:])
+    after = refresh_intervals()
+    check(after and all(v == "5s" for v in after.values()),
+          "after the re-push: the template's refresh interval (5s) again: %s" % after)
+
+    # 1b. SIGINT mid-push: a non-zero exit naming the interrupt, refresh restored at once.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    start = proxy_call("GET", "/__proxy/stats")["bulk_requests"]
+    deadline = time.time() + 120
+    while (time.time() < deadline and proc.poll() is None
+           and proxy_call("GET", "/__proxy/stats")["bulk_requests"] < start + 20):
+        time.sleep(0.05)
+    interrupted_mid = proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    proxy.stdin.close()
+    proxy.wait(timeout=30)
+    check(interrupted_mid and proc.returncode != 0 and "interrupted by SIGINT" in err,
+          "SIGINT mid-push: non-zero exit (%s) naming the interrupt: %s"
+          % (proc.returncode, err.strip()[-200:]))
+    after = refresh_intervals()
+    check(after and all(v == "5s" for v in after.values()),
+          "after SIGINT: the refresh interval restored (5s): %s" % after)
+    p = subprocess.run(push(NAME), capture_output=True, text=True, env=env)
+    check(p.returncode == 0 and "had refresh off" not in p.stderr,
+          "pushing again after SIGINT: nothing left to restore")
     got = ids_in_es(NAME)
     check(got == clean, "after the re-push: exactly the clean push's %d documents (have %d, "
           "missing %d, extra %d)" % (len(clean), len(got), len(clean - got), len(got - clean)))

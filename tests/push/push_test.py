@@ -335,10 +335,9 @@ def iso(t):
 
 def ndjson_into_legacy(out_dir):
     """Renames a push --out's monthly indices to the single ones of before partitioning."""
-    for f in glob.glob(os.path.join(out_dir, "*.ndjson")):
-        with open(f) as fh:
-            text = fh.read()
-        with open(f, "w") as fh:
+    for f in testlib.bulk_files(out_dir):
+        text = testlib.read_bulk_file(f)
+        with (gzip.open if f.endswith(".gz") else open)(f, "wt") as fh:
             fh.write(re.sub(r'"_index":"([a-z0-9.-]+)-\d{4}\.\d\d"', r'"_index":"\1"', text))
 
 

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Pushing at scale: the many-logs shape (1024 hosts x 4 jobs x 30 s, gzip: 4096 logs, as
+# bench/run.sh's) pushed by `fiohist push` into one throw-away node (tests/es/es-node.sh) and a
+# 3-node cluster (tests/es/es-cluster.sh, replicas 1), one after the other. Prints per target:
+# documents, index store after a force-merge (primaries, and with replicas), the run
+# document's size, the push's wall time and fiohist's own CPU (user + system), and the size of
+# `push --out`'s files against the gzipped logs. Results: bench/README.md, "Pushing at scale".
+#
+# Usage: bench/es_scale.sh [--fiohist BIN] [--gen BIN] [--dir DIR] [--hosts N] [--targets LIST]
+#                          [--port P] [--cluster-http P] [--cluster-transport P] [-- PUSH_ARGS...]
+#   --hosts N        hosts of the corpus (default 1024; 4 jobs each, 30 s)
+#   --targets LIST   comma list of node, cluster, out (default all three)
+#   --port P         the single node's HTTP port (default 9270)
+#   --cluster-http P / --cluster-transport P   first of the cluster's 3 ports (9271 / 9281)
+#   PUSH_ARGS        extra arguments of every push (e.g. --keep-refresh --concurrency 2, to
+#                    measure a lever alone)
+# Env: FIOHIST_BENCH_DIR (corpus cache, default /tmp/fiohist-bench), FIOHIST_ES_BASE (node
+# directories, as for es-node.sh). Needs `/usr/bin/time`-free bash only: CPU comes from
+# getrusage of the push (python3). The machine's other load skews wall times, not CPU seconds.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(dirname "$HERE")"
+FIOHIST="${FIOHIST:-}"
+GEN=""
+DIR="${FIOHIST_BENCH_DIR:-/tmp/fiohist-bench}"
+HOSTS=1024
+TARGETS="node,cluster,out"
+PORT=9270
+CHTTP=9271
+CTRANSPORT=9281
+PUSH_ARGS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fiohist) FIOHIST=$2; shift 2 ;;
+    --gen) GEN=$2; shift 2 ;;
+    --dir) DIR=$2; shift 2 ;;
+    --hosts) HOSTS=$2; shift 2 ;;
+    --targets) TARGETS=$2; shift 2 ;;
+    --port) PORT=$2; shift 2 ;;
+    --cluster-http) CHTTP=$2; shift 2 ;;
+    --cluster-transport) CTRANSPORT=$2; shift 2 ;;
+    --) shift; PUSH_ARGS=("$@"); break ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "es_scale.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+log() { echo "es_scale.sh: $*" >&2; }
+die() { log "$*"; exit 1; }
+for b in "$ROOT"/build/fiohist "$ROOT"/build*/fiohist; do
+  [ -z "$FIOHIST" ] && [ -x "$b" ] && FIOHIST=$b
+done
+for b in "$ROOT"/build/bench/gen_corpus "$ROOT"/build*/bench/gen_corpus; do
+  [ -z "$GEN" ] && [ -x "$b" ] && GEN=$b
+done
+[ -x "$FIOHIST" ] || die "no fiohist binary (--fiohist BIN)"
+[ -x "$GEN" ] || die "no gen_corpus binary (--gen BIN; cmake --build build --target gen_corpus)"
+
+# The corpus: the same command and cache as bench/run.sh's many-logs shape.
+GEN_VERSION=$(sed -n 's/^constexpr int kVersion = \([0-9]*\);.*/\1/p' "$HERE/gen_corpus.cc")
+CORPUS="$DIR/many-v${GEN_VERSION:-0}-h$HOSTS"
+if [ ! -f "$CORPUS.done" ]; then
+  log "generating $CORPUS ($HOSTS hosts x 4 jobs x 30 s)"
+  rm -rf "$CORPUS"
+  mkdir -p "$DIR"
+  "$GEN" --hosts "$HOSTS" --jobs 4 --seconds 30 --gz-out "$CORPUS" >&2 && touch "$CORPUS.done" ||
+    die "gen_corpus failed"
+fi
+mapfile -t LOGS < <(find "$CORPUS" -type f -name '*_clat_hist.*' | sort)
+N=${#LOGS[@]}
+GZ_BYTES=$(cat "${LOGS[@]}" | wc -c)
+START=2026-11-27T10:00:00Z
+RUN=scale
+PREFIX=fiohistscale
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fiohist-es-scale.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+# timed OUT ERR cmd...: runs cmd under `ulimit -n 1024`, prints "wall_s cpu_s rc".
+timed() {
+  python3 - "$@" <<'EOF'
+import resource, subprocess, sys, time
+out, err, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+t = time.time()
+with open(out, "w") as o, open(err, "w") as e:
+    rc = subprocess.call(["bash", "-c", 'ulimit -n 1024 && exec "$@"', "x"] + cmd,
+                         stdout=o, stderr=e)
+wall = time.time() - t
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.1f %.1f %.1f %d" % (wall, ru.ru_utime + ru.ru_stime, ru.ru_utime, rc))
+EOF
+}
+
+ROWS=()
+row() { ROWS+=("$(printf '%-34s %s' "$1" "$2")"); }
+mb() { awk -v b="$1" 'BEGIN{printf "%.1f MB", b/1e6}'; }
+
+measure() {  # $1 = label, $2 = URL (comma list): push, count, force-merge, store
+  local label=$1 url=$2 first=${2%%,*}
+  curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
+  log "$label: pushing $N logs"
+  read -r wall cpu user rc < <(timed "$WORK/push.out" "$WORK/push.err" "$FIOHIST" push \
+    --es-url "$url" --index-prefix "$PREFIX" --run "$RUN" --start-time "$START" --quiet \
+    "${PUSH_ARGS[@]}" "${LOGS[@]}")
+  [ "$rc" = 0 ] || { tail -5 "$WORK/push.err" >&2; die "$label: push exited $rc"; }
+  curl -s -o /dev/null -X POST "$first/$PREFIX-*/_refresh"
+  local docs
+  docs=$(curl -s "$first/$PREFIX-*/_count" | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
+  log "$label: force-merging"
+  curl -s -o /dev/null --max-time 3600 -X POST "$first/$PREFIX-*/_forcemerge?max_num_segments=1"
+  curl -s -o /dev/null -X POST "$first/$PREFIX-*/_refresh"
+  local stores
+  stores=$(curl -s "$first/_cat/indices/$PREFIX-*?bytes=b&h=index,pri,rep,pri.store.size,store.size&format=json")
+  local pri total shards
+  read -r pri total shards < <(python3 -c '
+import json, sys
+rows = json.loads(sys.argv[1])
+print(sum(int(r["pri.store.size"]) for r in rows), sum(int(r["store.size"]) for r in rows),
+      " ".join("%s:%sx%s" % (r["index"].split("-")[1], r["pri"], int(r["rep"]) + 1)
+               for r in sorted(rows, key=lambda r: r["index"])).replace(" ", ","))' "$stores")
+  local rundoc
+  rundoc=$(curl -s "$first/$PREFIX-runs-*/_search?size=1" | python3 -c '
+import json, sys
+h = json.load(sys.stdin)["hits"]["hits"]
+print(len(json.dumps(h[0]["_source"], separators=(",", ":"))) if h else 0)')
+  local interval
+  interval=$(curl -s "$first/$PREFIX-pctiles-*/_settings/index.refresh_interval?flat_settings=true" |
+    python3 -c 'import json,sys; print(",".join(sorted({v["settings"].get("index.refresh_interval","default") for v in json.load(sys.stdin).values()})))')
+  row "$label: documents" "$docs"
+  row "$label: store after force-merge" "$(mb "$pri") primaries ($(awk -v a="$pri" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(mb "$total") with replicas"
+  row "$label: shards (primaries x copies)" "$shards"
+  row "$label: run document" "$rundoc bytes of _source"
+  row "$label: push wall (under load)" "$wall s"
+  row "$label: fiohist CPU (user+sys)" "$cpu s ($user user)"
+  row "$label: refresh_interval after" "$interval"
+  grep -h "data nodes\|refresh off" "$WORK/push.err" >&2 || true
+  curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
+}
+
+IFS=, read -ra WANT <<<"$TARGETS"
+for t in "${WANT[@]}"; do
+  case "$t" in
+    out)
+      read -r wall cpu user rc < <(timed "$WORK/out.out" "$WORK/out.err" "$FIOHIST" push \
+        --out "$WORK/out" --run "$RUN" --start-time "$START" --quiet "${PUSH_ARGS[@]}" \
+        "${LOGS[@]}")
+      [ "$rc" = 0 ] || die "push --out exited $rc"
+      OUT_BYTES=$(cat "$WORK"/out/* | wc -c)
+      row "push --out: files" "$(mb "$OUT_BYTES") ($(awk -v a="$OUT_BYTES" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(ls "$WORK/out" | wc -l) files"
+      row "push --out: wall (under load)" "$wall s"
+      row "push --out: fiohist CPU (user+sys)" "$cpu s ($user user)"
+      rm -rf "$WORK/out" ;;
+    node)
+      url=$("$ROOT/tests/es/es-node.sh" start --name bench-scale --port "$PORT")
+      measure "1 node" "$url" || { "$ROOT/tests/es/es-node.sh" stop --name bench-scale; exit 1; }
+      "$ROOT/tests/es/es-node.sh" stop --name bench-scale ;;
+    cluster)
+      C=(--name bench-scale-c --http "$CHTTP" --transport "$CTRANSPORT" --nodes 3)
+      "$ROOT/tests/es/es-cluster.sh" start "${C[@]}" >&2
+      urls="http://127.0.0.1:$CHTTP,http://127.0.0.1:$((CHTTP + 1)),http://127.0.0.1:$((CHTTP + 2))"
+      # replicas 1 (the cluster's point); the primaries spread by push itself.
+      measure "3 nodes" "$urls" || { "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}"; exit 1; }
+      "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}" ;;
+    *) die "unknown target $t (node, cluster, out)" ;;
+  esac
+done
+
+echo
+echo "fiohist push at scale  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "corpus: $N logs ($HOSTS hosts x 4 jobs x 30 s), $(mb "$GZ_BYTES") gzip; push args: ${PUSH_ARGS[*]:-(none)}"
+printf '%s\n' "${ROWS[@]}"
