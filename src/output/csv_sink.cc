@@ -1,8 +1,6 @@
 #include "output/csv_sink.h"
 
-#include <cerrno>
-#include <cstring>
-
+#include "base/file_write.h"
 #include "base/number_format.h"
 #include "log/time_anchor.h"
 #include "output/fields.h"
@@ -15,10 +13,7 @@ CsvSink::CsvSink(std::FILE* out, LatencyUnit unit, RowSelection rows)
 Status CsvSink::Begin(const RunInfo& info) {
   info_ = info;
   const std::string header = CsvHeader(info.percentiles.names);
-  if (std::fputs(header.c_str(), out_) < 0) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
+  return WriteText(out_, header);
 }
 
 void CsvSink::Format(const ScopeResult& r, std::string* out) const {
@@ -92,18 +87,8 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
   l += '\n';
 }
 
-Status CsvSink::Write(std::string_view row) {
-  if (std::fwrite(row.data(), 1, row.size(), out_) != row.size()) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
-}
+Status CsvSink::Write(std::string_view row) { return WriteText(out_, row); }
 
-Status CsvSink::End(const RunSummary&) {
-  if (std::fflush(out_) != 0) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
-}
+Status CsvSink::End(const RunSummary&) { return FlushText(out_); }
 
 }  // namespace fiohist
