@@ -1,8 +1,8 @@
 // `fiohist compare`: is a run worse than its baseline(s)? A verdict a CI job can gate on.
 #include <sys/stat.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli/command_line.h"
+#include "cli/command_progress.h"
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
@@ -255,12 +256,21 @@ int LoadFromEs(CompareArgs* a, RunData* run, std::vector<RunData>* baselines) {
     }
   }
   const int64_t quantum = a->quantum_given ? a->quantum_ms : 0;
-  s = ReadRunCells(client.get(), a->conn.index_prefix, a->run, quantum, a->window, run);
+  // A line per run read back (a run of 4096 jobs is hundreds of thousands of documents).
+  CommandProgress progress(ProgressMeter::WantedOnStderr(a->quiet));
+  auto read = [&](const std::string& name, const QuantumWindow& window, RunData* data) {
+    BucketReadProgress counts;
+    progress.StartReadBack(&counts, "run '" + name + "'");
+    Status st =
+        ReadRunCells(client.get(), a->conn.index_prefix, name, quantum, window, data, &counts);
+    progress.Stop();  // before `counts` goes
+    return st;
+  };
+  s = read(a->run, a->window, run);
   for (const std::string& b : a->baselines) {
     if (!s.ok()) break;
     baselines->emplace_back();
-    s = ReadRunCells(client.get(), a->conn.index_prefix, b, quantum,
-                     BaselineWindow(a->window, *run), &baselines->back());
+    s = read(b, BaselineWindow(a->window, *run), &baselines->back());
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());
