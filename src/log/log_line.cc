@@ -11,10 +11,6 @@
 namespace fiohist {
 namespace {
 
-// Larger stamps are no fio time (10^15 ms is the year 33658) and would overflow the time
-// grid once quanta and offsets are added.
-constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
-
 // fio writes zero counts as "0, ". Returns how many such columns start at `p` (at most 10),
 // looking at 32 bytes, which must be readable. Most of a line is runs of them, so this is
 // where parsing spends its time: a few vector compares instead of a loop per column.

@@ -5,9 +5,6 @@
 namespace fiohist {
 namespace {
 
-// As log_line.cc: larger stamps are no fio time and would overflow the time grid.
-constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
-
 inline int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
