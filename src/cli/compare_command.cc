@@ -123,6 +123,8 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
        "stdout: table, json or junit")
       ("json", po::value(&a->json_file), "also write the JSON to FILE")
       ("junit", po::value(&a->junit_file), "also write JUnit XML to FILE")
+      ("quiet", po::bool_switch(&a->quiet),
+       "no progress line and no note of what a directory gave on stderr")
       ("runs", po::value(&positional_runs)->composing(), "RUN BASELINE...");
   // clang-format on
   AddEsConnectionOptions(&desc, &a->conn);
