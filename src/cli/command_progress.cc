@@ -52,12 +52,13 @@ void CommandProgress::StartIndexing(uint64_t total, const std::atomic<uint64_t>*
   });
 }
 
-void CommandProgress::StartReadBack(const std::atomic<uint64_t>* documents) {
+void CommandProgress::StartReadBack(const BucketReadProgress* progress, const std::string& what) {
   Stop();
   if (!enabled_) return;
+  const std::string lead = what.empty() ? "reading back: " : "reading back " + what + ": ";
   meter_ = std::make_unique<ProgressMeter>(stderr, true, [=](double elapsed) {
-    return "reading back: " +
-           ProgressText(documents->load(), 0, elapsed, false, "bucket documents");
+    return lead + ProgressText(progress->documents.load(), progress->total.load(), elapsed, false,
+                               "bucket documents");
   });
 }
 

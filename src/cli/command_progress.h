@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/progress_meter.h"
+#include "es/bucket_reader.h"
 #include "stats/result_sink.h"
 
 namespace fiohist {
@@ -29,9 +30,10 @@ class CommandProgress {
                     const std::atomic<uint64_t>* indexed);
   /// "indexing: N of TOTAL documents (p%), rate, time left".
   void StartIndexing(uint64_t total, const std::atomic<uint64_t>* indexed);
-  /// "reading back: N bucket documents, R documents/s" (the run's total is not asked for:
-  /// it would cost a count over every month's index).
-  void StartReadBack(const std::atomic<uint64_t>* documents);
+  /// "reading back: N of TOTAL bucket documents (p%), rate, time left" (the total once the
+  /// server has counted them: BucketReader::ReportProgress); `what` (e.g. "run 'r1'") after
+  /// "reading back" when not empty.
+  void StartReadBack(const BucketReadProgress* progress, const std::string& what = "");
   /// Ends the current phase's line.
   void Stop();
 

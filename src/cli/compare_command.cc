@@ -1,8 +1,8 @@
 // `fiohist compare`: is a run worse than its baseline(s)? A verdict a CI job can gate on.
 #include <sys/stat.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli/command_line.h"
+#include "cli/command_progress.h"
 #include "cli/commands.h"
 #include "cli/es_flags.h"
 #include "cli/exit_code.h"
@@ -127,6 +128,8 @@ int ParseArgs(int argc, char** argv, CompareArgs* a) {
        "stdout: table, json or junit")
       ("json", po::value(&a->json_file), "also write the JSON to FILE")
       ("junit", po::value(&a->junit_file), "also write JUnit XML to FILE")
+      ("quiet", po::bool_switch(&a->quiet),
+       "no progress line and no note of what a directory gave on stderr")
       ("runs", po::value(&positional_runs)->composing(), "RUN BASELINE...");
   // clang-format on
   AddEsConnectionOptions(&desc, &a->conn);
@@ -270,12 +273,21 @@ int LoadFromEs(CompareArgs* a, RunData* run, std::vector<RunData>* baselines) {
     }
   }
   const int64_t quantum = a->quantum_given ? a->quantum_ms : 0;
-  s = ReadRunCells(client.get(), a->conn.index_prefix, a->run, quantum, a->window, run);
+  // A line per run read back (a run of 4096 jobs is hundreds of thousands of documents).
+  CommandProgress progress(ProgressMeter::WantedOnStderr(a->quiet));
+  auto read = [&](const std::string& name, const QuantumWindow& window, RunData* data) {
+    BucketReadProgress counts;
+    progress.StartReadBack(&counts, "run '" + name + "'");
+    Status st =
+        ReadRunCells(client.get(), a->conn.index_prefix, name, quantum, window, data, &counts);
+    progress.Stop();  // before `counts` goes
+    return st;
+  };
+  s = read(a->run, a->window, run);
   for (const std::string& b : a->baselines) {
     if (!s.ok()) break;
     baselines->emplace_back();
-    s = ReadRunCells(client.get(), a->conn.index_prefix, b, quantum,
-                     BaselineWindow(a->window, *run), &baselines->back());
+    s = read(b, BaselineWindow(a->window, *run), &baselines->back());
   }
   if (!s.ok()) {
     std::fprintf(stderr, "fiohist compare: %s\n", s.message().c_str());

@@ -1,10 +1,9 @@
 // `fiohist load`.
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
 
+#include "base/progress_meter.h"
 #include "cli/bulk_report.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
@@ -24,7 +23,7 @@ int RunLoadCommand(int argc, char** argv) {
   EsConnectionOptions conn;
   BulkOptions bulk;
   std::string dir, mappings;
-  bool no_setup = false;
+  bool no_setup = false, quiet = false;
   po::options_description desc("load options");
   AddEsConnectionOptions(&desc, &conn);
   AddBulkOptions(&desc, &bulk);
@@ -32,7 +31,8 @@ int RunLoadCommand(int argc, char** argv) {
   desc.add_options()
       ("dir", po::value(&dir)->required(), "directory of bulk-*.ndjson files")
       ("mappings", po::value(&mappings), "folder of the index templates")
-      ("no-setup", po::bool_switch(&no_setup), "do not install the index templates first");
+      ("no-setup", po::bool_switch(&no_setup), "do not install the index templates first")
+      ("quiet", po::bool_switch(&quiet), "no progress line on stderr (errors still go there)");
   // clang-format on
   po::positional_options_description positional;
   positional.add("dir", 1);
@@ -73,7 +73,10 @@ int RunLoadCommand(int argc, char** argv) {
   BucketFormChooser chooser(histogram);
   const std::string buckets = IndexBaseName(conn.index_prefix, DocKind::kBuckets);
   std::unique_ptr<EsSender> sender;
-  Status st = EsSender::Create(client.get(), bulk, MakeBulkProgress(), &sender);
+  const bool progress = ProgressMeter::WantedOnStderr(quiet);
+  Status st = EsSender::Create(
+      client.get(), bulk, progress ? MakeBulkProgress() : std::function<void(const BulkStats&)>(),
+      &sender);
   if (!st.ok()) {
     std::cerr << "fiohist load: " << st.message() << "\n";
     return kExitError;
@@ -91,7 +94,7 @@ int RunLoadCommand(int argc, char** argv) {
     return sender->queue().Add(std::move(action));
   });
   Status finished = sender->queue().Finish();
-  if (isatty(STDERR_FILENO)) std::fputc('\n', stderr);  // ends the progress line
+  if (progress) std::fputc('\n', stderr);  // ends the progress line
   const BulkStats stats = sender->queue().stats();
   PrintBulkErrors(stats);
   std::cout << FormatBulkSummary(stats) << "\n";

@@ -219,7 +219,7 @@ int RunReadBack(PctilesArgs* args, ResultSink* table) {
   std::unique_ptr<HttpClient> client = ConnectOrComplain("pctiles", &args->conn);
   if (!client) return kExitError;
   ReadBackFacts facts;
-  std::atomic<uint64_t> read{0};
+  BucketReadProgress read;
   CommandProgress progress(ProgressMeter::WantedOnStderr(args->quiet));
   progress.StartReadBack(&read);
   const Status s = ReadBackRun(client.get(), args->conn.index_prefix, args->back.query,

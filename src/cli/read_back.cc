@@ -41,8 +41,9 @@ Status ReadBackFromVariables(po::variables_map* vm, ReadBackFlags* flags) {
 
 Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const BucketQuery& query,
                    PipelineOptions options, bool quantum_given, ResultSink* sink,
-                   ReadBackFacts* facts, std::atomic<uint64_t>* progress) {
+                   ReadBackFacts* facts, BucketReadProgress* progress) {
   BucketReader reader(client, index_prefix);
+  reader.ReportProgress(progress);
   std::unique_ptr<HistogramReplay> replay;
   Status s = reader.Read(
       query,
@@ -64,10 +65,7 @@ Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const Bu
         replay->SetSeriesLogs(run.series_logs);
         return Status();
       },
-      [&](const StoredQuantum& q) {
-        if (progress != nullptr) progress->fetch_add(1, std::memory_order_relaxed);
-        return replay->Add(q);
-      });
+      [&](const StoredQuantum& q) { return replay->Add(q); });
   facts->documents = reader.documents();
   if (replay) return s.ok() ? replay->Finish() : s;
   // BucketReader says "no bucket documents match in INDICES" before the first document.

@@ -1,9 +1,6 @@
 // Read-back: a run's statistics rebuilt from its bucket documents instead of its logs.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
-
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <string>
@@ -46,9 +43,9 @@ Status ReadBackFromVariables(boost::program_options::variables_map* vm, ReadBack
 /// (scopes, directions, percentiles, SLA; quantum: the run's own unless `quantum_given`,
 /// which must then be a multiple of it). Errors say whether the run does not exist or
 /// only the window (--from/--to, --host, --job) holds nothing. `progress` (may be null)
-/// counts the documents read as they come (CommandProgress::StartReadBack).
+/// gets the documents' total and counts them as they come (CommandProgress::StartReadBack).
 Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const BucketQuery& query,
                    PipelineOptions options, bool quantum_given, ResultSink* sink,
-                   ReadBackFacts* facts, std::atomic<uint64_t>* progress = nullptr);
+                   ReadBackFacts* facts, BucketReadProgress* progress = nullptr);
 
 }  // namespace fiohist

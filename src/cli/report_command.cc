@@ -237,7 +237,7 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
   Status s;
   if (query != nullptr) {
     ReadBackFacts facts;
-    std::atomic<uint64_t> read{0};
+    BucketReadProgress read;
     progress.StartReadBack(&read);
     s = ReadBackRun(client, args.conn.index_prefix, *query, args.options, args.back.quantum_given,
                     &fanout, &facts, &read);

@@ -4,15 +4,14 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <set>
 
+#include "base/file_write.h"
 #include "base/number_format.h"
 #include "compat/argparse_syntax.h"
 #include "compat/python_text.h"
@@ -602,15 +601,13 @@ Status WritePctiles(const PctilesOptions& options, const PctilesResult& result, 
     text += "\n";
     // Written out in chunks: a long run's text need not be held whole.
     if (text.size() > (1 << 16)) {
-      std::fwrite(text.data(), 1, text.size(), out);
+      Status s = WriteText(out, text);
+      if (!s.ok()) return s;
       text.clear();
     }
   }
-  std::fwrite(text.data(), 1, text.size(), out);
-  if (std::fflush(out) != 0 || std::ferror(out)) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
+  Status s = WriteText(out, text);
+  return s.ok() ? FlushText(out) : s;
 }
 
 }  // namespace compat

@@ -1,14 +1,13 @@
 #include "compat/fiologparser_hist.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
 #include <queue>
 
+#include "base/file_write.h"
 #include "compat/fiologparser_hist_parts.h"
 #include "compat/fiologparser_hist_weighted.h"
 
@@ -169,11 +168,8 @@ Status RunFiologparserHist(const FlhOptions& options, std::FILE* out) {
     s = RunFlhWeighted(options, bins, &logs, &printer);
   }
   if (!s.ok()) return s;
-  std::fwrite(text.data(), 1, text.size(), out);
-  if (std::fflush(out) != 0 || std::ferror(out)) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
+  s = WriteText(out, text);
+  return s.ok() ? FlushText(out) : s;
 }
 
 }  // namespace compat

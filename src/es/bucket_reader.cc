@@ -332,6 +332,27 @@ Status BucketReader::Read(const BucketQuery& query,
   }
   const std::vector<std::string> directions =
       real ? std::vector<std::string>{"read", "write", "trim"} : std::vector<std::string>{"all"};
+  if (progress_ != nullptr) {
+    // The progress line's total: the documents the pages below will hold.
+    rapidjson::StringBuffer count_body;
+    Writer w(count_body);
+    w.StartObject();
+    w.Key("size");
+    w.Int(0);
+    w.Key("track_total_hits");
+    w.Bool(true);
+    Filter(w, query, run.scope, directions);
+    w.EndObject();
+    rapidjson::Document counted;
+    s = Search(client_, prefix_, std::string(count_body.GetString(), count_body.GetSize()),
+               "counting the run's bucket documents", &counted);
+    if (!s.ok()) return s;
+    const rapidjson::Value& hits = counted["hits"];
+    if (hits.HasMember("total") && hits["total"].IsObject() && hits["total"].HasMember("value") &&
+        hits["total"]["value"].IsUint64()) {
+      progress_->total.store(hits["total"]["value"].GetUint64());
+    }
+  }
 
   std::unique_ptr<BucketDecoder> decoder;
   std::unique_ptr<RecordRegrid> regrid;  // record-form documents' records, placed again
@@ -383,6 +404,7 @@ Status BucketReader::Read(const BucketQuery& query,
       if (!s.ok()) return s;
     }
     ++documents_;
+    if (progress_ != nullptr) progress_->documents.fetch_add(1, std::memory_order_relaxed);
     if (BucketDecoder::HasRecords(src)) {
       if (!regrid) {
         if (run.quantum_ms <= 0) return Status::Error(where + ": expected quantum_s > 0");

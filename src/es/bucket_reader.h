@@ -1,6 +1,7 @@
 // Reading a run's bucket documents back from Elasticsearch / OpenSearch, in time order.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -38,6 +39,14 @@ struct BucketRunFacts {
   std::map<std::pair<std::string, std::string>, int> series_logs;
 };
 
+/// What a read shows a progress line while it runs (read from another thread).
+struct BucketReadProgress {
+  /// Documents read so far.
+  std::atomic<uint64_t> documents{0};
+  /// Documents the read will take (0 until the server has counted them).
+  std::atomic<uint64_t> total{0};
+};
+
 /// Pages through one run's bucket documents of its finest stored scope (job, else host,
 /// else cluster) and its real directions (`all` only where nothing else was stored),
 /// sorted by time, host, job and direction (search_after), decoding each in any form
@@ -51,11 +60,15 @@ class BucketReader {
               const std::function<Status(const StoredQuantum&)>& each);
   /// Documents read by the last Read().
   uint64_t documents() const { return documents_; }
+  /// Makes Read() count its documents into `*progress` (may be null: none), after asking
+  /// the server how many there are (one count over the same indices and filter).
+  void ReportProgress(BucketReadProgress* progress) { progress_ = progress; }
 
  private:
   HttpClient* client_;
   std::string prefix_;
   uint64_t documents_ = 0;
+  BucketReadProgress* progress_ = nullptr;
 };
 
 }  // namespace fiohist

@@ -9,8 +9,10 @@
 namespace fiohist {
 
 Status ReadRunCells(HttpClient* client, const std::string& index_prefix, const std::string& run,
-                    int64_t quantum_ms, const QuantumWindow& window, RunData* data) {
+                    int64_t quantum_ms, const QuantumWindow& window, RunData* data,
+                    BucketReadProgress* progress) {
   BucketReader reader(client, index_prefix);
+  reader.ReportProgress(progress);
   BucketQuery query;
   query.run = run;
   RunCellsSink sink(run, window);

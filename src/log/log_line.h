@@ -10,6 +10,10 @@
 
 namespace fiohist {
 
+/// The largest time stamp (ms) a log line may carry: larger ones are no fio time (10^15 ms
+/// is the year 33658) and would overflow the time grid once quanta and offsets are added.
+inline constexpr uint64_t kMaxTimeMs = 1000000000000000ULL;
+
 /// I/O direction as fio writes it in column 2, plus the sum of all three.
 enum class Direction : uint8_t { kRead = 0, kWrite = 1, kTrim = 2, kAll = 3 };
 

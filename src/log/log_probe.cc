@@ -13,11 +13,6 @@
 #include "log/stats_reset.h"
 
 namespace fiohist {
-namespace {
-
-constexpr int64_t kEpochThresholdMs = 100000000000LL;  // 1973: smaller stamps are relative
-
-}  // namespace
 
 Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe) {
   LogSource source;

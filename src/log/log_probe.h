@@ -11,6 +11,10 @@
 
 namespace fiohist {
 
+/// Time stamps (ms) from here on (1973) are Unix epoch times; smaller ones are relative to
+/// the job's start.
+inline constexpr int64_t kEpochThresholdMs = 100000000000LL;
+
 /// What the first lines of a log say about it, read before the run is laid out.
 struct LogProbe {
   /// Count columns of the first well-formed line.

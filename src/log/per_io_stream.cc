@@ -10,8 +10,6 @@
 namespace fiohist {
 namespace {
 
-constexpr int64_t kEpochThresholdMs = 100000000000LL;  // as log_probe.cc: 1973
-
 // fio's per-I/O lines with log_window_value=both have a second value where the direction
 // would be: a latency above 2 (no direction) there tells them apart.
 bool LooksTwoValued(const uint64_t* fields, int columns) {

@@ -1,8 +1,6 @@
 #include "output/csv_sink.h"
 
-#include <cerrno>
-#include <cstring>
-
+#include "base/file_write.h"
 #include "base/number_format.h"
 #include "log/time_anchor.h"
 #include "output/fields.h"
@@ -16,10 +14,7 @@ Status CsvSink::Begin(const RunInfo& info) {
   info_ = info;
   issue_ = info.placement == "issue";
   const std::string header = CsvHeader(info.percentiles.names, issue_);
-  if (std::fputs(header.c_str(), out_) < 0) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
+  return WriteText(out_, header);
 }
 
 void CsvSink::Format(const ScopeResult& r, std::string* out) const {
@@ -99,18 +94,8 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
   l += '\n';
 }
 
-Status CsvSink::Write(std::string_view row) {
-  if (std::fwrite(row.data(), 1, row.size(), out_) != row.size()) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
-}
+Status CsvSink::Write(std::string_view row) { return WriteText(out_, row); }
 
-Status CsvSink::End(const RunSummary&) {
-  if (std::fflush(out_) != 0) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
-}
+Status CsvSink::End(const RunSummary&) { return FlushText(out_); }
 
 }  // namespace fiohist

@@ -1,7 +1,6 @@
 #include "output/row_json_sink.h"
 
-#include <cerrno>
-#include <cstring>
+#include "base/file_write.h"
 
 namespace fiohist {
 
@@ -26,20 +25,16 @@ Status RowJsonSink::Write(std::string_view row) {
   // In a JSON array, rows are separated by commas (one row per line still).
   const char* lead = array_ ? (first_ ? "[" : ",") : "";
   first_ = false;
-  if (std::fputs(lead, out_) < 0 ||
-      std::fwrite(row.data(), 1, row.size(), out_) != row.size()) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
-  }
-  return Status();
+  Status s = WriteText(out_, lead);
+  return s.ok() ? WriteText(out_, row) : s;
 }
 
 Status RowJsonSink::End(const RunSummary&) {
-  if (array_ && std::fputs(first_ ? "[]\n" : "]\n", out_) < 0) {
-    return Status::Error(std::string("cannot write output: ") + std::strerror(errno));
+  if (array_) {
+    Status s = WriteText(out_, first_ ? "[]\n" : "]\n");
+    if (!s.ok()) return s;
   }
-  return std::fflush(out_) == 0 ? Status()
-                                : Status::Error(std::string("cannot write output: ") +
-                                                std::strerror(errno));
+  return FlushText(out_);
 }
 
 }  // namespace fiohist

@@ -7,7 +7,9 @@ stderr is not a terminal. FIOHIST_PROGRESS_AFTER_MS=0 makes the line show howeve
 work is (the default waits a second), so the test waits for nothing but the process.
 
 With `es` (and FIOHIST_ES_URL): `push` to the node draws the indexing line, ending at every
-document of the known total, and `pctiles --run` the read-back line.
+document of the known total; `pctiles --run` and `compare --es-url` the read-back line (of
+the total the server counted first: one line per run for compare); `load` its indexing line;
+with --quiet none of them.
 
 Usage: progress_test.py FIOHIST DATA_DIR WORKDIR [es]
 """
@@ -69,8 +71,36 @@ if sys.argv[4:] == ["es"]:
     rc, tty = under_pty(["pctiles", "-o", "back.csv", "--es-url", url, "--index-prefix", "progress",
                          "--run", "progress"])
     lines = re.findall(r"\rreading back: ([^\r\n\x1b]*)", tty)
-    check(rc == 0 and lines and re.match(r"\d+ bucket documents", lines[-1]),
-          "pctiles --run draws the read-back line: %r" % lines[-1:])
+    read = re.search(r"run 'progress': (\d+) bucket documents", tty)
+    check(rc == 0 and lines and read and
+          re.match(r"%s of %s bucket documents \(100%%\)" % (read.group(1), read.group(1)), lines[-1]),
+          "pctiles --run draws the read-back line, ending at the total the server counted: %r"
+          % lines[-1:])
+    # compare --es-url: a read-back line per run, each of its known total.
+    rc, tty = under_pty(["push", "--es-url", url, "--index-prefix", "progress", "--run", "progress2",
+                         "--quiet", logs])
+    check(rc == 0 and "\r" not in tty.replace("\r\n", ""),
+          "push --quiet to the node draws no progress (rc %d): %r" % (rc, tty[:200]))
+    compare = ["compare", "--es-url", url, "--index-prefix", "progress", "progress", "progress2"]
+    rc, tty = under_pty(compare)
+    for run in ("progress", "progress2"):
+        lines = re.findall(r"\rreading back run '%s': ([^\r\n\x1b]*)" % run, tty)
+        check(rc in (0, 5, 6) and lines and re.match(r"(\d+) of \1 bucket documents \(100%\)", lines[-1]),
+              "compare --es-url draws run %s's read-back line, ending at its total (rc %d): %r"
+              % (run, rc, lines[-1:] or tty[-300:]))
+    rc, tty = under_pty(compare + ["--quiet"])
+    check(rc in (0, 5, 6) and "reading back" not in tty,
+          "compare --es-url --quiet draws no progress: %r" % tty[:200])
+    # load: its indexing line on a terminal, none with --quiet.
+    rc, tty = under_pty(["push", "--run", "loaded", "--quiet", "--out", "loaded", logs])
+    check(rc == 0, "push --out for load succeeds (rc %d)" % rc)
+    rc, tty = under_pty(["load", "loaded", "--es-url", url, "--index-prefix", "progressload"])
+    check(rc == 0 and re.search(r"\r  indexed \d+", tty),
+          "load draws its indexing line (rc %d): %r" % (rc, tty[-300:]))
+    rc, tty = under_pty(["load", "loaded", "--es-url", url, "--index-prefix", "progressload",
+                         "--quiet"])
+    check(rc == 0 and "\r" not in tty.replace("\r\n", ""),
+          "load --quiet draws no progress (rc %d): %r" % (rc, tty[:300]))
     if c.failures:
         sys.exit("%d check(s) failed" % len(c.failures))
     print("all checks passed")
