@@ -26,6 +26,7 @@ both servers have the same HOST). Then:
 Waits for events (a server's port listening, fio exiting), never fixed sleeps.
 """
 import csv
+import gzip
 import io
 import json
 import os
@@ -318,7 +319,8 @@ def push(out, outdir, want):
     hosts = set()
     for root, _, files in os.walk(outdir):
         for f in files:
-            for line in open(os.path.join(root, f)):
+            opener = gzip.open if f.endswith(".gz") else open  # push --out writes gzip
+            for line in opener(os.path.join(root, f), "rt"):
                 if '"host"' in line:
                     hosts.add(json.loads(line).get("host"))
     check(set(want) <= hosts, "push documents name both servers (%s)"

@@ -43,11 +43,9 @@ def bulk_docs(out_dir):
     """{(index, id): document} of the bulk NDJSON files in `out_dir` (the last write of an
     id wins, as in the node)."""
     docs = {}
-    for fn in sorted(os.listdir(out_dir)):
-        if not fn.endswith(".ndjson"):
-            continue
+    for path in testlib.bulk_files(out_dir):
         action = None
-        for line in open(os.path.join(out_dir, fn)):
+        for line in testlib.read_bulk_file(path).splitlines():
             o = json.loads(line)
             if action is None:
                 action = next(iter(o.values()))

@@ -109,8 +109,7 @@ def bad(tmp):
     # The same cut stream into --out: the run document says aborted.
     out_dir = os.path.join(tmp, "cut-out")
     rc, out, err = run(["follow", "--run", "t", "--out", out_dir, "-"], stdin=cut)
-    runs = [json.loads(l) for fn in sorted(os.listdir(out_dir)) if fn.endswith(".ndjson")
-            for l in open(os.path.join(out_dir, fn)) if '"duration_s"' in l]
+    runs = [json.loads(l) for l in testlib.bulk_lines(out_dir) if '"duration_s"' in l]
     check(rc == 3 and runs and runs[-1].get("state") == "aborted",
           "cut stream: the run document says state aborted (%s)"
           % (runs[-1].get("state") if runs else "no run document"))
@@ -224,8 +223,7 @@ def bad(tmp):
     # push of a finished status file (quanta + whole run) and of a plain json+ result.
     out_dir = os.path.join(tmp, "push-status")
     rc, out, err = run(["push", "--run", "st", "--out", out_dir, "--quiet", good])
-    docs = [json.loads(l) for fn in sorted(os.listdir(out_dir)) if fn.endswith(".ndjson")
-            for l in open(os.path.join(out_dir, fn)) if '"_index"' not in l]
+    docs = [json.loads(l) for l in testlib.bulk_lines(out_dir) if '"_index"' not in l]
     runs = [d for d in docs if "duration_s" in d]
     check(rc == 0 and len(runs) == 1 and runs[0].get("read_samples") == final_reads and
           any(d.get("scope") == "job" and ("latency" in d or "bucket_ios" in d) for d in docs),
@@ -235,8 +233,7 @@ def bad(tmp):
     open(plain, "w").write(json.dumps(objs[-1][1]))
     out_dir = os.path.join(tmp, "push-plain")
     rc, out, err = run(["push", "--run", "pl", "--out", out_dir, "--quiet", plain])
-    docs = [json.loads(l) for fn in sorted(os.listdir(out_dir)) if fn.endswith(".ndjson")
-            for l in open(os.path.join(out_dir, fn)) if '"_index"' not in l]
+    docs = [json.loads(l) for l in testlib.bulk_lines(out_dir) if '"_index"' not in l]
     runs = [d for d in docs if "duration_s" in d]
     check(rc == 0 and len(docs) == 1 and runs and runs[0].get("read_samples") == final_reads and
           "whole-run documents only" in err,

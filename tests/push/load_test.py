@@ -126,7 +126,7 @@ def main():
         check(rc == 0, "direct push (%s)" % err.strip()[-200:])
         rc, _, err = fiohist(["push", "--quiet", "--out", out_dir, "--run", RUN] + LOGS)
         check(rc == 0, "push --out")
-        size = sum(os.path.getsize(f) for f in glob.glob(os.path.join(out_dir, "*.ndjson")))
+        size = sum(os.path.getsize(f) for f in testlib.bulk_files(out_dir))
         rc, out, err = fiohist(["load", out_dir, "--es-url", URL, "--index-prefix", "ldl"]
                                + MAPPINGS)
         check(rc == 0, "load (%s)" % (out + err).strip()[-300:])

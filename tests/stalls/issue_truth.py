@@ -33,6 +33,7 @@ Usage: issue_truth.py FIOHIST --data DIR [--compare-with DIR] [--table]
 import argparse
 import csv
 import glob
+import gzip
 import io
 import json
 import os
@@ -78,7 +79,9 @@ def pushed(fiohist, hist):
                        stderr=subprocess.PIPE)
         docs = []
         for name in sorted(os.listdir(out)):
-            with open(os.path.join(out, name)) as f:
+            # push --out writes gzip bulk files (bulk-NNNNNN.ndjson.gz) unless --plain-out.
+            opener = gzip.open if name.endswith(".gz") else open
+            with opener(os.path.join(out, name), "rt") as f:
                 lines = f.read().splitlines()
             docs += [(json.loads(a)["index"]["_index"], json.loads(b))
                      for a, b in zip(lines[::2], lines[1::2])]
