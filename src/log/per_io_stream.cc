@@ -258,6 +258,28 @@ Status PerIoStream::ReadIssued(const QuantumGrid& grid, int64_t until_ms) {
   return Status();
 }
 
+void PerIoStream::NoteCoverage(int64_t qs, int64_t qe) {
+  // The job ran from its start (relative logs: the floor) or its first completion, to its
+  // last completion (the end of that millisecond).
+  if (first_stamp_ == INT64_MIN) return;
+  const int64_t from = std::max(
+      qs, setup_.floor_ms > INT64_MIN / 2 ? std::min(setup_.floor_ms, first_stamp_) : first_stamp_);
+  const int64_t to = have_peek_ ? qe : std::min(qe, last_stamp_ + 1);
+  covered_ = std::max<int64_t>(0, to - from);
+}
+
+void PerIoStream::AddCounts(size_t d, const TimeSpan& span, uint64_t ios, DirectionSums* out,
+                            DirectionFlags* touched, std::vector<PlacedRecord>* placed) {
+  const Direction dir = static_cast<Direction>(d);
+  (*out)[d].AddWeighted(counts_, 1.0);
+  if (observer_) observer_(dir, counts_, 1.0);
+  if (placed) placed->push_back(PlacedRecord{dir, span, counts_});
+  (*touched)[d] = true;
+  report_.has_direction[d] = true;
+  report_.records += static_cast<long long>(ios);
+  report_.total_ios += static_cast<double>(ios);
+}
+
 Status PerIoStream::FeedIssue(const QuantumGrid& grid, int64_t q, DirectionSums* out,
                               DirectionFlags* touched, std::vector<PlacedRecord>* placed) {
   const int64_t qs = grid.Start(q), qe = grid.End(q);
@@ -289,23 +311,10 @@ Status PerIoStream::FeedIssue(const QuantumGrid& grid, int64_t q, DirectionSums*
         counts_.emplace_back(c, 1);
       }
     }
-    const Direction dir = static_cast<Direction>(d);
-    (*out)[d].AddWeighted(counts_, 1.0);
-    if (observer_) observer_(dir, counts_, 1.0);
-    if (placed) placed->push_back(PlacedRecord{dir, span, counts_});
-    (*touched)[d] = true;
-    report_.has_direction[d] = true;
-    report_.records += static_cast<long long>(j - i);
-    report_.total_ios += static_cast<double>(j - i);
+    AddCounts(d, span, j - i, out, touched, placed);
     i = j;
   }
-  if (first_stamp_ != INT64_MIN) {
-    const int64_t from =
-        std::max(qs, setup_.floor_ms > INT64_MIN / 2 ? std::min(setup_.floor_ms, first_stamp_)
-                                                     : first_stamp_);
-    const int64_t to = have_peek_ ? qe : std::min(qe, last_stamp_ + 1);
-    covered_ = std::max<int64_t>(0, to - from);
-  }
+  NoteCoverage(qs, qe);
   complete_to_ = have_peek_ || last_stamp_ == INT64_MIN ? kCompleteToAll
                                                         : CompleteTo(qe, last_stamp_, slowest_ms_);
   next_start_ms_ = issued_.empty() ? (have_peek_ ? peek_stamp_ - horizon_ms_ : INT64_MAX)
@@ -367,24 +376,9 @@ Status PerIoStream::Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out,
     }
     low_[d] = INT32_MAX;
     high_[d] = -1;
-    const Direction dir = static_cast<Direction>(di);
-    (*out)[d].AddWeighted(counts_, 1.0);
-    if (observer_) observer_(dir, counts_, 1.0);
-    if (placed) placed->push_back(PlacedRecord{dir, span, counts_});
-    (*touched)[d] = true;
-    report_.has_direction[d] = true;
-    report_.records += static_cast<long long>(ios[d]);
-    report_.total_ios += static_cast<double>(ios[d]);
+    AddCounts(d, span, ios[d], out, touched, placed);
   }
-  // The job ran from its start (relative logs: the floor) or its first completion, to its
-  // last completion (the end of that millisecond).
-  if (first_stamp_ != INT64_MIN) {
-    const int64_t from =
-        std::max(qs, setup_.floor_ms > INT64_MIN / 2 ? std::min(setup_.floor_ms, first_stamp_)
-                                                     : first_stamp_);
-    const int64_t to = have_peek_ ? qe : std::min(qe, last_stamp_ + 1);
-    covered_ = std::max<int64_t>(0, to - from);
-  }
+  NoteCoverage(qs, qe);
   next_start_ms_ = have_peek_ ? peek_stamp_ : INT64_MAX;
   if (!have_peek_) {
     reader_.reset();

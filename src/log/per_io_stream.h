@@ -70,6 +70,12 @@ class PerIoStream : public RecordStream {
   }
 
  private:
+  // Sets covered_: the milliseconds of quantum (qs, qe] the job ran.
+  void NoteCoverage(int64_t qs, int64_t qe);
+  // Adds `counts_` (one direction's I/Os of quantum `span`, `ios` of them) to the sums, the
+  // observer, the placed records and the report.
+  void AddCounts(size_t d, const TimeSpan& span, uint64_t ios, DirectionSums* out,
+                 DirectionFlags* touched, std::vector<PlacedRecord>* placed);
   // --place issue: Feed() with every I/O counted in the quantum where it was issued
   // (completion - latency, exact), read ahead until the I/Os still to come complete more
   // than the slowest bucket's latency past the quantum's end.
