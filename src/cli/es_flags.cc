@@ -25,8 +25,8 @@ void AddEsConnectionOptions(po::options_description* desc, EsConnectionOptions* 
       ("ca-file", po::value(&opts->ca_file), "PEM CA bundle to verify the server's TLS certificate")
       ("insecure", po::bool_switch(&opts->insecure), "do not verify TLS certificates")
       ("index-prefix", po::value(&opts->index_prefix)->default_value(kDefaultIndexPrefix),
-       "indices are PREFIX-pctiles-YYYY.MM, PREFIX-buckets-YYYY.MM, PREFIX-runs-YYYY.MM (the "
-       "month of each run's start)")
+       "indices are PREFIX-pctiles-YYYY.MM, PREFIX-buckets-YYYY.MM, PREFIX-runs-YYYY.MM, "
+       "PREFIX-stalls-YYYY.MM (the month of each run's start)")
       ("gzip", po::bool_switch(&opts->gzip), "gzip request bodies")
       ("timeout", po::value(&opts->timeout_s)->default_value(120.0, "120"),
        "seconds allowed for one HTTP request");

@@ -37,13 +37,13 @@ int RunLoadCommand(int argc, char** argv) {
   po::positional_options_description positional;
   positional.add("dir", 1);
   po::variables_map vm;
-  int rc =
-      ParseCommandLine(argc, argv,
-                       "usage: fiohist load DIR [--es-url URL]\n"
-                       "Documents go to PREFIX-pctiles/-buckets/-runs (and the month the files "
-                       "name) whatever prefix the files name. Bucket documents go in the form "
-                       "a direct push to this server writes (the files of push --out hold both).",
-                       desc, &positional, &vm);
+  int rc = ParseCommandLine(
+      argc, argv,
+      "usage: fiohist load DIR [--es-url URL]\n"
+      "Documents go to PREFIX-pctiles/-buckets/-runs/-stalls (and the month the files "
+      "name) whatever prefix the files name. Bucket documents go in the form "
+      "a direct push to this server writes (the files of push --out hold both).",
+      desc, &positional, &vm);
   if (rc >= 0) return rc;
   if (Status checked = CheckBulkOptions(bulk); !checked.ok()) {
     std::cerr << "fiohist load: " << checked.message() << "\n";

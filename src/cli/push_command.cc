@@ -320,12 +320,16 @@ void PrintPushSummary(const PushArgs& args, const DocumentSink& documents, const
   const auto pct = static_cast<unsigned long long>(documents.percentile_docs());
   const auto coarse = static_cast<unsigned long long>(documents.coarse_docs());
   const auto bkt = static_cast<unsigned long long>(documents.bucket_docs());
-  const unsigned long long docs = pct + bkt + 1;
-  char counts[256];
+  const auto stalls = static_cast<unsigned long long>(documents.stall_docs());
+  const unsigned long long docs = pct + bkt + stalls + 1;
+  // Stall documents are named only where the run has some: other runs' line is unchanged.
+  char stall_part[64] = "";
+  if (stalls > 0) std::snprintf(stall_part, sizeof stall_part, ", %llu stall", stalls);
+  char counts[320];
   std::snprintf(counts, sizeof counts,
                 "%llu documents (%llu percentile of which %llu at coarser resolutions, %llu "
-                "bucket, 1 run)",
-                docs, pct, coarse, bkt);
+                "bucket, 1 run%s)",
+                docs, pct, coarse, bkt, stall_part);
   if (dest.sender) {
     std::fprintf(stderr, "fiohist push: run '%s': %s; %s\n", args.meta.run.c_str(), counts,
                  FormatBulkSummary(stats).c_str());
@@ -472,8 +476,9 @@ int RunPushCommand(int argc, char** argv) {
   progress.Stop();
   PrintWarnings(stderr, summary);
   if (dest.sender) {
-    progress.StartIndexing(documents.percentile_docs() + documents.bucket_docs() + 1,
-                           &dest.indexed);
+    progress.StartIndexing(
+        documents.percentile_docs() + documents.bucket_docs() + documents.stall_docs() + 1,
+        &dest.indexed);
   }
   Status finished = dest.Finish();
   progress.Stop();

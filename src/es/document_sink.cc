@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "es/index_templates.h"
+#include "output/stall_document.h"
 
 namespace fiohist {
 
@@ -147,6 +148,17 @@ Status DocumentSink::Progress(const RunInfo& info, const RunSummary& summary,
 }
 
 Status DocumentSink::End(const RunSummary& summary) {
+  // Each stall and idle gap as a document of its own (what Grafana draws as annotations),
+  // then the run document, which keeps their summary.
+  for (const Stall& stall : summary.stalls) {
+    BulkAction s;
+    s.index = index_name(DocKind::kStalls);
+    s.id = StallId(meta_.run, stall);
+    s.source = StallDocument(stall, meta_, info_.absolute, 1000.0);
+    Status st = consume_(std::move(s));
+    if (!st.ok()) return st;
+    ++stall_docs_;
+  }
   BulkAction a;
   a.index = index_name(DocKind::kRun);
   a.id = builder_->RunId();

@@ -32,11 +32,11 @@ struct BucketOptions {
 };
 
 /// A ResultSink that makes a percentile document of every result and a bucket document of
-/// every per-quantum result BucketOptions selects and, at the end, the run document, and
-/// hands them on as index actions with deterministic ids (a re-push overwrites the same
-/// documents). Bucket counts are rounded here, in the results' time order (BucketCarry),
-/// except in the record form: job results that carry their log's records
-/// (PipelineOptions::keep_records) in the compact form store those, exact.
+/// every per-quantum result BucketOptions selects and, at the end, the run document and a
+/// document per stall of the run (output/stall_document.h), and hands them on as index actions with
+/// deterministic ids (a re-push overwrites the same documents). Bucket counts are rounded here, in
+/// the results' time order (BucketCarry), except in the record form: job results that carry their
+/// log's records (PipelineOptions::keep_records) in the compact form store those, exact.
 class DocumentSink : public ResultSink {
  public:
   DocumentSink(std::string index_prefix, RunMeta meta, ActionConsumer consume,
@@ -77,6 +77,8 @@ class DocumentSink : public ResultSink {
   /// Documents handed on so far, per kind.
   uint64_t percentile_docs() const { return percentile_docs_; }
   uint64_t bucket_docs() const { return bucket_docs_; }
+  /// Stall documents handed on (at End()).
+  uint64_t stall_docs() const { return stall_docs_; }
   /// Percentile documents of coarser resolutions among percentile_docs().
   uint64_t coarse_docs() const { return coarse_docs_; }
   /// Accuracy window documents among percentile_docs().
@@ -93,7 +95,7 @@ class DocumentSink : public ResultSink {
   Status QuantumBuckets(const ScopeResult& r);
 
   std::string prefix_;
-  std::string index_[3];
+  std::string index_[kDocKindCount];
   RunMeta meta_;
   ActionConsumer consume_;
   BucketOptions buckets_;
@@ -111,6 +113,7 @@ class DocumentSink : public ResultSink {
   uint64_t bucket_docs_ = 0;
   uint64_t coarse_docs_ = 0;
   uint64_t window_docs_ = 0;
+  uint64_t stall_docs_ = 0;
 };
 
 /// Takes the windows of an AccuracyWindowSink (put it in front) and hands them to a

@@ -95,7 +95,7 @@ Status IndexSetup::InstallTemplates(const std::string& mappings_dir, const Index
         LoadIndexTemplate(mappings_dir, TemplateFileName(kind), prefix_, kind, settings, &body);
     if (!st.ok()) return st;
   }
-  for (DocKind kind : {DocKind::kPercentiles, DocKind::kRun, DocKind::kBuckets}) {
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kRun, DocKind::kStalls, DocKind::kBuckets}) {
     IndexSettings chosen = settings;
     if (chosen.empty()) {
       Status st = KeptSettings(kind, &chosen);
@@ -188,9 +188,9 @@ Status IndexSetup::CreateRunIndices(int64_t run_start_ms, TemplateReport* report
   for (DocKind kind : kAllDocKinds) {
     std::string name = IndexName(prefix_, kind, run_start_ms);
     std::string body = "{}";
-    if (min_shards > 1 && kind != DocKind::kRun) {
-      // More primaries than the template's: every data node indexes (a run index holds one
-      // small document per run and keeps the template's).
+    if (min_shards > 1 && kind != DocKind::kRun && kind != DocKind::kStalls) {
+      // More primaries than the template's: every data node indexes (a runs or stalls index
+      // holds a few small documents per run and keeps the template's).
       IndexSettings kept;
       Status st = KeptSettings(kind, &kept);
       if (!st.ok()) return st;

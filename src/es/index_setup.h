@@ -30,7 +30,7 @@ class IndexSetup {
   IndexSetup(HttpClient* client, std::string prefix)
       : client_(client), prefix_(std::move(prefix)) {}
 
-  /// Installs the three templates from `mappings_dir` ("" = DefaultMappingsDir()), and the
+  /// Installs the four templates from `mappings_dir` ("" = DefaultMappingsDir()), and the
   /// change points' one (change_point_index.h), with `settings`; with none given, the shards
   /// and replicas of fiohist templates already there (version 2 on) are kept, so push does not
   /// undo what setup chose. When the cluster lacks the `histogram` field type, installs
@@ -46,7 +46,7 @@ class IndexSetup {
   /// installs nothing and must send the form the template expects.
   Status BucketsTemplateHasHistogram(bool* histogram);
 
-  /// Creates the three indices of the month of `run_start_ms` that do not exist yet; a new
+  /// Creates the four indices of the month of `run_start_ms` that do not exist yet; a new
   /// pctiles or buckets index gets at least `min_shards` primaries (push: one per data node,
   /// push_tuning.h), more when its template says so.
   Status CreateRunIndices(int64_t run_start_ms, TemplateReport* report, int min_shards = 0);

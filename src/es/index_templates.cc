@@ -188,8 +188,9 @@ std::string DefaultMappingsDir() {
 
 Status LoadIndexTemplate(const std::string& dir, const std::string& file, const std::string& prefix,
                          DocKind kind, const IndexSettings& settings, std::string* body) {
-  return LoadTemplateFor(dir, file, IndexBaseName(prefix, kind), true, kind != DocKind::kRun,
-                         settings, body);
+  // A runs or stalls index holds a few small documents per run: one shard.
+  return LoadTemplateFor(dir, file, IndexBaseName(prefix, kind), true,
+                         kind != DocKind::kRun && kind != DocKind::kStalls, settings, body);
 }
 
 Status LoadTemplateFor(const std::string& dir, const std::string& file, const std::string& base,

@@ -9,7 +9,7 @@
 //      in (so edits show without installing);
 //   4. anywhere else (installed): <directory of the executable>/../share/fiohist/mappings
 //      (the install layout's relative path), never the source tree.
-// Files: fiohist-pctiles.json, fiohist-buckets.json, fiohist-runs.json and
+// Files: fiohist-pctiles.json, fiohist-buckets.json, fiohist-runs.json, fiohist-stalls.json and
 // fiohist-buckets-nohistogram.json (the buckets template without the `histogram` field type).
 // Each is a composable index template body (`PUT _index_template/NAME`); its index_patterns are
 // replaced by the indices of the chosen prefix (its single index of before partitioning and
@@ -46,7 +46,7 @@ std::string IndexName(const std::string& prefix, DocKind kind, int64_t run_start
 /// written before partitioning, and the monthly ones).
 std::string IndexPattern(const std::string& prefix, DocKind kind);
 
-/// IndexPattern() of the three kinds joined by commas (for multi-index requests).
+/// IndexPattern() of the four kinds joined by commas (for multi-index requests).
 std::string AllIndexPatterns(const std::string& prefix);
 
 /// What an index name says: its kind and, for a monthly index, its month.
@@ -90,7 +90,7 @@ Status LoadIndexTemplate(const std::string& dir, const std::string& file, const 
                          DocKind kind, const IndexSettings& settings, std::string* body);
 
 /// LoadIndexTemplate for the index `base` (and, where `monthly`, `base`-*), also other than the
-/// three kinds'; --shards applies only where `takes_shards`.
+/// four kinds'; --shards applies only where `takes_shards`.
 Status LoadTemplateFor(const std::string& dir, const std::string& file, const std::string& base,
                        bool monthly, bool takes_shards, const IndexSettings& settings,
                        std::string* body);

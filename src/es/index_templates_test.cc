@@ -28,7 +28,9 @@ TEST(IndexNames, MonthOfTheRunsStart) {
   EXPECT_EQ(IndexName("p", DocKind::kBuckets, 1709251199999), "p-buckets-2024.02");
   EXPECT_EQ(IndexName("p", DocKind::kBuckets, 1709251200000), "p-buckets-2024.03");
   EXPECT_EQ(IndexPattern("p", DocKind::kRun), "p-runs,p-runs-*");
-  EXPECT_EQ(AllIndexPatterns("p"), "p-pctiles,p-pctiles-*,p-buckets,p-buckets-*,p-runs,p-runs-*");
+  EXPECT_EQ(AllIndexPatterns("p"),
+            "p-pctiles,p-pctiles-*,p-buckets,p-buckets-*,p-runs,p-runs-*,"
+            "p-stalls,p-stalls-*");
   EXPECT_EQ(MonthEndMs(2024, 2), 1709251200000);
   EXPECT_EQ(MonthEndMs(2025, 12), 1767225600000);  // 2026-01-01
   EXPECT_EQ(MonthEndMs(1970, 1), 31LL * 86400000);
@@ -81,8 +83,10 @@ TEST(IndexTemplates, SettingsGoIntoTheTemplate) {
     rapidjson::Document doc;
     doc.Parse(body.c_str());
     const rapidjson::Value& index = doc["template"]["settings"]["index"];
-    // A runs index holds one document per run: one shard whatever --shards says.
-    EXPECT_EQ(index["number_of_shards"].GetInt(), kind == DocKind::kRun ? 1 : 4);
+    // A runs (stalls) index holds one (a few) documents per run: one shard whatever
+    // --shards says.
+    EXPECT_EQ(index["number_of_shards"].GetInt(),
+              kind == DocKind::kRun || kind == DocKind::kStalls ? 1 : 4);
     EXPECT_EQ(index["number_of_replicas"].GetInt(), 2);
     EXPECT_EQ(std::string(index["auto_expand_replicas"].GetString()), "false");
   }
@@ -100,7 +104,7 @@ TEST(IndexTemplates, SettingsGoIntoTheTemplate) {
 
 TEST(IndexTemplates, LoadRewritesPatterns) {
   std::string dir = std::string(FIOHIST_SOURCE_DIR) + "/mappings";
-  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets, DocKind::kRun}) {
+  for (DocKind kind : kAllDocKinds) {
     for (bool fallback : {false, true}) {
       if (fallback && kind != DocKind::kBuckets) continue;
       std::string body;
@@ -141,6 +145,8 @@ TEST(IndexTemplates, DefaultDirHasTheTemplates) {
 TEST(IndexTemplates, RewriteIndexPrefix) {
   EXPECT_EQ(RewriteIndexPrefix("fiohist-pctiles", "lab"), "lab-pctiles");
   EXPECT_EQ(RewriteIndexPrefix("other-x-runs", "lab"), "lab-runs");
+  // Stall documents of push --out files go to the loading prefix's stalls index (load).
+  EXPECT_EQ(RewriteIndexPrefix("fiohist-stalls-2026.11", "lab"), "lab-stalls-2026.11");
   EXPECT_EQ(RewriteIndexPrefix("fiohist-buckets", "fiohist"), "fiohist-buckets");
   EXPECT_EQ(RewriteIndexPrefix("unrelated", "lab"), "unrelated");
   EXPECT_EQ(RewriteIndexPrefix("fiohist-pctiles-2026.11", "lab"), "lab-pctiles-2026.11");

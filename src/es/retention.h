@@ -19,7 +19,7 @@ namespace fiohist {
 /// partitioning) that ended before it.
 struct RetentionPlan {
   int64_t cutoff_ms = 0;
-  std::vector<std::string> drop_indices;  ///< exact names, the three kinds of each month
+  std::vector<std::string> drop_indices;  ///< exact names, the four kinds of each month
   std::vector<std::string> drop_months;   ///< "YYYY.MM" of each month dropped
   std::vector<StoredRun> delete_runs;     ///< runs outside those months, ended before the cutoff
 };

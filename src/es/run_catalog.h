@@ -22,7 +22,7 @@ struct StoredRun {
   std::string end;    ///< ISO 8601 (UTC) of the latest `end`, "" if unknown
   double duration_s = 0;
   std::vector<std::string> hosts;  ///< from the run document
-  uint64_t documents = 0;          ///< in all three indices, the run document included
+  uint64_t documents = 0;          ///< in all four indices, the run document included
   bool has_run_document = false;   ///< false: a partial push (no document in <prefix>-runs)
   std::vector<std::string> tags;   ///< from the run document
   std::string state;               ///< finished, running, aborted ("" without run document)
@@ -56,10 +56,10 @@ class RunCatalog {
   /// before partitioning), oldest first.
   Status ListRuns(std::vector<StoredRun>* runs);
 
-  /// Counts the documents of `run` in the three indices (after a refresh by the caller).
+  /// Counts the documents of `run` in the four indices (after a refresh by the caller).
   Status CountRunDocuments(const std::string& run, uint64_t* count);
 
-  /// Deletes exactly the documents whose `run` is `run`, in the three indices: with
+  /// Deletes exactly the documents whose `run` is `run`, in the four indices: with
   /// `_delete_by_query` where the cluster has it, else by scrolling the ids and bulk-deleting.
   Status DeleteRun(const std::string& run, const BulkOptions& bulk_options, DeleteReport* report);
 

@@ -221,6 +221,33 @@ const std::vector<Field>& ChangePointFields() {
   return fields;
 }
 
+const std::vector<Field>& StallFields() {
+  static const std::vector<Field> fields = {
+      {"run", FieldType::kKeyword, kInStalls},
+      {"tags", FieldType::kKeyword, kInStalls},
+      {"labels", FieldType::kObject, kInStalls},
+      // "stall" or "idle" (the jobs asked for the gap: thinktime, rate).
+      {"kind", FieldType::kKeyword, kInStalls},
+      // "cluster" (no host completed anything) or "host" (with `host`).
+      {"scope", FieldType::kKeyword, kInStalls},
+      {"host", FieldType::kKeyword, kInStalls},
+      // Its start (an estimate) and end (the completion that ended it), also as Unix ms.
+      {"@timestamp", FieldType::kDate, kInStalls},
+      {"end", FieldType::kDate, kInStalls},
+      {"start_ms", FieldType::kLong, kInStalls},
+      {"end_ms", FieldType::kLong, kInStalls},
+      {"duration_s", FieldType::kDouble, kInStalls},
+      // The I/Os that completed at its end, and the slowest of them (latency unit).
+      {"stuck_ios", FieldType::kDouble, kInStalls},
+      {"stuck_max", FieldType::kDouble, kInStalls},
+      // The annotation's text ("stall 3.1 s: 12 I/Os stuck, slowest 3.09 s") and tags
+      // (kind, scope and the host).
+      {"text", FieldType::kKeyword, kInStalls},
+      {"annotation_tags", FieldType::kKeyword, kInStalls},
+  };
+  return fields;
+}
+
 const char* StatName(Stat stat) {
   switch (stat) {
     case Stat::kSamples:

@@ -30,10 +30,13 @@ enum FieldPlace : unsigned {
   kInCsv = 1u << 3,
   kInChanges = 1u << 4,  ///< change point documents (output/change_point_document.h)
   kIssueOnly = 1u << 5,  ///< written only when I/Os are placed at issue (--place issue)
+  kInStalls = 1u << 6,   ///< stall documents (output/stall_document.h)
 };
 
 /// The bit of `kind` in FieldPlace.
-constexpr unsigned PlaceOf(DocKind kind) { return 1u << static_cast<unsigned>(kind); }
+constexpr unsigned PlaceOf(DocKind kind) {
+  return kind == DocKind::kStalls ? kInStalls : 1u << static_cast<unsigned>(kind);
+}
 
 /// The statistics of a result that CSV rows, percentile and run documents all carry; their
 /// values come from StatValue(), so the three agree by construction.
@@ -64,6 +67,10 @@ const std::vector<Field>& RunFields();
 /// The fields of change point documents, in the order they are written; history point
 /// documents (HistoryPointDocument) carry a subset of them.
 const std::vector<Field>& ChangePointFields();
+
+/// The fields of stall documents (one per stall or idle gap of a run: StallDocument()), in
+/// the order they are written.
+const std::vector<Field>& StallFields();
 
 /// The field name of `stat` ("samples", "iops", ...).
 const char* StatName(Stat stat);

@@ -13,6 +13,7 @@
 #include "output/csv_sink.h"
 #include "output/documents.h"
 #include "output/run_document.h"
+#include "output/stall_document.h"
 #include "stats/pipeline.h"
 
 namespace fiohist {
@@ -137,6 +138,8 @@ TEST(Fields, TableMatchesTheIndexTemplates) {
                    "fiohist-runs.json");
   ExpectSameFields(TableFields(ChangePointFields(), kInChanges),
                    MappedFields("fiohist-changes.json"), "fiohist-changes.json");
+  ExpectSameFields(TableFields(StallFields(), kInStalls), MappedFields("fiohist-stalls.json"),
+                   "fiohist-stalls.json");
 }
 
 TEST(Fields, CsvHeaderComesFromTheTable) {
@@ -170,6 +173,10 @@ TEST(Fields, DocumentedInReadmeAndDocs) {
   for (const Field& f : ChangePointFields()) {
     EXPECT_NE(docs.find(std::string("`") + f.name + "`"), std::string::npos)
         << f.name << ": docs/documents.md (change point documents)";
+  }
+  for (const Field& f : StallFields()) {
+    EXPECT_NE(docs.find(std::string("`") + f.name + "`"), std::string::npos)
+        << f.name << ": docs/documents.md (stall documents)";
   }
 }
 
@@ -226,9 +233,16 @@ class KeyCollector : public ResultSink {
       break;
     }
     Collect(builder_->Run(with_stall, many), &runs);
+    // A cluster stall and a host's idle gap, with the run's meta.
+    const RunMeta meta{"r", {"t"}, {{"k", "v"}}};
+    Stall host_idle{"h", 2000, 5000, 1, 1e6};
+    host_idle.idle = true;
+    for (const Stall& st : {with_stall.stalls.front(), host_idle}) {
+      Collect(StallDocument(st, meta, info_.absolute, 1000.0), &stalls);
+    }
     return Status();
   }
-  std::set<std::string> pctiles, buckets, runs;
+  std::set<std::string> pctiles, buckets, runs, stalls;
 
  private:
   static void Collect(const std::string& json, std::set<std::string>* keys) {
@@ -280,6 +294,7 @@ TEST(Fields, DocumentsCarryExactlyTheTableFields) {
   ExpectKeysAreFields(sink.pctiles, ResultFields(), kInPctiles, false, "percentile");
   ExpectKeysAreFields(sink.buckets, ResultFields(), kInBuckets, false, "bucket");
   ExpectKeysAreFields(sink.runs, RunFields(), kInRuns, true, "run");
+  ExpectKeysAreFields(sink.stalls, StallFields(), kInStalls, false, "stall");
 }
 
 // The byte budgets hold for the longest texts every value can have.

@@ -354,8 +354,8 @@ using Admin = EsTest;
 TEST_F(Admin, SetupUsesTheFallbackWithoutHistogram) {
   // The integ-test build lacks the histogram type (es-node.sh): the fallback must be in place.
   EXPECT_FALSE(templates_.histogram_supported);
-  EXPECT_EQ(templates_.installed.size(), 4u);  // and the change points' template
-  EXPECT_EQ(templates_.created.size(), 3u);
+  EXPECT_EQ(templates_.installed.size(), 5u);  // and the change points' template
+  EXPECT_EQ(templates_.created.size(), 4u);    // pctiles, buckets, runs, stalls
   HttpResult r =
       client_->Request("GET", "/" + TestIndex(prefix_, DocKind::kBuckets) + "/_mapping");
   ASSERT_TRUE(r.ok()) << DescribeHttpFailure(r);
