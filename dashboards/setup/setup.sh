@@ -46,6 +46,7 @@ wait_for "Elasticsearch at $ES_URL" \
 
 put_template fiohist-pctiles "$MAPPINGS_DIR/fiohist-pctiles.json"
 put_template fiohist-runs "$MAPPINGS_DIR/fiohist-runs.json"
+put_template fiohist-stalls "$MAPPINGS_DIR/fiohist-stalls.json"
 put_template fiohist-changes "$MAPPINGS_DIR/fiohist-changes.json"
 if ! put_template fiohist-buckets "$MAPPINGS_DIR/fiohist-buckets.json"; then
   if grep -q 'histogram' /tmp/fiohist-setup.out; then

@@ -80,6 +80,14 @@ def check_templates():
             if t.get("template", {}).get("mappings", {}).get("dynamic") is not False:
                 problem(where, "the change points' mapping must be dynamic: false")
             continue
+        if kind == "stalls":
+            # Stalls (annotations): every field mapped, nothing dynamic but the run's labels.
+            if t.get("template", {}).get("mappings", {}).get("dynamic") is not False:
+                problem(where, "the stalls' mapping must be dynamic: false")
+            lab = m.field("labels.rack")
+            if not lab or lab.type != "keyword" or not lab.aggregatable:
+                problem(where, f"labels.* must map to keyword ({lab})")
+            continue
         for f in ("p99_999", "p0", "p100"):
             fld = m.field(f, "double")
             if not fld or fld.type != "double" or not fld.aggregatable:
@@ -284,7 +292,7 @@ def check_grafana(tmpl):
             problem("datasources", f"{ds['uid']}: index {ds.get('index')!r} matches no template")
         if ds.get("timeField") != "@timestamp":
             problem("datasources", f"{ds['uid']}: timeField should be @timestamp")
-    for kind in ("pctiles", "buckets", "runs"):
+    for kind in ("pctiles", "buckets", "runs", "stalls"):
         need = dl.VARIANT["uid_prefix"] + kind
         if need not in ds_map:
             problem("datasources", f"no data source with uid {need}")
@@ -792,7 +800,7 @@ def check_kibana(tmpl, path=None):
             problem("kibana", f"object {key} repeats")
         ids[key] = o
     views = {o["id"]: o for o in objs if o.get("type") == "index-pattern"}
-    for kind in ("pctiles", "buckets", "runs"):
+    for kind in ("pctiles", "buckets", "runs", "stalls"):
         title = f"fiohist-{kind}*"
         found = [v for v in views.values() if v["attributes"].get("title") == title]
         if not found:

@@ -43,6 +43,7 @@ TEMPLATE_FILES = {
     "buckets-nohistogram": "fiohist-buckets-nohistogram.json",
     "runs": "fiohist-runs.json",
     "changes": "fiohist-changes.json",
+    "stalls": "fiohist-stalls.json",
 }
 
 NUMERIC = {"double", "float", "half_float", "scaled_float", "long", "integer", "short", "byte",
@@ -67,7 +68,7 @@ def load_json(path):
 
 
 def load_templates():
-    """{kind: template body} for the four template files."""
+    """{kind: template body} for every template file."""
     return {k: load_json(os.path.join(MAPPINGS, f)) for k, f in TEMPLATE_FILES.items()}
 
 

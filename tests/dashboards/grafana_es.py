@@ -6,6 +6,7 @@ interval and max data points; the Lucene variable format of the data source plug
 parts fiohist's dashboards use are modelled; anything else raises ValueError so a new panel
 kind cannot slip through untranslated."""
 
+import datetime
 import json
 import re
 import time
@@ -298,10 +299,41 @@ def variable_request(vdef, time_field, frm, to, variables):
 
 
 def annotation_request(a, frm, to, variables):
+    """The search of an Elasticsearch annotation (Grafana's prepareAnnotationRequest): hits whose
+    timeField, or (where the annotation has one) whose timeEndField, lies in the range, so a
+    span that began before the range still shows."""
+    def in_range(field):
+        return {"range": {field: {"gte": frm, "lte": to, "format": "epoch_millis"}}}
+    when = in_range(a["timeField"])
+    if a.get("timeEndField"):
+        when = {"bool": {"should": [when, in_range(a["timeEndField"])],
+                         "minimum_should_match": 1}}
     return {"size": 10000, "query": {"bool": {"filter": [
-        {"range": {a["timeField"]: {"gte": frm, "lte": to, "format": "epoch_millis"}}},
+        when,
         {"query_string": {"analyze_wildcard": True,
                           "query": variables.lucene(annotation_query(a) or "*")}}]}}}
+
+
+def annotation_events(a, hits):
+    """The annotation events Grafana makes of the hits (its legacy Elasticsearch annotation
+    processing): time and timeEnd from timeField and timeEndField of _source (epoch ms or ISO
+    text), text from textField, tags from tagsField (an array, or a text split at commas)."""
+    def ms(v):
+        if isinstance(v, (int, float)):
+            return int(v)
+        t = datetime.datetime.strptime(v[:23].rstrip("Z"), "%Y-%m-%dT%H:%M:%S.%f")
+        return int(t.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000 + 0.5)
+
+    out = []
+    for h in hits:
+        src = h["_source"]
+        e = {"time": ms(src[a["timeField"]]), "text": src.get(a.get("textField"), "") or ""}
+        if a.get("timeEndField") and src.get(a["timeEndField"]):
+            e["timeEnd"] = ms(src[a["timeEndField"]])
+        tags = src.get(a.get("tagsField")) if a.get("tagsField") else None
+        e["tags"] = tags.split(",") if isinstance(tags, str) else (tags or [])
+        out.append(e)
+    return out
 
 
 # ------------------------------------------------------------------------------ alert rules
