@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "output/bucket_form_chooser.h"
+#include "output/stall_document.h"
 #include "stats/pipeline.h"
 #include "stats/resolution_sink.h"
 
@@ -126,6 +127,58 @@ TEST(DocumentSink, JobPercentilesStartAtTheJobResolution) {
             count(coarse, "-pctiles", "\"resolution\":1,"));
   EXPECT_GT(count(coarse, "-pctiles", "\"zoom_gt_ms\":0,\"zoom_le_ms\":5000,"), 10);
   EXPECT_NE(coarse.back().source.find("\"job_resolution\":5"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fiohist
+
+namespace fiohist {
+namespace {
+
+// The recorded fsfreeze run (tests/data/stalls/stall): one stall document per stall of the
+// summary (its host's and the cluster's), into the stalls index of the run's month, before
+// the run document, which keeps its `stalls` summary; pushed twice, the same ids.
+TEST(DocumentSink, WritesAStallDocumentPerStall) {
+  const std::string dir = FIOHIST_SHARED_DATA "/stalls/stall/";
+  auto push = [&](RunSummary* summary) {
+    PipelineOptions o;
+    o.scopes = {true, true, false};
+    o.find_fio_json = false;
+    std::vector<BulkAction> actions;
+    DocumentSink documents("fiohist", RunMeta{"frozen", {}, {}}, [&](BulkAction a) {
+      actions.push_back(std::move(a));
+      return Status();
+    });
+    Status s = RunPipeline(o, {dir + "stall_clat_hist.1.log.gz", dir + "stall_clat_hist.2.log.gz"},
+                           &documents, summary);
+    EXPECT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(documents.stall_docs(), summary->stalls.size());
+    return actions;
+  };
+  RunSummary summary;
+  const std::vector<BulkAction> actions = push(&summary);
+  ASSERT_EQ(summary.stalls.size(), 2u);  // host localhost, cluster
+  std::vector<BulkAction> stalls;
+  for (const BulkAction& a : actions) {
+    if (a.index.find("-stalls-") != std::string::npos) stalls.push_back(a);
+  }
+  ASSERT_EQ(stalls.size(), 2u);
+  EXPECT_EQ(stalls[0].index, "fiohist-stalls-2026.11");
+  EXPECT_EQ(actions.back().index, "fiohist-runs-2026.11");
+  EXPECT_NE(actions.back().source.find("\"stalls\":[{"), std::string::npos);
+  for (size_t i = 0; i < stalls.size(); ++i) {
+    EXPECT_EQ(stalls[i].id, StallId("frozen", summary.stalls[i]));
+    EXPECT_NE(stalls[i].source.find("\"text\":\"stall 3.1 s: 12 I/Os stuck, slowest 3.09 s\""),
+              std::string::npos)
+        << stalls[i].source;
+  }
+  RunSummary again;
+  const std::vector<BulkAction> twice = push(&again);
+  std::vector<std::string> ids;
+  for (const BulkAction& a : twice) {
+    if (a.index.find("-stalls-") != std::string::npos) ids.push_back(a.id);
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{stalls[0].id, stalls[1].id}));
 }
 
 }  // namespace
