@@ -46,6 +46,11 @@ TEST(IndexNames, ParseIndexName) {
   ASSERT_TRUE(ParseIndexName("fiohist", "fiohist-runs", &parts));
   EXPECT_EQ(parts.kind, DocKind::kRun);
   EXPECT_FALSE(parts.monthly);
+  // Retention drops a month's stalls index with the month's other indices.
+  ASSERT_TRUE(ParseIndexName("fiohist", "fiohist-stalls-2026.11", &parts));
+  EXPECT_EQ(parts.kind, DocKind::kStalls);
+  EXPECT_TRUE(parts.monthly);
+  EXPECT_EQ(parts.month, 11);
   for (const char* other : {"fiohist-runs-2026.13", "fiohist-runs-2026.1", "fiohist-runsx",
                             "fiohist-runs-x026.01", "other-runs-2026.01", "fiohist-pctiles-blocked"}) {
     EXPECT_FALSE(ParseIndexName("fiohist", other, &parts)) << other;
