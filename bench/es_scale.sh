@@ -46,8 +46,8 @@ while [ $# -gt 0 ]; do
 done
 log() { echo "es_scale.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
-for b in "$ROOT"/build/fiohist "$ROOT"/build*/fiohist; do
-  [ -z "$FIOHIST" ] && [ -x "$b" ] && FIOHIST=$b
+for b in "$ROOT"/build/fiohist "$ROOT"/build*/fiohist; do  # never a sanitizer build (8x slower)
+  [ -z "$FIOHIST" ] && [ -x "$b" ] && ! grep -qa __asan_init "$b" && FIOHIST=$b
 done
 for b in "$ROOT"/build/bench/gen_corpus "$ROOT"/build*/bench/gen_corpus; do
   [ -z "$GEN" ] && [ -x "$b" ] && GEN=$b

@@ -2,10 +2,15 @@
 # Per-I/O latency logs (write_lat_log, log_avg_msec=0): fiohist pctiles beside cat, zcat and
 # awk on the same text. The corpus is the shipped fio 3.42 per-I/O log
 # (tests/data/fio-3.42-client-server/csa_clat.1.log.127.0.0.1.gz, 72391 I/Os in 12 s) laid
-# end to end 15 times into each of 4 job logs (4.3 M lines, 112 MB of text, 22 MB gzip),
-# made once and cached. Each row is the best of --reps whole-process runs under
-# /usr/bin/time (wall, CPU = user + sys, peak RSS of the largest process). On a shared
-# machine read MB per CPU second (and paired runs) rather than wall.
+# end to end 68 times into each of 8 job logs (39.4 M lines, 1.0 GB of text, 0.2 GB gzip:
+# about 1.2 GB of disk under --dir), made once and cached: at about 1 s a row, /usr/bin/time's
+# 10 ms steps no longer matter. Each row is the best of --reps whole-process runs (wall from
+# the clock in ns, CPU = user + sys and peak RSS of the largest process from /usr/bin/time).
+# On a shared machine read MB per CPU second (and paired runs) rather than wall.
+#
+# The binary: --fiohist, else $FIOHIST, else build/fiohist (the release build), else
+# build-bench/fiohist; never a sanitizer build unless named (ASan runs about 8x slower).
+# The one used is printed first.
 #
 # Usage: bench/per_io_bench.sh [--fiohist BIN] [--dir DIR] [--reps N]
 set -u -o pipefail
@@ -23,23 +28,37 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ -z "$FIOHIST" ] && FIOHIST=$(ls "$ROOT"/build*/fiohist 2>/dev/null | head -1)
-[ -x "$FIOHIST" ] || { echo "per_io_bench.sh: no fiohist binary (--fiohist)" >&2; exit 1; }
+if [ -z "$FIOHIST" ]; then
+  for b in "$ROOT"/build/fiohist "$ROOT"/build-bench/fiohist; do
+    [ -x "$b" ] && { FIOHIST=$b; break; }
+  done
+fi
+[ -x "$FIOHIST" ] || { echo "per_io_bench.sh: no release build/fiohist (--fiohist BIN)" >&2; exit 1; }
+KIND=release
+grep -qa __asan_init "$FIOHIST" && KIND="SANITIZER build: not a speed measure"
+echo "fiohist binary: $FIOHIST ($KIND)"
 SRC=$ROOT/tests/data/fio-3.42-client-server/csa_clat.1.log.127.0.0.1.gz
+LOGS=8
+COPIES=68
+DIR=$DIR/v2-${LOGS}x$COPIES  # the corpus's shape in its folder's name: a new shape, a new cache
 mkdir -p "$DIR/gz"
-if [ ! -s "$DIR/gz/b_clat.4.log.gz" ]; then
-  echo "[bench] making the per-I/O corpus in $DIR" >&2
-  for j in 1 2 3 4; do
-    # 15 copies of the 12 s log, each shifted by the log's span: times keep going forward.
-    zcat "$SRC" | awk -F', ' -v OFS=', ' '
+if [ ! -s "$DIR/gz/b_clat.$LOGS.log.gz" ]; then
+  echo "[bench] making the per-I/O corpus in $DIR (about 1.2 GB)" >&2
+  for j in $(seq "$LOGS"); do
+    # COPIES copies of the 12 s log, each shifted by the log's span: times keep going forward.
+    zcat "$SRC" | awk -F', ' -v OFS=', ' -v copies="$COPIES" '
       NR == 1 { t0 = $1 } { t[NR] = $1 - t0; rest[NR] = substr($0, index($0, ", ") + 2) }
-      END { span = t[NR] + 1; for (r = 0; r < 15; r++) for (i = 1; i <= NR; i++)
+      END { span = t[NR] + 1; for (r = 0; r < copies; r++) for (i = 1; i <= NR; i++)
               print t[i] + r * span, rest[i] }' > "$DIR/b_clat.$j.log"
     gzip -c "$DIR/b_clat.$j.log" > "$DIR/gz/b_clat.$j.log.gz"
   done
 fi
-PLAIN=("$DIR"/b_clat.[1-4].log)
-GZ=("$DIR"/gz/b_clat.[1-4].log.gz)
+PLAIN=()
+GZ=()
+for j in $(seq "$LOGS"); do
+  PLAIN+=("$DIR/b_clat.$j.log")
+  GZ+=("$DIR/gz/b_clat.$j.log.gz")
+done
 BYTES=$(cat "${PLAIN[@]}" | wc -c)
 LINES=$(cat "${PLAIN[@]}" | wc -l)
 
@@ -48,16 +67,19 @@ best() {  # best() LABEL COMMAND...: the fastest of REPS runs (WALL/CPU[LABEL] k
   local label=$1; shift
   local bw="" bc="" br=""
   for _ in $(seq "$REPS"); do
-    local t
+    local t t0 t1
+    t0=$(date +%s%N)
     /usr/bin/time -o "$DIR/time.txt" -f "%e %U %S %M" "$@" > /dev/null 2>&1
+    t1=$(date +%s%N)
     t=$(tail -1 "$DIR/time.txt")
     read -r w u s r <<< "$t"
+    w=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1e9}')
     if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN{exit !(a<b)}'; then
       bw=$w; bc=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}'); br=$r
     fi
   done
   WALL[$label]=$bw; CPU[$label]=$bc
-  printf '  %-44s %7.2f %7s %9.0f %9.0f %9.1f %8.1f\n' "$label" "$bw" "$bc" \
+  printf '  %-44s %7.3f %7s %9.0f %9.0f %9.1f %8.1f\n' "$label" "$bw" "$bc" \
     "$(awk -v b="$BYTES" -v w="$bw" 'BEGIN{print (w>0)?b/1e6/w:0}')" \
     "$(awk -v b="$BYTES" -v c="$bc" 'BEGIN{print (c>0)?b/1e6/c:0}')" \
     "$(awk -v l="$LINES" -v w="$bw" 'BEGIN{print (w>0)?l/1e6/w:0}')" \

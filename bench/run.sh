@@ -56,9 +56,18 @@ WORK=$(mktemp -d "$DIR/run.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$WORK"' EXIT
 
 # --- binaries -----------------------------------------------------------------------------
-first_exe() { for c in "$@"; do [ -n "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }; done; return 1; }
+# The first executable of the candidates that is not a sanitizer build (ASan runs about 8x
+# slower: a build-asan/ binary found by a build*/ glob must not be timed). Explicit
+# --fiohist/--gen/DOC_BENCH are taken as given.
+first_exe() {
+  for c in "$@"; do
+    [ -n "$c" ] && [ -x "$c" ] && ! grep -qa __asan_init "$c" && { echo "$c"; return 0; }
+  done
+  return 1
+}
 if [ -z "$GEN" ]; then
-  GEN=$(first_exe "$ROOT"/build-bench/bench/gen_corpus "$ROOT"/build*/bench/gen_corpus) || {
+  GEN=$(first_exe "$ROOT"/build-bench/bench/gen_corpus "$ROOT"/build/bench/gen_corpus \
+    "$ROOT"/build*/bench/gen_corpus) || {
     log "no gen_corpus binary given; compiling one into $DIR"
     g++ -std=c++17 -O2 "$HERE/gen_corpus.cc" -o "$DIR/gen_corpus" -lboost_program_options -lz \
       -pthread || die "cannot build gen_corpus"
@@ -70,6 +79,7 @@ if [ -z "$FIOHIST" ]; then
   FIOHIST=$(first_exe "$ROOT"/build-bench/fiohist "$ROOT"/build/fiohist "$(command -v fiohist)") ||
     FIOHIST=""
 fi
+log "fiohist binary: ${FIOHIST:-none}"
 
 # --- peak RSS: GNU time when present, else getrusage(RUSAGE_CHILDREN) via python3 ----------
 if [ -x /usr/bin/time ] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
@@ -360,7 +370,8 @@ fi
 DOC_BENCH=${DOC_BENCH:-}
 if [ -z "$DOC_BENCH" ]; then
   DOC_BENCH=$(first_exe "$(dirname "${FIOHIST:-/nonexistent}")"/bench/doc_bench \
-    "$ROOT"/build-bench/bench/doc_bench "$ROOT"/build*/bench/doc_bench) || DOC_BENCH=""
+    "$ROOT"/build-bench/bench/doc_bench "$ROOT"/build/bench/doc_bench \
+    "$ROOT"/build*/bench/doc_bench) || DOC_BENCH=""
 fi
 DOC_LINES=()
 if [ -n "$DOC_BENCH" ]; then

@@ -47,10 +47,13 @@ class LogReader {
   }
   /// Takes the first `length` bytes of Buffered() and the '\n' after them as the next line
   /// (as if NextLine() had returned it).
-  void ConsumeLine(size_t length) {
-    begin_ += length + 1;
-    bytes_read_ += static_cast<long long>(length) + 1;
-    ++line_number_;
+  void ConsumeLine(size_t length) { ConsumeLines(length + 1, 1); }
+  /// Takes the first `bytes` bytes of Buffered(), `lines` whole lines with their '\n', as
+  /// if NextLine() had returned them (a parser's run of lines, counted once).
+  void ConsumeLines(size_t bytes, long long lines) {
+    begin_ += bytes;
+    bytes_read_ += static_cast<long long>(bytes);
+    line_number_ += lines;
   }
 
   /// 1-based number of the line last returned.

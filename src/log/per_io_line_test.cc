@@ -4,15 +4,10 @@
 
 #include <string>
 
+#include "log/per_io_test_util.h"
+
 namespace fiohist {
 namespace {
-
-PerIoLayout LayoutOf(int columns, bool two_values = false) {
-  PerIoLayout layout;
-  std::string what;
-  EXPECT_TRUE(PerIoLayoutOf(columns, two_values, &layout, &what)) << what;
-  return layout;
-}
 
 TEST(PerIoLine, EveryFioLayout) {
   PerIoRecord r;

@@ -5,15 +5,10 @@
 #include <random>
 #include <string>
 
+#include "log/per_io_test_util.h"
+
 namespace fiohist {
 namespace {
-
-PerIoLayout LayoutOf(int columns, bool two_values = false) {
-  PerIoLayout layout;
-  std::string what;
-  EXPECT_TRUE(PerIoLayoutOf(columns, two_values, &layout, &what)) << what;
-  return layout;
-}
 
 // ScanPerIoLine on `line` followed by '\n' and padding (what a read buffer holds).
 size_t Scan(const std::string& line, const PerIoLayout& layout, PerIoRecord* r) {

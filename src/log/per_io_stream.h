@@ -2,6 +2,7 @@
 // histograms: every I/O counted in the quantum where it completed, in fio's buckets.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -23,8 +24,18 @@ namespace fiohist {
 
 /// fio's bucket of a latency of `value` histogram units (plat_val_to_idx of fio's stat.c:
 /// values below 2^(bits+1) have a bucket each, then 2^bits buckets per power of two), in
-/// the column of `layout` (coarsened), clamped into its last column as fio does.
-int ColumnOfValue(const BucketLayout& layout, uint64_t value);
+/// the column of `layout` (coarsened), clamped into its last column as fio does. Inline and
+/// branch-free, integers only: it runs once per I/O.
+inline int ColumnOfValue(const BucketLayout& layout, uint64_t value) {
+  // With e = max(msb - bits, 0), fio's index (e + 1) << bits plus the `bits` bits below the
+  // msb is (value >> e) + (e << bits) (value >> e keeps the msb, as 1 << bits), and for
+  // e = 0 (values below 2^(bits+1), each its own bucket) it is the value itself.
+  const int msb = 63 - __builtin_clzll(value | 1);
+  const int e = std::max(msb - layout.bits, 0);
+  const uint64_t index = (value >> e) + (static_cast<uint64_t>(e) << layout.bits);
+  const uint64_t fine = static_cast<uint64_t>(layout.groups) << layout.bits;
+  return static_cast<int>(std::min(index, fine - 1)) >> layout.coarseness;
+}
 
 /// How far a line's completion time may go back from the previous line's before it is an
 /// error. fio stamps each I/O at completion in the order it logs them, so a per-I/O log
@@ -88,10 +99,12 @@ class PerIoStream : public RecordStream {
   int PeekColumn() const;
   // Reads the next good line into peek_ (have_peek_ false at the end).
   Status ReadPeek();
-  // ReadPeek()'s fast path: reads the next line into peek_ when it is a line as fio writes
-  // it (ScanPerIoLine) and in time order; false, reading nothing, for any other line and
-  // near the end of the buffered text.
-  __attribute__((always_inline)) bool ScanPeek();
+  // Feed()'s fast path, after the peeked I/O was counted: counts the buffered lines that
+  // follow while they are as fio writes them (ScanPerIoLine), in time order and complete
+  // before `qe` (`*ios` per direction). Returns true with peek_ holding the first line that
+  // completes at or after `qe`; false where ReadPeek() must read the next line (near the
+  // end of the buffered text, any other line, times going back).
+  bool ScanRun(int64_t qs, int64_t qe, std::array<uint64_t, kLogDirections>* ios);
   Status BadLine(const std::string& what);
 
   LogSource source_;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,35 @@ TEST(PerIoStream, ColumnOfValueIsFiosBucket) {
   BucketLayout coarse;
   coarse.coarseness = 2;
   EXPECT_EQ(ColumnOfValue(coarse, 1000), ColumnOfValue(fio3, 1000) >> 2);
+}
+
+// fio's plat_val_to_idx as stat.c writes it (branches), against the branch-free form.
+int FioPlatValToIdx(const BucketLayout& layout, uint64_t value) {
+  const int msb = value == 0 ? 0 : 63 - __builtin_clzll(value);
+  int index = static_cast<int>(value);
+  if (msb > layout.bits) {
+    const int error_bits = msb - layout.bits;
+    index = ((error_bits + 1) << layout.bits) +
+            static_cast<int>((value >> error_bits) & ((1u << layout.bits) - 1));
+  }
+  const int fine = layout.groups << layout.bits;
+  return std::min(index, fine - 1) >> layout.coarseness;
+}
+
+TEST(PerIoStream, ColumnOfValueIsPlatValToIdxAtEveryPowerOfTwo) {
+  for (int coarseness : {0, 1, 3}) {
+    BucketLayout layout;
+    layout.coarseness = coarseness;
+    for (int bit = 0; bit < 64; ++bit) {
+      const uint64_t p = uint64_t{1} << bit;
+      for (uint64_t v : {p - 1, p, p + 1, p + p / 2, p | (p - 1)}) {
+        EXPECT_EQ(ColumnOfValue(layout, v), FioPlatValToIdx(layout, v)) << v;
+      }
+    }
+    for (uint64_t v = 0; v < 5000; ++v) {
+      ASSERT_EQ(ColumnOfValue(layout, v), FioPlatValToIdx(layout, v)) << v;
+    }
+  }
 }
 
 TEST(PerIoStream, EachIoInTheQuantumItCompletedIn) {
