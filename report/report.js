@@ -319,7 +319,7 @@
       const clamped = new Set(s.clamped.filter(([j]) => j === i).map(([, k]) => k));
       const few = new Set((s.few || []).filter(([j]) => j === i).map(([, k]) => k));
       const cto = (s.cto || []).find(([j]) => j === i);
-      const rows = [fmtWhen(run, s.t[i]) + ', ' + fmtCount(s.n[i]) + ' I/Os' + (cto ? ' (partial: complete to ' + fmtNs(cto[1] * 1e6) + ')'
+      const rows = [fmtWhen(run, s.t[i]) + ', ' + fmtCount(s.n[i]) + ' I/Os' + (cto ? ' (partial: complete to ' + (cto[1] > 0 ? fmtNs(cto[1] * 1e6) : '0 ms') + ')'
         : s.partial.includes(i) ? ' (partial)' : '')];
       for (const p of ps) {
         const k = /^p(\d+)$/.exec(p.seriesId);
@@ -547,7 +547,7 @@
     const cto = (s && s.cto) || [];
     if (p === 'issue' && cto.length) {
       text += ' The last ' + cto.length + ' quanta are partial (shaded), from ' + fmtWhen(run, s.t[cto[0][0]]) +
-        ': complete only up to ' + cto.map(([i, ms]) => fmtNs(ms * 1e6) + ' at ' + fmtWhen(run, s.t[i])).join(', ') +
+        ': complete only up to ' + cto.map(([i, ms]) => (ms > 0 ? fmtNs(ms * 1e6) : '0 ms') + ' at ' + fmtWhen(run, s.t[i])).join(', ') +
         ' (I/Os issued there that completed after the logs end are not in them).';
     }
     return text;
