@@ -9,6 +9,9 @@
 //                              [--timing]
 //   --zoom: also zooms that chart into its first 5 % and reports the resolution then.
 //   --clip: the screenshot holds only the top HEIGHT pixels of the page (else all of it).
+//   --toggle: after every chart is drawn, also clicks the other placement of the page's
+//             toggle (where I/Os completed / were issued) and reports each drawn chart's
+//             first series (y values) before and after, and the placement text.
 //   --timing: draw the charts not in view by the page's drawAll() instead of scrolling
 //             (what a benchmark times: the page's own work, no scrolling), no screenshot.
 'use strict';
@@ -22,6 +25,7 @@ async function main() {
   const zoomId = opt('--zoom');
   const clip = opt('--clip');
   const timingOnly = rest.includes('--timing');
+  const toggle = rest.includes('--toggle');
   const executablePath = process.env.FIOHIST_CHROMIUM || '/usr/bin/chromium';
   const browser = await chromium.launch({
     executablePath, headless: true,
@@ -96,6 +100,26 @@ async function main() {
         notes: document.getElementById('notes').innerText,
         source: (document.getElementById('section-source-run') || { innerText: '' }).innerText };
     }));
+    if (toggle) {
+      // Each chart's first series' y values (and how many series it has) as drawn now.
+      const ys = () => page.evaluate(() => {
+        const out = {};
+        for (const [id, chart] of Object.entries(window.fiohistReport.charts)) {
+          const opt = chart.getOption();
+          out[id] = { series: opt.series.length, y: (opt.series[0].data || []).map((d) => (Array.isArray(d) ? d[1] : d)) };
+        }
+        return { placement: window.fiohistReport.placement, text: document.getElementById('placement-text').innerText,
+          whole: (document.getElementById('whole-table') || { innerText: '' }).innerText, charts: out };
+      });
+      const before = await ys();
+      const other = before.placement === 'issue' ? 'completion' : 'issue';
+      await page.click('#placement-' + other);
+      await page.waitForFunction((p) => document.body.getAttribute('data-placement') === p, other,
+        { timeout: 300000, polling: 50 });
+      // Every chart drawn again: wait for two frames, then read them.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      out.toggle = { before, after: await ys() };
+    }
     if (zoomId) {
       out.zoom = await page.evaluate((id) => new Promise((resolve) => {
         const chart = window.fiohistReport.charts[id];

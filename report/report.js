@@ -18,6 +18,10 @@
   timing.data = performance.now();
   const MAIN = DATA.main;
   const BASE = DATA.baseline || null;
+  // The placements of the run's I/Os (docs/stalls.md): MAIN is the one the page opens on
+  // (--place), `other_placement` holds what differs in the other one, or why there is none.
+  const OTHER = DATA.other_placement || null;
+  const OPEN = MAIN.placement || 'completion';
   const DIR_ORDER = ['read', 'write', 'trim', 'all'];
   const COLORS = ['#1f77b4', '#2ca02c', '#ff7f0e', '#d62728', '#9467bd', '#8c564b', '#e377c2',
     '#7f7f7f', '#bcbd22', '#17becf'];
@@ -85,6 +89,14 @@
   }
   index(MAIN);
   if (BASE) index(BASE);
+  const VIEWS = { [OPEN]: MAIN };
+  if (OTHER && !OTHER.refused) {
+    VIEWS[OTHER.placement] = Object.assign({}, MAIN, OTHER);
+    index(VIEWS[OTHER.placement]);
+  }
+  // The placement the time charts, heatmaps, hosts and whole-run table draw (the toggle).
+  let VIEW = MAIN;
+  state.placement = OPEN;
   function series(run, host, dir, res) { return run.byKey[host + '|' + dir + '|' + res]; }
   // x of a window: its middle, absolute ms on a time axis, else seconds since the first quantum.
   function xOf(run, t, res, elapsed) {
@@ -132,6 +144,7 @@
 
   // ---- drawing charts when they come into view -------------------------------------------
   const waiting = new Map();  // chart div -> { id, draw }: not drawn yet
+  const drawnBy = new Map();  // chart id -> { div, draw }: every chart, to draw it again
   let firstScreen = -1;  // charts of the first screen not yet finished; -1 before they are known
   function chartFinished(id) {
     timing.drawn[id] = performance.now();
@@ -159,7 +172,7 @@
     chart.on('finished', () => { if (first) { first = false; chartFinished(w.id); } });
     w.draw(chart);
     timing.setup[w.id] = performance.now() - t0;
-    window.addEventListener('resize', () => chart.resize());
+    window.addEventListener('resize', () => state.charts[w.id].resize());
   }
   // Charts come into view 300 px early, so scrolling rarely shows an empty frame.
   const observer = !only && 'IntersectionObserver' in window
@@ -172,6 +185,7 @@
     const div = el('div', { class: 'chart' + (cls ? ' ' + cls : ''), id: 'chart-' + id });
     container.append(div);
     waiting.set(div, { id, draw });
+    drawnBy.set(id, { div, draw });
     state.total++;
   }
   // Draws the charts of the first screen now and the rest when they come into view.
@@ -250,7 +264,7 @@
     makeChart(c.id, container, '', (chart) => drawLatency(c, chart));
   }
   function drawLatency(c, chart) {
-    const run = MAIN;
+    const run = VIEW;
     const names = run.percentiles;
     const slas = run.sla.filter((t) => t.dir === c.dir);
     const fewPercentiles = names.map((n, k) => k).filter((k) => run.series.some(
@@ -304,7 +318,9 @@
       if (!s || !(i >= 0 && i < s.t.length)) return '';
       const clamped = new Set(s.clamped.filter(([j]) => j === i).map(([, k]) => k));
       const few = new Set((s.few || []).filter(([j]) => j === i).map(([, k]) => k));
-      const rows = [fmtWhen(run, s.t[i]) + ', ' + fmtCount(s.n[i]) + ' I/Os' + (s.partial.includes(i) ? ' (partial)' : '')];
+      const cto = (s.cto || []).find(([j]) => j === i);
+      const rows = [fmtWhen(run, s.t[i]) + ', ' + fmtCount(s.n[i]) + ' I/Os' + (cto ? ' (partial: complete to ' + (cto[1] > 0 ? fmtNs(cto[1] * 1e6) : '0 ms') + ')'
+        : s.partial.includes(i) ? ' (partial)' : '')];
       for (const p of ps) {
         const k = /^p(\d+)$/.exec(p.seriesId);
         if (!k || s.n[i] <= 0) continue;
@@ -361,7 +377,7 @@
     makeChart(c.id, container, 'short', (chart) => drawIops(c, chart));
   }
   function drawIops(c, chart) {
-    const run = MAIN;
+    const run = VIEW;
     const build = (res) => c.dirs.map((d) => {
       const s = series(run, '', d, res);
       const sec = res * run.quantum_ms / 1000;
@@ -372,7 +388,7 @@
     });
     resolutionChart(c.id, chart, run, {
       animation: false,
-      title: { text: 'cluster IOPS (I/Os completed per second)', left: 8, textStyle: { fontSize: 13 } },
+      title: { text: 'cluster IOPS (I/Os ' + (state.placement === 'issue' ? 'issued' : 'completed') + ' per second)', left: 8, textStyle: { fontSize: 13 } },
       legend: { top: 2, right: 10 }, grid: { left: 80, right: 24, top: 36, bottom: 56 },
       tooltip: { trigger: 'axis', valueFormatter: (v) => fmtCount(v) + ' IOPS' },
       xAxis: timeAxis(run), dataZoom: zoom,
@@ -384,7 +400,7 @@
     makeChart(c.id, container, 'tall', (chart) => drawHeat(c, chart));
   }
   function drawHeat(c, chart) {
-    const run = MAIN;
+    const run = VIEW;
     const rows = run.heat_rows_ns;
     // Rows from the lowest to the highest holding any I/O, over every resolution.
     let lo = Infinity, hi = -1;
@@ -444,21 +460,25 @@
   }
 
   function hostCharts(c, container) {
-    const run = MAIN;
     const grid = el('div', { class: 'multiples' });
     container.append(grid);
-    const k = run.host_percentile;
-    const pname = run.percentiles[k];
+    const k = MAIN.host_percentile;
+    const pname = MAIN.percentiles[k];
     // One latency range for every small multiple, so they compare at a glance.
-    let lo = Infinity, hi = 0;
-    for (const s of run.series) {
-      if (s.res !== 1 || s.dir !== 'all') continue;
-      const v = s.host === '' ? s.p[k] : s.p[0];
-      v.forEach((x, i) => { if (s.n[i] > 0 && x > 0) { lo = Math.min(lo, x); hi = Math.max(hi, x); } });
+    function hostRange(run) {
+      let lo = Infinity, hi = 0;
+      for (const s of run.series) {
+        if (s.res !== 1 || s.dir !== 'all') continue;
+        const v = s.host === '' ? s.p[k] : s.p[0];
+        v.forEach((x, i) => { if (s.n[i] > 0 && x > 0) { lo = Math.min(lo, x); hi = Math.max(hi, x); } });
+      }
+      return hi > 0 ? { min: Math.pow(10, Math.floor(Math.log10(lo))), max: Math.pow(10, Math.ceil(Math.log10(hi))) } : {};
     }
-    const yRange = hi > 0 ? { min: Math.pow(10, Math.floor(Math.log10(lo))), max: Math.pow(10, Math.ceil(Math.log10(hi))) } : {};
-    for (const h of run.hosts) makeChart('host-' + h.name, grid, '', (chart) => drawHost(h, chart));
-    function drawHost(h, chart) {
+    for (const h of MAIN.hosts) makeChart('host-' + h.name, grid, '', (chart) => drawHost(h, chart));
+    function drawHost(hMain, chart) {
+      const run = VIEW;
+      const h = run.hosts.find((x) => x.name === hMain.name) || hMain;
+      const yRange = hostRange(run);
       const ratio = Math.pow(2, h.mean_log2);
       const build = (res) => {
         const cl = series(run, '', 'all', res), hs = series(run, h.name, 'all', res);
@@ -514,6 +534,66 @@
     }, build, true);
   }
 
+  // ---- placement: where I/Os completed, or where they were issued ------------------------
+  const PLACE_TEXT = { completion: 'where I/Os completed', issue: 'where they were issued' };
+  // What the shown placement means, and its partial last quanta (issue: the I/Os issued there
+  // that completed after the logs end are missing; complete up to the latency given).
+  function placementText(p) {
+    const run = VIEWS[p];
+    let text = 'Shown: each I/O in the quantum ' + (p === 'issue'
+      ? 'where it was issued (completion \u2212 latency): a stall shows from its first second.'
+      : 'where it completed: a stall shows as quanta without I/O, its stuck I/Os where it ended.');
+    const s = series(run, '', 'all', 1);
+    const cto = (s && s.cto) || [];
+    if (p === 'issue' && cto.length) {
+      text += ' The last ' + cto.length + ' quanta are partial (shaded), from ' + fmtWhen(run, s.t[cto[0][0]]) +
+        ': complete only up to ' + cto.map(([i, ms]) => (ms > 0 ? fmtNs(ms * 1e6) : '0 ms') + ' at ' + fmtWhen(run, s.t[i])).join(', ') +
+        ' (I/Os issued there that completed after the logs end are not in them).';
+    }
+    return text;
+  }
+  function placementBar() {
+    const bar = el('div', { class: 'placement', id: 'placement' }, el('b', {}, 'Placement: '));
+    if (MAIN.source.kind === 'elasticsearch') {
+      bar.append(PLACE_TEXT[OPEN] + ', as the run was pushed (its run document). ', el('span', { id: 'placement-text' }, placementText(OPEN)));
+      root.append(bar);
+      return;
+    }
+    for (const p of ['completion', 'issue']) {
+      const attrs = { type: 'radio', name: 'placement', value: p, id: 'placement-' + p };
+      if (p === OPEN) attrs.checked = '';
+      if (!VIEWS[p]) attrs.disabled = '';
+      const input = el('input', attrs);
+      input.addEventListener('change', () => { if (input.checked) showPlacement(p); });
+      bar.append(el('label', { for: 'placement-' + p }, input, ' ' + PLACE_TEXT[p] + ' '));
+    }
+    bar.append(el('br'), el('span', { id: 'placement-text' }, placementText(OPEN)));
+    if (OTHER && OTHER.refused) {
+      bar.append(el('br'), el('span', { class: 'bad', id: 'placement-refused' },
+        'No view ' + PLACE_TEXT[OTHER.placement] + ': ' + OTHER.refused + '.'));
+    }
+    root.append(bar);
+  }
+  /// Switches the charts and the whole-run table to placement `p` ('completion' or 'issue'):
+  /// the charts drawn so far are drawn again, the others draw it when they come into view.
+  function showPlacement(p) {
+    if (!VIEWS[p] || VIEW === VIEWS[p]) return;
+    VIEW = VIEWS[p];
+    state.placement = p;
+    document.getElementById('placement-text').textContent = placementText(p);
+    const old = document.getElementById('whole-table');
+    if (old) old.replaceWith(wholeTable(VIEW));
+    for (const id of Object.keys(state.charts)) {
+      const { div, draw } = drawnBy.get(id);
+      state.charts[id].dispose();
+      const chart = echarts.init(div, null, { renderer: 'canvas' });
+      state.charts[id] = chart;
+      draw(chart);
+    }
+    document.body.setAttribute('data-placement', p);
+  }
+  state.showPlacement = showPlacement;
+
   // ---- sections -----------------------------------------------------------------------
   const title = MAIN.run + (BASE ? ' vs ' + BASE.run : '');
   const head = el('header', {}, el('h1', {}, 'fiohist report: ' + title));
@@ -548,12 +628,18 @@
   if (notes.length) box.append(el('ul', {}, ...notes.map((n) => el('li', {}, n))));
   else box.append('All quanta complete, no clamped values, no warnings' + (MAIN.sla.length ? ', SLA held.' : '.'));
   root.append(box);
+  placementBar();
 
   const sum = section('summary', 'Whole run (cluster)');
-  const wholeRows = DIR_ORDER.map((d) => MAIN.whole.find((w) => w.dir === d)).filter((w) => w && w.n > 0).map((w) => [
-    w.dir, fmtCount(w.n), fmtCount(w.n / Math.max(w.seconds, 1e-3)), fmtNs(w.min), fmtNs(w.mean),
-    ...w.p.map((v, k) => fmtNs(v) + (w.clamped.includes(k) ? ' \u2265' : '')), fmtNs(w.max) + (w.max_clamped ? ' \u2265' : '')]);
-  sum.append(table(['direction', 'I/Os', 'mean IOPS', 'min', 'mean', ...MAIN.percentiles, 'max'], wholeRows));
+  function wholeTable(run) {
+    const wholeRows = DIR_ORDER.map((d) => run.whole.find((w) => w.dir === d)).filter((w) => w && w.n > 0).map((w) => [
+      w.dir, fmtCount(w.n), fmtCount(w.n / Math.max(w.seconds, 1e-3)), fmtNs(w.min), fmtNs(w.mean),
+      ...w.p.map((v, k) => fmtNs(v) + (w.clamped.includes(k) ? ' \u2265' : '')), fmtNs(w.max) + (w.max_clamped ? ' \u2265' : '')]);
+    const t = table(['direction', 'I/Os', 'mean IOPS', 'min', 'mean', ...MAIN.percentiles, 'max'], wholeRows);
+    t.id = 'whole-table';
+    return t;
+  }
+  sum.append(wholeTable(MAIN));
 
   if (DATA.verdicts) {
     const V = DATA.verdicts;
@@ -634,5 +720,6 @@
   echarts.connect('time');
   echarts.connect('elapsed');
   if (only) document.body.classList.add('only');
+  document.body.setAttribute('data-placement', OPEN);
   startDrawing();
 })();

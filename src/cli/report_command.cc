@@ -49,6 +49,9 @@ const char kReportUsage[] =
     "clamped values, skipped input) and where the data came from. Zooming in or out draws\n"
     "exact percentiles of each window: the page holds coarser resolutions computed from\n"
     "the summed histograms (10 s, 1 min, 10 min, 1 h, 10 h with 1 s quanta).\n"
+    "From logs the page holds both placements of the I/Os, a toggle switching the charts:\n"
+    "where they completed and where they were issued (--place: the one it opens on; fio\n"
+    "JSON inputs have no issue view, the page says why). With --run: as pushed.\n"
     "\n"
     "Input: what `fiohist pctiles` reads (histogram logs, fio json+ status files,\n"
     "client/server outputs), or with --run NAME the run's\n"
@@ -215,15 +218,16 @@ struct CollectedRun {
 };
 
 // Collects a run from `logs` or, when `run` is not empty, from its bucket documents.
-// `extra` (may be null) also sees the results (SLA lines on stderr).
+// `extra` (may be null) also sees the results (SLA lines on stderr). `other`: the run's
+// other placement (the page's toggle): no progress line, warnings nor comparison cells.
 Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
-               const BucketQuery* query, HttpClient* client, ResultSink* extra,
-               CollectedRun* out) {
+               const BucketQuery* query, HttpClient* client, ResultSink* extra, CollectedRun* out,
+               bool other = false) {
   ResolutionSink resolutions(&out->sink, DefaultCoarseResolutions());
-  CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet));
+  CommandProgress progress(ProgressMeter::WantedOnStderr(args.quiet || other));
   std::vector<ResultSink*> sinks = {progress.StopAtEnd(), &resolutions};
   // The hosts' histograms per quantum are kept only for a comparison (they are large).
-  if (args.Compared()) sinks.push_back(&out->cells);
+  if (args.Compared() && !other) sinks.push_back(&out->cells);
   if (extra != nullptr) sinks.push_back(extra);
   // --accuracy (the run, not its baseline): the cluster's windows sized to it.
   ReportWindowSink window_rows(&out->sink);
@@ -255,7 +259,7 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
     progress.StartReading(plan.inputs, plan.fio_json, nullptr);
     s = RunInputs(options, plan, &fanout, &out->summary);
     progress.Stop();
-    PrintWarnings(stderr, out->summary);
+    if (!other) PrintWarnings(stderr, out->summary);
     if (!s.ok()) return s;
   }
   if (windows) {
@@ -277,6 +281,33 @@ Status Collect(const ReportArgs& args, const std::vector<std::string>& logs,
                          ": no I/O in the window read: nothing to draw");
   }
   return Status();
+}
+
+// The run placed the other way than --place asks (the page's toggle): collected from the
+// same logs into `*run`, or refused (fio JSON inputs have no issue placement) with the reason.
+ReportOtherPlacement OtherPlacement(const ReportArgs& args, std::unique_ptr<CollectedRun>* run) {
+  ReportOtherPlacement other;
+  ReportArgs flipped = args;
+  flipped.options.place_issue = !args.options.place_issue;
+  other.placement = flipped.options.place_issue ? "issue" : "completion";
+  PipelineOptions options = flipped.options;
+  if (flipped.options.place_issue && PlanInputs(args.logs, &options).fio_json) {
+    other.refused =
+        "the input is fio JSON output (status reports or client/server output): a report "
+        "holds latency bins counted since the previous one, with no I/O's completion time nor "
+        "a record's span to shift back by its latency; histogram logs (write_hist_log) or "
+        "per-I/O logs (write_lat_log) give both";
+    return other;
+  }
+  *run = std::make_unique<CollectedRun>(other.placement);
+  const Status s = Collect(flipped, args.logs, nullptr, nullptr, nullptr, run->get(), true);
+  if (!s.ok()) {
+    other.refused = s.message();
+    run->reset();
+    return other;
+  }
+  other.data = &(*run)->sink.data();
+  return other;
 }
 
 // One baseline run: its name and inputs (files), or a stored run's name.
@@ -384,6 +415,19 @@ int RunReportCommand(int argc, char** argv) {
   main_run.source.run = !args.name.empty()   ? args.name
                         : args.back.read_back ? args.back.query.run
                                               : NameOfLogs(args.logs);
+  // The page's toggle: from logs, the other placement too (or why there is none); a stored
+  // run is drawn as its run document says it was pushed.
+  ReportOtherPlacement other;
+  std::unique_ptr<CollectedRun> other_run;
+  if (args.back.read_back) {
+    std::string placement;
+    s = RunCatalog(client.get(), args.conn.index_prefix)
+            .RunPlacement(args.back.query.run, &placement);
+    if (!s.ok()) return fail(s.message());
+    main_run.sink.set_placement(placement);
+  } else {
+    other = OtherPlacement(args, &other_run);
+  }
   std::vector<BaselineInput> inputs;
   s = BaselinesOf(args, client.get(), &inputs);
   if (!s.ok()) return fail(s.message());
@@ -428,10 +472,10 @@ int RunReportCommand(int argc, char** argv) {
     if (s.ok()) s = CompareRuns(run, bases, CompareOptions(), &verdicts);
     if (!s.ok()) verdicts_error = s.message();
   }
-  const std::string json =
-      ReportJson(main_run.sink.data(), main_run.source, base_data,
-                 baseline ? &baseline->source : nullptr,
-                 baseline && verdicts_error.empty() ? &verdicts : nullptr, verdicts_error);
+  const std::string json = ReportJson(main_run.sink.data(), main_run.source, base_data,
+                                      baseline ? &baseline->source : nullptr,
+                                      baseline && verdicts_error.empty() ? &verdicts : nullptr,
+                                      verdicts_error, args.back.read_back ? nullptr : &other);
   const std::string title =
       "fiohist report: " + main_run.source.run +
       (baseline ? " vs " + baseline->source.run +

@@ -117,7 +117,7 @@ Status RunCatalog::ListRuns(std::vector<StoredRun>* runs) {
   HttpResult rr = client_->Request(
       "POST", "/" + IndexPattern(prefix_, DocKind::kRun) + "/_search?" + kMultiIndexOptions,
       R"({"size":10000,"_source":["run","hosts","duration_s","tags","state","p50","p99",)"
-      R"("grid","grid_origin_ms"]})");
+      R"("grid","grid_origin_ms","placement"]})");
   if (!rr.ok()) return Status::Error("listing runs failed: " + DescribeHttpFailure(rr));
   rapidjson::Document runs_doc;
   st = ParseJson(rr, "listing runs", &runs_doc);
@@ -135,6 +135,7 @@ Status RunCatalog::ListRuns(std::vector<StoredRun>* runs) {
       it->second.p50_us = NumberOr(src, "p50", it->second.p50_us);
       it->second.p99_us = NumberOr(src, "p99", it->second.p99_us);
       it->second.grid = StringOr(src, "grid");
+      it->second.placement = StringOr(src, "placement");
       it->second.grid_origin_ms = NumberOr(src, "grid_origin_ms", it->second.grid_origin_ms);
       if (src.HasMember("tags") && src["tags"].IsArray()) {
         for (const Value& t : src["tags"].GetArray()) {
@@ -154,6 +155,17 @@ Status RunCatalog::ListRuns(std::vector<StoredRun>* runs) {
   std::stable_sort(runs->begin(), runs->end(), [&spans](const StoredRun& a, const StoredRun& b) {
     return spans[a.run].first < spans[b.run].first;
   });
+  return Status();
+}
+
+Status RunCatalog::RunPlacement(const std::string& run, std::string* placement) {
+  std::vector<StoredRun> stored;
+  Status s = ListRuns(&stored);
+  if (!s.ok()) return s;
+  *placement = "completion";
+  for (const StoredRun& r : stored) {
+    if (r.run == run && !r.placement.empty()) *placement = r.placement;
+  }
   return Status();
 }
 

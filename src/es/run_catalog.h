@@ -34,6 +34,9 @@ struct StoredRun {
   /// runs recorded it. Quanta start at grid_origin_ms + k x quantum (NaN if absent).
   std::string grid;
   double grid_origin_ms = std::numeric_limits<double>::quiet_NaN();
+  /// Where the run's I/Os were placed when pushed (run document `placement`): "issue", or
+  /// "" (completion, the default the run document leaves out).
+  std::string placement;
 };
 
 /// How a run deletion went.
@@ -55,6 +58,10 @@ class RunCatalog {
   /// Lists the runs found in every index of the prefix (all months, and the single indices of
   /// before partitioning), oldest first.
   Status ListRuns(std::vector<StoredRun>* runs);
+
+  /// The placement `run` was pushed at: "issue" or "completion" (also for a run without a
+  /// run document).
+  Status RunPlacement(const std::string& run, std::string* placement);
 
   /// Counts the documents of `run` in the four indices (after a refresh by the caller).
   Status CountRunDocuments(const std::string& run, uint64_t* count);

@@ -15,6 +15,7 @@
 
 #include "base/path.h"
 #include "log/client_stats.h"
+#include "log/job_pacing.h"
 
 namespace fiohist {
 namespace {
@@ -78,21 +79,6 @@ int64_t IntOf(const Json& o, const char* key) {
 
 bool JobsUseGroupReporting(const Json& options) {
   return options.IsObject() && options.HasMember("group_reporting");
-}
-
-// The options that make a job pause on purpose: fio's thinktime and rate limits.
-constexpr const char* kPacingOptions[] = {"thinktime", "rate", "rate_iops", "rate_min",
-                                          "rate_iops_min"};
-
-// Whether `options` (a job's or the global ones) set any pacing option to a non-zero value.
-bool HasPacing(const Json& options) {
-  if (!options.IsObject()) return false;
-  for (const char* name : kPacingOptions) {
-    if (!options.HasMember(name) || !options[name].IsString()) continue;
-    const std::string v = options[name].GetString();
-    if (v.find_first_not_of("0,. ") != std::string::npos) return true;
-  }
-  return false;
 }
 
 // log_hist_msec set in `options`, or 0.
@@ -406,7 +392,6 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
       if (!s.ok()) return s;
     }
     h.anchor.fio_version = out->fio_version;
-    const bool global_pacing = global && HasPacing(*global);
     const int64_t global_msec = global ? LogHistMsecOf(*global) : 0;
     bool agree = true;
     for (const Json* job : jobs_of[host]) {
@@ -422,8 +407,9 @@ Status ReadFioJson(const std::string& path, FioJsonOutput* out) {
       h.job_names.push_back((*job).HasMember("jobname") && (*job)["jobname"].IsString()
                                 ? (*job)["jobname"].GetString()
                                 : "");
-      h.job_paced.push_back(global_pacing ||
-                            (job->HasMember("job options") && HasPacing((*job)["job options"])));
+      h.job_idle_ms.push_back(
+          JobPacingOf(global, job->HasMember("job options") ? &(*job)["job options"] : nullptr)
+              .LongestIdleMs());
     }
     out->hosts.push_back(std::move(h));
   }

@@ -49,9 +49,10 @@ struct FioJsonHost {
   /// `log_alternate_epoch_clock_id`, e.g. 1: CLOCK_MONOTONIC, the machine's uptime); -1
   /// when they are relative or Unix time (CLOCK_REALTIME, 0).
   int alternate_clock = -1;
-  /// Per job, parallel to job_ios: its options ask for gaps in its I/O (thinktime, or a
-  /// rate limit), so a span without completions may be the job idling, not a stall.
-  std::vector<bool> job_paced;
+  /// Per job, parallel to job_ios: the longest span without a completion its options
+  /// explain (thinktime, a rate limit: JobPacing::LongestIdleMs), 0 where none; a span
+  /// that long or shorter may be the job idling, a longer one is a stall.
+  std::vector<double> job_idle_ms;
   /// log_hist_msec of the jobs' options (or the global ones) when they all agree; else 0.
   int64_t log_hist_msec = 0;
 };

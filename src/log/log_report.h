@@ -19,11 +19,12 @@ struct Pause {
   int64_t start_ms = 0;
   /// The stamp of the completion that ended it.
   int64_t end_ms = 0;
-  /// I/Os that completed at its end: the one that wrote the record, and the catch-up
-  /// records fio wrote right after it (one per deadline missed). Stuck I/Os that completed
-  /// later, in the next record, are not counted.
+  /// I/Os stuck in it: of the I/Os that completed at its end or after it (the one that wrote
+  /// the record, the catch-up records fio wrote right after it, one per deadline missed, and
+  /// the records after those), the ones whose latency says they were issued before its
+  /// middle (LogStream::CountStuck). 0 after an idle gap: nothing was in flight.
   double stuck_ios = 0;
-  /// The highest bucket column of those I/Os.
+  /// The highest bucket column of those I/Os (0 without any).
   uint32_t slowest_column = 0;
 };
 

@@ -119,6 +119,7 @@ void LogStream::Accept(const LogRecord& as_read, const RecordPlacement& placemen
       rate_[d] = total / static_cast<double>(placement.covers.length());
     AddPart(record.direction, record.counts, total, placement.covers, kIos | kCover, grid, q, out,
             touched);
+    CountLateStuck(record, placement);
     return;
   }
   NotePause(record, placement);
@@ -148,21 +149,15 @@ void LogStream::Accept(const LogRecord& as_read, const RecordPlacement& placemen
 
 void LogStream::NotePause(const LogRecord& record, const RecordPlacement& placement) {
   const size_t d = static_cast<size_t>(record.direction);
-  const uint32_t slowest = record.counts.empty() ? 0 : record.counts.back().first;
-  if (!placement.lone) {
-    // A catch-up record: more I/Os that were stuck in the pause its direction just ended.
-    for (auto it = report_.pauses.rbegin(); it != report_.pauses.rend(); ++it) {
-      if (it->direction != record.direction) continue;
-      it->stuck_ios += static_cast<double>(record.total);
-      it->slowest_column = std::max(it->slowest_column, slowest);
-      return;
-    }
+  if (!placement.lone && stuck_pause_[d] >= 0) {
+    // A catch-up record: more I/Os that completed at the end of the pause its direction just
+    // ended; the stuck ones among them counted as in the records after it.
+    CountLateStuck(record, placement);
+    return;
   }
   Pause p;
   p.direction = record.direction;
   p.end_ms = placement.covers.end_ms;
-  p.stuck_ios = 1;
-  p.slowest_column = slowest;
   const int64_t bound = placement.lone ? placement.ios.end_ms : placement.covers.start_ms;
   p.start_ms = bound;
   if (placement.lone && rate_[d] > 0) {
@@ -170,6 +165,53 @@ void LogStream::NotePause(const LogRecord& record, const RecordPlacement& placem
     p.start_ms = std::min<int64_t>(bound, placement.ios.start_ms + static_cast<int64_t>(ms));
   }
   report_.pauses.push_back(p);
+  stuck_pause_[d] = static_cast<long>(report_.pauses.size()) - 1;
+  if (placement.lone && !record.counts.empty()) {
+    // The completion that ended the pause (the record's slowest I/O, at its stamp).
+    lone_counts_.assign(1, {record.counts.back().first, 1});
+    CountStuck(record.direction, lone_counts_, p.end_ms);
+  } else {
+    CountStuck(record.direction, record.counts, p.end_ms);
+  }
+}
+
+void LogStream::CountLateStuck(const LogRecord& record, const RecordPlacement& placement) {
+  const size_t d = static_cast<size_t>(record.direction);
+  if (stuck_pause_[d] < 0) return;
+  // A record of normal length completed its I/Os in (previous stamp, stamp]: the earliest
+  // is the least latency a stuck one can have; a catch-up record's completed at its stamp.
+  const int64_t completed_from =
+      placement.paused() ? placement.covers.end_ms : placement.covers.start_ms;
+  if (CountStuck(record.direction, record.counts, completed_from) == 0 && !placement.paused()) {
+    stuck_pause_[d] = -1;  // the stuck I/Os are all out
+  }
+}
+
+double LogStream::CountStuck(Direction direction,
+                             const std::vector<std::pair<uint32_t, uint64_t>>& counts,
+                             int64_t completed_from_ms) {
+  const size_t d = static_cast<size_t>(direction);
+  Pause& p = report_.pauses[static_cast<size_t>(stuck_pause_[d])];
+  // fio's timing model (docs/stalls.md): nothing of the direction completed in the pause,
+  // from p.start_ms to p.end_ms. An I/O stuck in it was in flight for most of it: issued
+  // before its middle, so its latency is more than (completion - middle), at least
+  // (completed_from - middle). An I/O issued in the pause's second half (or after) is one
+  // that came after the thaw or just before it. fio's buckets are 1/64 of their latency
+  // wide: a bucket whose upper edge passes the bound counts whole.
+  const double middle_ms = (static_cast<double>(p.start_ms) + static_cast<double>(p.end_ms)) / 2;
+  const double bound_ns = 1e6 * (static_cast<double>(completed_from_ms) - middle_ms);
+  const BucketLayout& layout = setup_.layout;
+  double stuck = 0;
+  for (const auto& [column, n] : counts) {
+    const int c = static_cast<int>(column);
+    if (layout.columns() > 0 && c != layout.top_column() && layout.UpperNs(c) <= bound_ns) {
+      continue;
+    }
+    stuck += static_cast<double>(n);
+    p.slowest_column = std::max(p.slowest_column, column);
+  }
+  p.stuck_ios += stuck;
+  return stuck;
 }
 
 void LogStream::AddPart(Direction direction,

@@ -142,8 +142,16 @@ class LogStream : public RecordStream {
   void Accept(const LogRecord& record, const RecordPlacement& placement, bool unterminated,
               const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched);
   // Notes the pause a record placed as `placement` ended (or, for a catch-up record, adds
-  // its I/Os to the last pause of its direction) in report_.pauses.
+  // its stuck I/Os to the last pause of its direction) in report_.pauses.
   void NotePause(const LogRecord& record, const RecordPlacement& placement);
+  // A catch-up record, or one of normal length, after a pause of its direction: counts its
+  // stuck I/Os into the pause (CountStuck), until a record of normal length holds none.
+  void CountLateStuck(const LogRecord& record, const RecordPlacement& placement);
+  // Adds to the open pause of `direction` the I/Os of `counts` (completed at or after
+  // `completed_from_ms`) whose latency says they were in flight for most of it (issued
+  // before its middle); returns how many.
+  double CountStuck(Direction direction, const std::vector<std::pair<uint32_t, uint64_t>>& counts,
+                    int64_t completed_from_ms);
   // Adds `counts` spread over `span` (`what`: its I/Os, its coverage) to quantum q, and
   // keeps it pending for later quanta.
   void AddPart(Direction direction, const std::vector<std::pair<uint32_t, uint64_t>>& counts,
@@ -193,6 +201,9 @@ class LogStream : public RecordStream {
   LogRecord ahead_record_;
   // Per direction: I/Os per ms of the last record of normal length (a pause's start).
   std::array<double, kLogDirections> rate_{};
+  // Per direction: the pause (index into report_.pauses) whose stuck I/Os the records after
+  // it may still hold (CountLateStuck), or -1.
+  std::array<long, kLogDirections> stuck_pause_ = {-1, -1, -1};
   // A split record's parts (Accept), kept for their storage.
   std::vector<std::pair<uint32_t, uint64_t>> rest_counts_, lone_counts_;
   // Per direction: the time of quantum covered_q_ its spans cover (Feed() resets it).

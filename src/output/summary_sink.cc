@@ -75,7 +75,7 @@ void SummarySink::PrintStalls(const RunSummary& summary) const {
     const std::string scope = st.host.empty() ? "cluster" : "host " + st.host;
     std::fprintf(out_,
                  "fiohist: %s (%s): no I/O completed from %s to %s (%.1f s); %.0f I/O(s) "
-                 "completed at its end, the slowest %.0f ms\n",
+                 "stuck in it, the slowest %.0f ms\n",
                  st.idle ? "idle" : "stall", scope.c_str(), when(st.start_ms).c_str(),
                  when(st.end_ms).c_str(), st.seconds(), st.stuck_ios, st.slowest_ns / 1e6);
   }

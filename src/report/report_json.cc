@@ -7,127 +7,109 @@
 #include <cstdio>
 
 #include "report/report_charts.h"
+#include "report/report_series_json.h"
 #include "stats/sla.h"
 
 namespace fiohist {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using JsonWriter = ReportJsonWriter;
 
-// Latencies in whole nanoseconds: fio's resolution, and a third of the digits.
-void Ns(JsonWriter& w, double ns) { w.Int64(static_cast<int64_t>(std::llround(ns))); }
-
-void WriteSeries(JsonWriter& w, const ReportSeries& s) {
-  w.StartObject();
-  if (s.resolution == 0) {
-    // --accuracy windows: each has its own length.
-    w.Key("e");
-    w.StartArray();
-    for (const ReportPoint& p : s.points) w.Int64(p.end_ms);
-    w.EndArray();
-  }
-  w.Key("host");
-  w.String(s.host);
-  w.Key("dir");
-  w.String(DirectionName(s.direction));
-  w.Key("res");
-  w.Int(s.resolution);
-  w.Key("t");
+// The hosts by how far they stray (`hosts`).
+void WriteHosts(JsonWriter& w, const ReportData& d) {
+  w.Key("hosts");
   w.StartArray();
-  for (const ReportPoint& p : s.points) w.Int64(p.start_ms);
-  w.EndArray();
-  w.Key("n");
-  w.StartArray();
-  for (const ReportPoint& p : s.points) w.Double(p.samples);
-  w.EndArray();
-  w.Key("cov");
-  w.StartArray();
-  for (const ReportPoint& p : s.points) w.Double(p.coverage);
-  w.EndArray();
-  // Indices of partial points and of points whose values lie in the clamped bucket.
-  w.Key("partial");
-  w.StartArray();
-  for (size_t i = 0; i < s.points.size(); ++i) {
-    if (s.points[i].partial) w.Uint64(i);
+  for (const HostStray& h : d.hosts) {
+    w.StartObject();
+    w.Key("name");
+    w.String(h.host);
+    w.Key("mean_log2");
+    w.Double(h.mean_log2);
+    w.Key("mean_abs_log2");
+    w.Double(h.mean_abs_log2);
+    w.Key("missing_quanta");
+    w.Int64(h.missing_quanta);
+    w.EndObject();
   }
   w.EndArray();
-  const size_t np = s.points.empty() ? 0 : s.points[0].percentile_ns.size();
-  w.Key("p");
-  w.StartArray();
-  for (size_t k = 0; k < np; ++k) {
-    w.StartArray();
-    for (const ReportPoint& p : s.points) Ns(w, k < p.percentile_ns.size() ? p.percentile_ns[k] : 0);
-    w.EndArray();
-  }
-  w.EndArray();
-  // The confidence intervals (cluster series): low and high per percentile, and the
-  // [point, percentile] pairs resting on too few I/Os for an upper bound.
-  const bool band = np > 0 && s.points[0].low_ns.size() == np;
-  if (band) {
-    for (const char* key : {"lo", "hi"}) {
-      const bool low = key[0] == 'l';
-      w.Key(key);
-      w.StartArray();
-      for (size_t k = 0; k < np; ++k) {
-        w.StartArray();
-        for (const ReportPoint& p : s.points) {
-          const std::vector<double>& v = low ? p.low_ns : p.high_ns;
-          Ns(w, k < v.size() ? v[k] : 0);
-        }
-        w.EndArray();
-      }
-      w.EndArray();
-    }
-    w.Key("few");
-    w.StartArray();
-    for (size_t i = 0; i < s.points.size(); ++i) {
-      for (size_t k = 0; k < s.points[i].few_ios.size(); ++k) {
-        if (!s.points[i].few_ios[k] || s.points[i].samples <= 0) continue;
-        w.StartArray();
-        w.Uint64(i);
-        w.Uint64(k);
-        w.EndArray();
-      }
-    }
-    w.EndArray();
-  }
-  w.Key("clamped");
-  w.StartArray();
-  for (size_t i = 0; i < s.points.size(); ++i) {
-    for (size_t k = 0; k < s.points[i].lower_bound.size(); ++k) {
-      if (!s.points[i].lower_bound[k]) continue;
-      w.StartArray();
-      w.Uint64(i);
-      w.Uint64(k);
-      w.EndArray();
-    }
-  }
-  w.EndArray();
-  w.EndObject();
 }
 
-void WriteHeat(JsonWriter& w, const HeatSeries& h) {
-  w.StartObject();
-  w.Key("dir");
-  w.String(DirectionName(h.direction));
-  w.Key("res");
-  w.Int(h.resolution);
-  w.Key("t");
+// The whole-run cluster results per direction (`whole`).
+void WriteWhole(JsonWriter& w, const ReportData& d) {
+  w.Key("whole");
   w.StartArray();
-  for (const HeatColumn& c : h.columns) w.Int64(c.start_ms);
-  w.EndArray();
-  w.Key("first");
-  w.StartArray();
-  for (const HeatColumn& c : h.columns) w.Int(c.first_row);
-  w.EndArray();
-  w.Key("c");
-  w.StartArray();
-  for (const HeatColumn& c : h.columns) {
+  for (const ScopeResult& r : d.whole) {
+    w.StartObject();
+    w.Key("dir");
+    w.String(DirectionName(r.direction));
+    w.Key("n");
+    w.Double(r.stats.samples);
+    w.Key("seconds");
+    w.Double(static_cast<double>(r.end_ms - r.start_ms) / 1000.0);
+    w.Key("min");
+    WriteNs(w, r.stats.min_ns);
+    w.Key("mean");
+    WriteNs(w, r.stats.mean_ns);
+    w.Key("max");
+    WriteNs(w, r.stats.max_ns);
+    w.Key("max_clamped");
+    w.Bool(r.stats.max_lower_bound);
+    w.Key("p");
     w.StartArray();
-    for (double v : c.counts) w.Double(v);
+    for (double v : r.stats.percentile_ns) WriteNs(w, v);
+    w.EndArray();
+    w.Key("clamped");
+    w.StartArray();
+    for (size_t k = 0; k < r.stats.lower_bound.size(); ++k) {
+      if (r.stats.lower_bound[k]) w.Uint64(k);
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+// The cluster quanta above an SLA threshold (`breaches`).
+void WriteBreaches(JsonWriter& w, const ReportData& d) {
+  w.Key("breaches");
+  w.StartArray();
+  for (const ReportBreach& b : d.breaches) {
+    w.StartArray();
+    w.Int64(b.start_ms);
+    w.Uint64(b.threshold);
+    WriteNs(w, b.value_ns);
     w.EndArray();
   }
   w.EndArray();
+}
+
+// The placement a report does not open on (`other_placement`): what differs from the run
+// drawn first (series, heatmaps, whole run, hosts, SLA breaches, missing quanta), or why
+// the input has none.
+void WriteOtherPlacement(JsonWriter& w, const ReportOtherPlacement& other) {
+  w.StartObject();
+  w.Key("placement");
+  w.String(other.placement);
+  if (other.data == nullptr) {
+    w.Key("refused");
+    w.String(other.refused);
+    w.EndObject();
+    return;
+  }
+  const ReportData& d = *other.data;
+  WriteHosts(w, d);
+  w.Key("series");
+  w.StartArray();
+  for (const ReportSeries& s : d.series) WriteReportSeries(w, s);
+  w.EndArray();
+  w.Key("heat");
+  w.StartArray();
+  for (const HeatSeries& h : d.heat) WriteReportHeat(w, h);
+  w.EndArray();
+  WriteWhole(w, d);
+  WriteBreaches(w, d);
+  w.Key("missing_quanta");
+  w.Int64(d.missing_quanta);
   w.EndObject();
 }
 
@@ -211,29 +193,15 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
   w.Uint64(d.host_percentile_index);
   w.Key("confidence");
   w.Double(info.confidence);
-  w.Key("hosts");
-  w.StartArray();
-  for (const HostStray& h : d.hosts) {
-    w.StartObject();
-    w.Key("name");
-    w.String(h.host);
-    w.Key("mean_log2");
-    w.Double(h.mean_log2);
-    w.Key("mean_abs_log2");
-    w.Double(h.mean_abs_log2);
-    w.Key("missing_quanta");
-    w.Int64(h.missing_quanta);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteHosts(w, d);
   w.Key("series");
   w.StartArray();
-  for (const ReportSeries& s : d.series) WriteSeries(w, s);
+  for (const ReportSeries& s : d.series) WriteReportSeries(w, s);
   w.EndArray();
   if (!d.windows.empty()) {
     w.Key("windows");
     w.StartArray();
-    for (const ReportSeries& s : d.windows) WriteSeries(w, s);
+    for (const ReportSeries& s : d.windows) WriteReportSeries(w, s);
     w.EndArray();
     w.Key("accuracy");
     w.StartArray();
@@ -242,43 +210,13 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
   }
   w.Key("heat_rows_ns");
   w.StartArray();
-  for (double e : d.heat_row_edges_ns) Ns(w, e);
+  for (double e : d.heat_row_edges_ns) WriteNs(w, e);
   w.EndArray();
   w.Key("heat");
   w.StartArray();
-  for (const HeatSeries& h : d.heat) WriteHeat(w, h);
+  for (const HeatSeries& h : d.heat) WriteReportHeat(w, h);
   w.EndArray();
-  w.Key("whole");
-  w.StartArray();
-  for (const ScopeResult& r : d.whole) {
-    w.StartObject();
-    w.Key("dir");
-    w.String(DirectionName(r.direction));
-    w.Key("n");
-    w.Double(r.stats.samples);
-    w.Key("seconds");
-    w.Double(static_cast<double>(r.end_ms - r.start_ms) / 1000.0);
-    w.Key("min");
-    Ns(w, r.stats.min_ns);
-    w.Key("mean");
-    Ns(w, r.stats.mean_ns);
-    w.Key("max");
-    Ns(w, r.stats.max_ns);
-    w.Key("max_clamped");
-    w.Bool(r.stats.max_lower_bound);
-    w.Key("p");
-    w.StartArray();
-    for (double v : r.stats.percentile_ns) Ns(w, v);
-    w.EndArray();
-    w.Key("clamped");
-    w.StartArray();
-    for (size_t k = 0; k < r.stats.lower_bound.size(); ++k) {
-      if (r.stats.lower_bound[k]) w.Uint64(k);
-    }
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteWhole(w, d);
   w.Key("sla");
   w.StartArray();
   for (const SlaThreshold& t : info.sla) {
@@ -288,22 +226,13 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
     w.Key("dir");
     w.String(DirectionName(t.direction));
     w.Key("limit_ns");
-    Ns(w, t.limit_ns);
+    WriteNs(w, t.limit_ns);
     w.Key("p");
     w.Uint64(NearestPercentileIndex(info.percentiles, t.percentile));
     w.EndObject();
   }
   w.EndArray();
-  w.Key("breaches");
-  w.StartArray();
-  for (const ReportBreach& b : d.breaches) {
-    w.StartArray();
-    w.Int64(b.start_ms);
-    w.Uint64(b.threshold);
-    Ns(w, b.value_ns);
-    w.EndArray();
-  }
-  w.EndArray();
+  WriteBreaches(w, d);
   if (!d.summary.stalls.empty()) {
     // Stalls and idle gaps (docs/stalls.md), shaded on the time charts with their numbers;
     // absent without one, so pages of runs without stalls stay as they were.
@@ -322,7 +251,7 @@ void WriteRun(JsonWriter& w, const ReportData& d, const ReportSource& src) {
       w.Key("stuck_ios");
       w.Double(st.stuck_ios);
       w.Key("stuck_max_ns");
-      Ns(w, st.slowest_ns);
+      WriteNs(w, st.slowest_ns);
       w.EndObject();
     }
     w.EndArray();
@@ -412,7 +341,8 @@ void WriteVerdicts(JsonWriter& w, const ComparisonResult* r, const std::string& 
 
 std::string ReportJson(const ReportData& data, const ReportSource& source,
                        const ReportData* baseline, const ReportSource* baseline_source,
-                       const ComparisonResult* verdicts, const std::string& verdicts_error) {
+                       const ComparisonResult* verdicts, const std::string& verdicts_error,
+                       const ReportOtherPlacement* other) {
   rapidjson::StringBuffer buf;
   JsonWriter w(buf);
   w.SetMaxDecimalPlaces(3);
@@ -421,6 +351,10 @@ std::string ReportJson(const ReportData& data, const ReportSource& source,
   w.String(FIOHIST_VERSION);
   w.Key("main");
   WriteRun(w, data, source);
+  if (other != nullptr) {
+    w.Key("other_placement");
+    WriteOtherPlacement(w, *other);
+  }
   if (baseline != nullptr && baseline_source != nullptr) {
     w.Key("baseline");
     WriteRun(w, *baseline, *baseline_source);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <set>
+
 #include "stats/pipeline.h"
 #include "stats/resolution_sink.h"
 
@@ -73,10 +75,74 @@ TEST(ReportJson, StallsWithTheirNumbers) {
   EXPECT_FALSE(cluster["idle"].GetBool());
   EXPECT_EQ(cluster["start_ms"].GetInt64(), 1795817243529);  // as the per-I/O logs say
   EXPECT_EQ(cluster["end_ms"].GetInt64(), 1795817246595);
-  EXPECT_EQ(cluster["stuck_ios"].GetDouble(), 12);
+  EXPECT_EQ(cluster["stuck_ios"].GetDouble(), 2);  // the per-I/O truth: 2 in flight through it
   EXPECT_GT(cluster["stuck_max_ns"].GetDouble(), 3e9);
   // Without a stall: no such field.
   EXPECT_FALSE(ReportJson(Sample(), ReportSource()).find("\"stalls\"") != std::string::npos);
+}
+
+// Both placements (the page's toggle): the other one's series, heatmaps, whole run, hosts
+// and breaches, its partial last quanta with their complete_to; or why there is none.
+TEST(ReportJson, OtherPlacementAndItsPartialLastQuanta) {
+  const std::string dir = FIOHIST_SHARED_DATA "/stalls/stall/";
+  const std::vector<std::string> logs = {dir + "stall_clat_hist.1.log.gz",
+                                         dir + "stall_clat_hist.2.log.gz"};
+  PipelineOptions o;
+  o.scopes = {true, true, false};
+  ReportSink completion, issue;
+  RunSummary summary;
+  ASSERT_TRUE(RunPipeline(o, logs, &completion, &summary).ok());
+  o.place_issue = true;
+  ASSERT_TRUE(RunPipeline(o, logs, &issue, &summary).ok());
+  ReportOtherPlacement other;
+  other.placement = "issue";
+  other.data = &issue.data();
+  rapidjson::Document doc;
+  ASSERT_FALSE(
+      doc.Parse(ReportJson(completion.data(), ReportSource(), nullptr, nullptr, nullptr, "", &other)
+                    .c_str())
+          .HasParseError());
+  EXPECT_FALSE(doc["main"].HasMember("placement"));  // completion: absent, as before
+  const auto& o2 = doc["other_placement"];
+  EXPECT_STREQ(o2["placement"].GetString(), "issue");
+  EXPECT_EQ(o2["series"].Size(), issue.data().series.size());
+  for (const char* key : {"heat", "whole", "hosts", "breaches", "missing_quanta"}) {
+    EXPECT_TRUE(o2.HasMember(key)) << key;
+  }
+  EXPECT_FALSE(o2.HasMember("stalls"));  // the run's, in `main`
+  // The cluster's quanta: no complete_to where I/Os completed; the issue view's last quanta
+  // are partial, complete up to a latency that falls towards the logs' end.
+  for (const auto& s : doc["main"]["series"].GetArray()) EXPECT_FALSE(s.HasMember("cto"));
+  const rapidjson::Value* all = nullptr;
+  for (const auto& s : o2["series"].GetArray()) {
+    if (std::string(s["host"].GetString()).empty() && std::string(s["dir"].GetString()) == "all" &&
+        s["res"].GetInt() == 1) {
+      all = &s;
+    }
+  }
+  ASSERT_NE(all, nullptr);
+  ASSERT_TRUE(all->HasMember("cto"));
+  const auto& cto = (*all)["cto"];
+  ASSERT_GE(cto.Size(), 2u);
+  std::set<uint64_t> partial;
+  for (const auto& i : (*all)["partial"].GetArray()) partial.insert(i.GetUint64());
+  int64_t previous = INT64_MAX;
+  for (const auto& c : cto.GetArray()) {
+    EXPECT_EQ(partial.count(c[0].GetUint64()), 1u);
+    EXPECT_LE(c[1].GetInt64(), previous);
+    previous = c[1].GetInt64();
+  }
+  EXPECT_EQ(cto[0][1].GetInt64(), 2999);  // docs/stalls.md: from :25.990, 2,999 ms
+  // Refused (a status stream): the reason instead of the data.
+  ReportOtherPlacement refused;
+  refused.placement = "issue";
+  refused.refused = "the input is fio JSON output";
+  ASSERT_FALSE(doc.Parse(ReportJson(completion.data(), ReportSource(), nullptr, nullptr, nullptr,
+                                    "", &refused)
+                             .c_str())
+                   .HasParseError());
+  EXPECT_STREQ(doc["other_placement"]["refused"].GetString(), "the input is fio JSON output");
+  EXPECT_FALSE(doc["other_placement"].HasMember("series"));
 }
 
 // With a baseline: its run in the same form, and an overlay per direction both have.

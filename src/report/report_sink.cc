@@ -88,6 +88,7 @@ ReportPoint SpanPoint(const ScopeResult& r) {
   p.coverage = r.coverage;
   p.partial = r.partial;
   p.logs = r.logs;
+  p.complete_to_ms = r.complete_to_ms;
   return p;
 }
 

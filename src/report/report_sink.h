@@ -31,6 +31,9 @@ struct ReportPoint {
   /// I/Os to have an upper bound.
   std::vector<double> low_ns, high_ns;
   std::vector<bool> few_ios;
+  /// --place issue: the latency (ms) up to which every I/O issued in the span is in the
+  /// logs (ScopeResult::complete_to_ms); INT64_MAX: none missing.
+  int64_t complete_to_ms = INT64_MAX;
 };
 
 /// A series of points of one scope (the cluster, or one host) and direction at one
@@ -127,6 +130,9 @@ class ReportSink : public ResultSink {
   const ReportData& data() const { return data_; }
   /// Adds one --accuracy window (a cluster result spanning several quanta).
   void AddWindow(const ScopeResult& r);
+  /// Names the placement the run's I/Os were drawn at where the results do not say it (a
+  /// stored run's, from its run document).
+  void set_placement(std::string placement) { data_.info.placement = std::move(placement); }
   /// Names the --accuracy targets the windows were sized to.
   void set_accuracy(std::vector<std::string> targets) { data_.accuracy = std::move(targets); }
 

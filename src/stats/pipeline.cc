@@ -648,7 +648,7 @@ Status Pipeline::Run(const std::vector<std::string>& paths) {
   if (s.ok() && summary_->reports.size() == info_.logs.size()) {
     AddIoShares(layout_, summary_);
     summary_->stalls = FindStalls(info_.logs, summary_->reports, info_.layout,
-                                  2 * info_.log_hist_msec, PacedLogs(layout_));
+                                  2 * info_.log_hist_msec, IdleGapLogs(layout_));
   }
   if (s.ok()) s = sink_->End(*summary_);
   return s;

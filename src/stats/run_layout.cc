@@ -521,23 +521,22 @@ Status LayOutRun(const PipelineOptions& options, const std::vector<std::string>&
   return Planner(options, layout, summary).Layout(paths);
 }
 
-std::vector<bool> PacedLogs(const RunLayout& layout) {
-  std::vector<bool> paced(layout.info.logs.size(), false);
-  for (size_t i = 0; i < layout.matches.size() && i < paced.size(); ++i) {
+std::vector<double> IdleGapLogs(const RunLayout& layout) {
+  std::vector<double> idle(layout.info.logs.size(), 0);
+  for (size_t i = 0; i < layout.matches.size() && i < idle.size(); ++i) {
     const FioJsonMatch& m = layout.matches[i];
     if (m.file < 0) continue;
     const FioJsonHost& h =
         layout.jsons[static_cast<size_t>(m.file)].hosts[static_cast<size_t>(m.host)];
     const int job = FioJobNumber(layout.info.logs[i]);
-    if (job >= 1 && static_cast<size_t>(job) <= h.job_paced.size()) {
-      paced[i] = h.job_paced[static_cast<size_t>(job - 1)];
-    } else {
-      // group_reporting or no job number: paced when every job of the host is.
-      paced[i] = !h.job_paced.empty() &&
-                 std::all_of(h.job_paced.begin(), h.job_paced.end(), [](bool b) { return b; });
+    if (job >= 1 && static_cast<size_t>(job) <= h.job_idle_ms.size()) {
+      idle[i] = h.job_idle_ms[static_cast<size_t>(job - 1)];
+    } else if (!h.job_idle_ms.empty()) {
+      // group_reporting or no job number: the gap every job of the host explains.
+      idle[i] = *std::min_element(h.job_idle_ms.begin(), h.job_idle_ms.end());
     }
   }
-  return paced;
+  return idle;
 }
 
 void AddIoShares(const RunLayout& layout, RunSummary* summary) {

@@ -40,8 +40,9 @@ Status LayOutRun(const PipelineOptions& options, const std::vector<std::string>&
 /// for each below kLowIoShare or above 100 %.
 void AddIoShares(const RunLayout& layout, RunSummary* summary);
 
-/// Per log of the layout: its job asked for gaps in its I/O (thinktime or a rate limit,
-/// in the options of the fio JSON output matched with it); false where none is matched.
-std::vector<bool> PacedLogs(const RunLayout& layout);
+/// Per log of the layout: the longest span without a completion its job's options explain
+/// (thinktime, a rate limit: JobPacing::LongestIdleMs, from the fio JSON output matched with
+/// it; grouped jobs: the least of theirs); 0 where none is matched or none is explained.
+std::vector<double> IdleGapLogs(const RunLayout& layout);
 
 }  // namespace fiohist

@@ -44,7 +44,7 @@ Spans QuietSpans(const LogReport& r) {
 
 std::vector<Stall> FindStalls(const std::vector<LogSource>& logs,
                               const std::vector<LogReport>& reports, const BucketLayout& layout,
-                              int64_t min_ms, const std::vector<bool>& paced) {
+                              int64_t min_ms, const std::vector<double>& idle_ms) {
   const std::vector<double>& edges = EdgesNs(layout);
   std::vector<Spans> quiet(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) quiet[i] = QuietSpans(reports[i]);
@@ -70,13 +70,16 @@ std::vector<Stall> FindStalls(const std::vector<LogSource>& logs,
       s.host = host;
       s.start_ms = start;
       s.end_ms = end;
-      bool all_paced = !paced.empty();
+      // Idle where every log's job options explain a gap this long (docs/stalls.md).
+      bool all_paced = !idle_ms.empty();
       for (size_t i : members) {
-        all_paced = all_paced && i < paced.size() && paced[i];
+        all_paced = all_paced && i < idle_ms.size() &&
+                    static_cast<double>(end - start) <= idle_ms[i];
         for (const Pause& p : reports[i].pauses) {
           // The pauses this stall is part of: they end with it or after it.
           if (p.start_ms > start || p.end_ms < end) continue;
           s.stuck_ios += p.stuck_ios;
+          if (p.stuck_ios <= 0) continue;
           const size_t c = static_cast<size_t>(p.slowest_column) + 1;
           if (c < edges.size()) s.slowest_ns = std::max(s.slowest_ns, edges[c]);
         }

@@ -51,7 +51,8 @@ TEST(Stalls, ClusterStallAndShortPausesAndIdle) {
       Report({P(Direction::kRead, 0, 1500, 1, 1), P(Direction::kRead, 10000, 13000, 1, 5)}, false),
       Report({P(Direction::kRead, 10100, 13100, 1, 6)}, false),
   };
-  std::vector<Stall> stalls = FindStalls(logs, reports, layout, 2000, {true, true});
+  // Both jobs' options explain gaps of up to 3.5 s (a thinktime of 3 s): the 2.9 s gaps are idle.
+  std::vector<Stall> stalls = FindStalls(logs, reports, layout, 2000, {3500, 3500});
   // hostA (the 1.5 s pause is too short), hostB, then the cluster.
   ASSERT_EQ(stalls.size(), 3u);
   EXPECT_EQ(stalls[0].host, "hostA");
@@ -61,6 +62,16 @@ TEST(Stalls, ClusterStallAndShortPausesAndIdle) {
   EXPECT_EQ(stalls[2].end_ms, 13000);
   EXPECT_DOUBLE_EQ(stalls[2].stuck_ios, 2);
   EXPECT_TRUE(stalls[2].idle);
+  // A rate-limited job's gaps are about iodepth/rate (a few ms): the same span is a stall
+  // (a freeze), and so it is where one log's job explains it and the other's does not.
+  for (const std::vector<double>& idle : {std::vector<double>{53, 53},
+                                          std::vector<double>{3500, 53}}) {
+    stalls = FindStalls(logs, reports, layout, 2000, idle);
+    ASSERT_EQ(stalls.size(), 3u);
+    EXPECT_FALSE(stalls[2].idle);
+  }
+  EXPECT_TRUE(stalls[0].idle);  // hostA's own: its job explains it
+  EXPECT_FALSE(stalls[1].idle);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ Usage: report_test.py FIOHIST SAMPLE_DIR OUT_DIR [es]
   es: read the run back from Elasticsearch (env FIOHIST_ES_URL) instead of the browser cases.
 """
 import glob
+import gzip
 import json
 import os
 import random
@@ -44,8 +45,8 @@ def page_data(html):
     return json.loads(m.group(1)), len(text.encode())
 
 
-def browse(html, shot, zoom=None):
-    args = ["node", CHECK, html, shot] + (["--zoom", zoom] if zoom else [])
+def browse(html, shot, zoom=None, toggle=False):
+    args = ["node", CHECK, html, shot] + (["--zoom", zoom] if zoom else []) + (["--toggle"] if toggle else [])
     p = subprocess.run(args, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         print(p.stderr)
@@ -102,11 +103,11 @@ def expected(data, chart, res):
     raise AssertionError(kind)
 
 
-def check_page(name, html, zoom=None):
+def check_page(name, html, zoom=None, toggle=False):
     """Loads `html`, checks it against its data; returns what the browser saw."""
     data, size = page_data(html)
     shot = os.path.join(OUT, name + ".png")
-    seen = browse(html, shot, zoom)
+    seen = browse(html, shot, zoom, toggle)
     check(seen["console_errors"] == [], "%s: no console error or warning %s" % (name, seen["console_errors"]))
     check(seen["requests"] == [], "%s: no network request %s" % (name, seen["requests"]))
     charts = seen["charts"]
@@ -303,6 +304,66 @@ def bad_input_cases():
     check(rc == 1 and "no I/O" in err, "a run without I/O: a clear error (%s)" % err.strip()[-300:])
 
 
+STALL = os.path.join(HERE, "..", "data", "stalls", "stall")
+
+
+def iops_of(run, d, res):
+    s = series(run, "", d, res)
+    sec = res * run["quantum_ms"] / 1000
+    return [n / sec for n in s["n"]]
+
+
+def placement_cases():
+    """The toggle between both placements (docs/stalls.md) on the recorded fsfreeze run."""
+    logs = sorted(glob.glob(os.path.join(STALL, "stall_clat_hist.*.log.gz")))
+    html = os.path.join(OUT, "stall.html")
+    rc, _, err = fiohist(["report", "--quiet", "-o", html] + logs)
+    check(rc == 0, "stall report written (%s)" % err[-300:])
+    data, seen = check_page("stall", html, toggle=True)
+    main, other = data["main"], data.get("other_placement", {})
+    check(main.get("placement", "completion") == "completion" and other.get("placement") == "issue"
+          and "series" in other, "stall: opens where I/Os completed, holds where they were issued")
+    issue = dict(main, **other)
+    t = seen["toggle"]
+    check(t["before"]["placement"] == "completion" and t["after"]["placement"] == "issue",
+          "stall: the toggle switched to the issue view (%s -> %s)" % (t["before"]["placement"], t["after"]["placement"]))
+    iops = next(c for c in data["charts"] if c["kind"] == "iops")
+    res = seen["charts"]["iops"]["resolution"]
+    for view, run in (("before", main), ("after", issue)):
+        got = t[view]["charts"]["iops"]["y"]
+        want = iops_of(run, iops["dirs"][0], res)
+        check(len(got) == len(want) and all(abs(a - b) < 1e-6 * max(1, b) for a, b in zip(got, want)),
+              "stall: IOPS chart %s the toggle draws the %s placement's series" % (view, view == "after" and "issue" or "completion"))
+    check(t["before"]["charts"]["iops"]["y"] != t["after"]["charts"]["iops"]["y"],
+          "stall: the two placements differ around the freeze")
+    lat = t["after"]["charts"]["latency-all"]["y"]
+    want = [p if n > 0 else None for p, n in zip(series(issue, "", "all", seen["charts"]["latency-all"]["resolution"])["p"][0],
+                                                   series(issue, "", "all", seen["charts"]["latency-all"]["resolution"])["n"])]
+    check(lat == want, "stall: the latency chart draws the issue view's p50 after the toggle")
+    cto = series(issue, "", "all", 1).get("cto", [])
+    check(len(cto) >= 2 and "partial" in t["after"]["text"] and "complete only up to" in t["after"]["text"],
+          "stall: the issue view names its partial last quanta and their complete_to (%s; %s)" % (cto, t["after"]["text"][:300]))
+    check("issued" in t["after"]["text"] and "completed" in t["before"]["text"],
+          "stall: the page names the placement shown")
+    # --place issue: the page opens on the issue view.
+    html2 = os.path.join(OUT, "stall-issue.html")
+    rc, _, err = fiohist(["report", "--quiet", "--place", "issue", "-o", html2] + logs)
+    d2, _ = page_data(html2)
+    check(rc == 0 and d2["main"].get("placement") == "issue" and d2["other_placement"]["placement"] == "completion"
+          and series(d2["main"], "", "all", 1)["n"] == series(issue, "", "all", 1)["n"],
+          "stall: report --place issue opens on the issue view")
+    # A fio JSON input has no issue view: the page says why.
+    html3 = os.path.join(OUT, "stall-status.html")
+    status = os.path.join(OUT, "stall-status.json")
+    with gzip.open(os.path.join(STALL, "fio.json.gz"), "rb") as f, open(status, "wb") as g:
+        shutil.copyfileobj(f, g)
+    rc, _, err = fiohist(["report", "--quiet", "-o", html3, status])
+    d3, _ = page_data(html3)
+    refused = d3.get("other_placement", {}).get("refused", "")
+    check(rc == 0 and "fio JSON" in refused, "stall: a status stream's page says why it has no issue view (%s)" % refused[:120])
+    print("     stall: %d bytes with both placements" % os.path.getsize(html))
+
+
 def es_cases():
     url = os.environ["FIOHIST_ES_URL"]
     conn = ["--es-url", url, "--index-prefix", "rptest"]
@@ -322,6 +383,17 @@ def es_cases():
         pa = series(a["main"], "", "all", 1)["p"]
         pb = series(b["main"], "", "all", 1)["p"]
         check(pa == pb, "es: read-back percentiles equal those of the logs")
+    # A run pushed placed at issue is drawn so, and the page names it (no toggle: one was pushed).
+    rc, _, err = fiohist(["push", "--run", "rp-issue", "--place", "issue"] + conn + SAMPLE_LOGS)
+    check(rc == 0, "sample pushed placed at issue (%s)" % err[-300:])
+    html = os.path.join(OUT, "es-issue.html")
+    rc, _, err = fiohist(["report", "--run", "rp-issue", "-o", html] + conn)
+    if rc == 0:
+        data, _ = page_data(html)
+        check(data["main"].get("placement") == "issue" and "other_placement" not in data,
+              "es: report --run names the placement the run document says was pushed")
+    else:
+        check(False, "report --run of a run pushed at issue (%s)" % err[-300:])
     rc, _, err = fiohist(["report", "--run", "no-such-run", "-o", os.path.join(OUT, "x.html")] + conn)
     check(rc == 1 and "no run of that name" in err, "a run that does not exist: %s" % err.strip()[-200:])
     rc, _, err = fiohist(["report", "--run", "rp-sample", "--from", "2030-01-01T00:00:00Z",
@@ -336,6 +408,7 @@ def main():
     else:
         bad_input_cases()
         browser_cases()
+        placement_cases()
     if failures:
         print("%d check(s) failed" % len(failures))
         sys.exit(1)

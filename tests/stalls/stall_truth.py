@@ -32,6 +32,7 @@ import csv
 import glob
 import gzip
 import io
+import re
 import os
 import shutil
 import subprocess
@@ -105,6 +106,39 @@ def status_stream(datadir, tmp):
     return path, reports[-1]["timestamp_ms"]
 
 
+def check_named_stall(stderr, truth, pauses, datadir):
+    """The longest pause as the summary names it: a stall where the jobs' options do not
+    explain it (the stall case: rate_iops, whose gaps are iodepth/rate), idle where they do
+    (the idle case: thinktime); its stuck I/Os those of the per-I/O truth in flight for most
+    of it (issued before its middle, completed at its end or after)."""
+    a, b = max(pauses, key=lambda p: p[1] - p[0])
+    middle = (a + b) / 2
+    stuck = sum(1 for t, lat, _ in truth if t >= b and t - lat / 1e6 < middle)
+    named = [l for l in stderr.splitlines() if re.match(r"fiohist: (stall|idle) \(cluster\)", l)]
+    if not named:
+        return ["the longest pause (%d ms) is not named in the summary" % (b - a)]
+    # The line whose span is nearest the truth's.
+    kind, n = None, None
+    for line in named:
+        m = re.match(r"fiohist: (stall|idle) \(cluster\).*; ([0-9]+) I/O\(s\) stuck in it", line)
+        if m and (kind is None or m.group(1) == "stall"):
+            kind, n = m.group(1), int(m.group(2))
+    # The idle case's job asks for thinktime; the stall case's only for a rate limit.
+    json_path = os.path.join(datadir, "fio.json")
+    opener = open if os.path.exists(json_path) else gzip.open
+    with opener(json_path if os.path.exists(json_path) else json_path + ".gz", "rt") as f:
+        idle_case = '"thinktime"' in f.read()
+    failures = []
+    want = "idle" if idle_case else "stall"
+    if kind != want:
+        failures.append("the longest pause is named %s, expected %s: %s" % (kind, want, named))
+    if n is None or abs(n - stuck) > max(1, 0.1 * stuck):
+        failures.append("stuck I/Os: fiohist %s, truth %d (in flight through the pause's middle)" %
+                        (n, stuck))
+    print("named %s, %s stuck I/Os (truth %d)" % (kind, n, stuck))
+    return failures
+
+
 def evaluate(fiohist, datadir, table=False, before=None, source="hist"):
     """Checks fiohist's quanta from the run's hist logs (`source` hist) or from its status
     stream (status: fio's json+ reports, --status-interval=1) against the per-I/O truth."""
@@ -117,6 +151,15 @@ def evaluate(fiohist, datadir, table=False, before=None, source="hist"):
         if source == "status":
             stream, last_report = status_stream(datadir, tmp)
             inputs = [stream]
+        elif os.path.exists(os.path.join(datadir, "fio.json.gz")) and \
+                not os.path.exists(os.path.join(datadir, "fio.json")):
+            # The recorded stall: its fio JSON (job options: rate_iops) beside the logs, as a
+            # fresh run has it, so that the idle-vs-stall rule reads the options.
+            status_stream(datadir, tmp)
+            inputs = []
+            for path in hist_logs:
+                inputs.append(os.path.join(tmp, os.path.basename(path)))
+                shutil.copyfile(path, inputs[-1])
         else:
             inputs = hist_logs
         rows, stderr = fiohist_rows(fiohist, inputs)
@@ -170,6 +213,8 @@ def evaluate(fiohist, datadir, table=False, before=None, source="hist"):
             failures.append("quantum %d: max %.0f ms, truth %.0f ms: stuck I/Os (over %.0f ms) "
                             "not where they completed" % (q, max_ns / 1e6, max_truth / 1e6,
                                                           stuck_ns / 1e6))
+    if source == "hist" and longest > STALL_MS:
+        failures += check_named_stall(stderr, truth, pauses, datadir)
     if source == "status" and longest > STALL_MS and \
             not any(l.startswith("fiohist: stall (cluster)") for l in stderr.splitlines()):
         failures.append("the status stream's stall is not named in the summary")
