@@ -54,6 +54,7 @@ Status ReadBackRun(HttpClient* client, const std::string& index_prefix, const Bu
         if (!st.ok()) return st;
         info.absolute = run.absolute;
         info.grid_origin_ms = run.grid_origin_ms;
+        info.directions = run.directions;
         info.anchor = run.absolute ? "epoch" : "none";
         if (!quantum_given && run.quantum_ms > 0) options.quantum_ms = run.quantum_ms;
         if (run.quantum_ms > 0 && options.quantum_ms % run.quantum_ms != 0) {

@@ -240,7 +240,7 @@ Status BucketReader::Read(const BucketQuery& query,
     Filter(w, query, "", {});
     w.Key("aggs");
     w.StartObject();
-    for (const char* f : {"scope", "direction"}) {
+    for (const char* f : {"scope", "direction", "op"}) {
       w.Key(f);
       w.StartObject();
       w.Key("terms");
@@ -313,12 +313,26 @@ Status BucketReader::Read(const BucketQuery& query,
         }
       }
     }
-    for (const auto& b : d["aggregations"]["direction"]["buckets"].GetArray()) {
-      const std::string dir = b["key"].GetString();
-      real |= dir == "read" || dir == "write" || dir == "trim";
-    }
   }
   BucketRunFacts run;
+  // A smallfile run's ops, each the direction of its documents: their slots as the push
+  // gave them (DirectionNames::AssignOps of the same ops).
+  if (d.HasMember("aggregations") && d["aggregations"].HasMember("op")) {
+    std::vector<std::string> ops;
+    for (const auto& b : d["aggregations"]["op"]["buckets"].GetArray()) {
+      ops.push_back(b["key"].GetString());
+    }
+    if (!run.directions.AssignOps(ops)) {
+      return Status::Error("the run's bucket documents hold " + std::to_string(ops.size()) +
+                           " smallfile ops; a run has at most " + std::to_string(kLogDirections));
+    }
+  }
+  if (d.HasMember("aggregations")) {
+    for (const auto& b : d["aggregations"]["direction"]["buckets"].GetArray()) {
+      Direction dir = Direction::kAll;
+      real |= run.directions.Find(b["key"].GetString(), &dir) && dir != Direction::kAll;
+    }
+  }
   run.scope = has[2] ? "job" : has[1] ? "host" : has[0] ? "cluster" : "";
   if (has[2] && d.HasMember("aggregations") && d["aggregations"].HasMember("series")) {
     for (const auto& h : d["aggregations"]["series"]["run"]["host"]["buckets"].GetArray()) {
@@ -330,8 +344,13 @@ Status BucketReader::Read(const BucketQuery& query,
   if (run.scope.empty()) {
     return Status::Error("no bucket documents match in " + BucketIndices(prefix_));
   }
-  const std::vector<std::string> directions =
-      real ? std::vector<std::string>{"read", "write", "trim"} : std::vector<std::string>{"all"};
+  std::vector<std::string> directions = {"all"};
+  if (real) {
+    directions.clear();
+    for (int i = 0; i < kLogDirections; ++i) {
+      directions.emplace_back(run.directions.Name(static_cast<Direction>(i)));
+    }
+  }
   if (progress_ != nullptr) {
     // The progress line's total: the documents the pages below will hold.
     rapidjson::StringBuffer count_body;
@@ -389,10 +408,7 @@ Status BucketReader::Read(const BucketQuery& query,
     q.host = src.HasMember("host") ? FirstString(src["host"]) : "";
     q.job = src.HasMember("job") ? FirstString(src["job"]) : "";
     const std::string dir = src.HasMember("direction") ? FirstString(src["direction"]) : "";
-    q.direction = dir == "read"    ? Direction::kRead
-                  : dir == "write" ? Direction::kWrite
-                  : dir == "trim"  ? Direction::kTrim
-                                   : Direction::kAll;
+    if (!run.directions.Find(dir, &q.direction)) q.direction = Direction::kAll;
     q.logs = src.HasMember("logs") && src["logs"].IsInt() ? src["logs"].GetInt() : 1;
     q.coverage = src.HasMember("coverage") && src["coverage"].IsNumber()
                      ? src["coverage"].GetDouble()

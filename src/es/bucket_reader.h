@@ -11,6 +11,7 @@
 
 #include "base/status.h"
 #include "es/http_client.h"
+#include "log/direction_names.h"
 #include "stats/histogram_replay.h"
 
 namespace fiohist {
@@ -37,6 +38,8 @@ struct BucketRunFacts {
   /// Job scope: every (host, job) of the run that the query's host and job filters keep,
   /// over the whole run (the logs that coverage is measured against), with 1 log each.
   std::map<std::pair<std::string, std::string>, int> series_logs;
+  /// What the direction slots are called: a smallfile run's ops (its documents' `op`).
+  DirectionNames directions;
 };
 
 /// What a read shows a progress line while it runs (read from another thread).

@@ -96,6 +96,8 @@ Status IdentifyLogs(const std::vector<std::string>& paths, const HostMapping& ma
       s.per_io = s.smallfile = true;
       suffix_host = smallfile.host;
       s.job = "rsptimes_" + smallfile.thread + "_" + smallfile.op;
+      s.op = smallfile.op;
+      s.slot = SmallfileOpDirection(smallfile.op);
     }
     auto it = mapping.find(p);
     if (it == mapping.end()) it = mapping.find(BaseName(p));

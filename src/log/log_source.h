@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "log/log_line.h"
 #include "log/log_reader.h"
 
 namespace fiohist {
@@ -28,6 +29,11 @@ struct LogSource {
   /// smallfile's response-time file (rsptimes_NN_HOST_OP_EPOCH.csv, log/smallfile_line.h):
   /// read by PerIoStream too, host and job from its name.
   bool smallfile = false;
+  /// smallfile: the op of its name (`create`), and the direction slot it is counted in
+  /// (DirectionNames: its own slot, or the direction the op maps to; kAll: not assigned,
+  /// the op's direction).
+  std::string op{};
+  Direction slot = Direction::kAll;
   /// One job's segment of a per_job_logs=0 file (every job of a fio process in one file,
   /// one after the other): its first byte and line (0-based count of lines before it) and
   /// its end byte; end -1 is the whole file.

@@ -88,7 +88,11 @@ Status ProbePerIoLog(const LogSource& source, int max_lines, bool skip_bad_lines
 
 PerIoStream::PerIoStream(const LogSource& source, const StreamSetup& setup)
     : source_(source), setup_(setup) {
-  if (source_.smallfile) ParseSmallfileName(source_.path, &smallfile_);
+  if (source_.smallfile) {
+    ParseSmallfileName(source_.path, &smallfile_);
+    // The run's slot for the op (DirectionNames); kAll: none given, the op's direction.
+    if (source_.slot != Direction::kAll) smallfile_.slot = source_.slot;
+  }
 }
 
 Status PerIoStream::BadLine(const std::string& what) {

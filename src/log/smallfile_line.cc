@@ -59,6 +59,7 @@ bool ParseSmallfileName(const std::string& path, SmallfileName* name) {
     return false;
   }
   name->epoch_ms = ns / 1000000;
+  name->slot = SmallfileOpDirection(name->op);
   return true;
 }
 
@@ -110,7 +111,7 @@ bool ParseSmallfileLine(std::string_view line, const SmallfileName& name, PerIoR
   }
   record->time_ms = name.epoch_ms + (times[0] + times[1]) / 1000000;
   record->value = static_cast<uint64_t>(times[1]);
-  record->direction = SmallfileOpDirection(op_text);
+  record->direction = name.slot;
   record->block_size = 0;
   record->issue_time_ns = name.epoch_ms * 1000000 + times[0];
   return true;

@@ -16,6 +16,9 @@ struct SmallfileName {
   std::string thread, host, op;
   /// EPOCH in ms.
   int64_t epoch_ms = 0;
+  /// The direction slot the op's records go to: the direction it maps to
+  /// (SmallfileOpDirection), unless the run gave it a slot of its own (DirectionNames).
+  Direction slot = Direction::kWrite;
 };
 
 /// Parses `path`'s name (`rsptimes_NN_HOST_OP_EPOCH.csv`, `.gz` allowed); false otherwise.
@@ -28,7 +31,8 @@ bool ParseSmallfileName(const std::string& path, SmallfileName* name);
 Direction SmallfileOpDirection(std::string_view op);
 
 /// Parses `op, start_s, response_s` (seconds with up to 9 decimals; the op must be
-/// `name.op`) into `record`: completion = epoch + start + response, latency in ns.
+/// `name.op`) into `record`: completion = epoch + start + response, latency in ns,
+/// direction `name.slot`.
 bool ParseSmallfileLine(std::string_view line, const SmallfileName& name, PerIoRecord* record,
                         std::string* what);
 

@@ -33,7 +33,7 @@ void CsvSink::Format(const ScopeResult& r, std::string* out) const {
   l += ',';
   l += r.job;
   l += ',';
-  l += DirectionName(r.direction);
+  l += info_.directions.Name(r.direction);
   l += ',';
   l += std::to_string(r.logs);
   l += ',';

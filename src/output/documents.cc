@@ -110,13 +110,17 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
     scope_json_[i] = ResultKey("scope") + StringText(name, std::strlen(name));
   }
   for (size_t i = 0; i < direction_json_.size(); ++i) {
-    const char* name = DirectionName(static_cast<Direction>(i));
-    direction_json_[i] = ResultKey("direction") + StringText(name, std::strlen(name));
+    const std::string_view name = info.directions.Name(static_cast<Direction>(i));
+    const std::string text = StringText(name.data(), name.size());
+    // A smallfile op in a slot of its own is the direction, and named again as `op`.
+    const std::string& op = info.directions.Op(static_cast<Direction>(i));
+    const std::string op_json = op.empty() ? "" : ResultKey("op") + text;
+    direction_json_[i] = ResultKey("direction") + text + op_json;
     // Bucket documents exist for real directions: a query on direction:all sums them.
     bucket_direction_json_[i] = static_cast<Direction>(i) == Direction::kAll
                                     ? direction_json_[i]
-                                    : ResultKey("direction") + "[" +
-                                          StringText(name, std::strlen(name)) + ",\"all\"]";
+                                    : ResultKey("direction") + "[" + text + ",\"all\"]" + op_json;
+    direction_room_ = std::max(direction_room_, bucket_direction_json_[i].size());
   }
   for (const char* name : {"@timestamp", "end", "elapsed_s", "quantum_s", "scope", "host", "job",
                            "direction", "logs", "samples"}) {
@@ -248,7 +252,8 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
   h.Sep();
   h.Feed(r.job);
   h.Sep();
-  h.Feed(DirectionName(r.direction));
+  const std::string_view direction = info_.directions.Name(r.direction);
+  h.Feed(direction.data(), direction.size());
   if (r.resolution != 1) {  // the finest resolution keeps the ids it always had
     h.Sep();
     h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.resolution).ptr - num));
@@ -286,7 +291,8 @@ std::string DocumentBuilder::WindowId(const ScopeResult& w) const {
   h.Sep();
   h.Feed(w.job);
   h.Sep();
-  h.Feed(DirectionName(w.direction));
+  const std::string_view direction = info_.directions.Name(w.direction);
+  h.Feed(direction.data(), direction.size());
   std::string id(32, '0');
   h.Hex(id.data());
   return id;
@@ -299,7 +305,7 @@ std::string DocumentBuilder::RunId() const {
 size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
   // Fixed keys and values, the run's meta, the longest scope and direction texts, and the
   // two strings of this result.
-  return common_room_ + meta_json_.size() + 2 * 64 + StringRoom(r.host.size()) +
+  return common_room_ + meta_json_.size() + 2 * 64 + direction_room_ + StringRoom(r.host.size()) +
          StringRoom(r.job.size());
 }
 

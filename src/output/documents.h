@@ -108,6 +108,8 @@ class DocumentBuilder {
   };
   std::vector<std::string> common_keys_;
   size_t common_room_ = 0;  // bytes of those keys and their values at most
+  // The longest direction text above (a smallfile op adds ,"op":"create").
+  size_t direction_room_ = 0;
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
   std::string latency_scale_key_, records_key_, records_end_key_;

@@ -84,6 +84,36 @@ TEST(Documents, HistogramFormIsTheOnlyCopyWithIntegerCounts) {
   EXPECT_STREQ(d["direction"][1].GetString(), "all");
 }
 
+TEST(Documents, SmallfileOpIsTheDirectionAndTheOp) {
+  Fixture f;
+  ASSERT_TRUE(f.info.directions.AssignOps({"create", "append", "read"}));
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}});
+  f.r.direction = Direction::kTrim;  // create's slot (append took write's)
+  rapidjson::Document d;
+  d.Parse(b.Percentiles(f.r).c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_STREQ(d["direction"].GetString(), "create");
+  EXPECT_STREQ(d["op"].GetString(), "create");
+  d.Parse(b.Buckets(f.r, Rounded(f.r)).c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_STREQ(d["direction"][0].GetString(), "create");
+  EXPECT_STREQ(d["direction"][1].GetString(), "all");
+  EXPECT_STREQ(d["op"].GetString(), "create");
+  // Each op its own id; the sum of the ops is `all`, without `op`.
+  ScopeResult append = f.r;
+  append.direction = Direction::kWrite;
+  EXPECT_NE(b.Id(DocKind::kPercentiles, f.r), b.Id(DocKind::kPercentiles, append));
+  ScopeResult all = f.r;
+  all.direction = Direction::kAll;
+  d.Parse(b.Percentiles(all).c_str());
+  EXPECT_STREQ(d["direction"].GetString(), "all");
+  EXPECT_FALSE(d.HasMember("op"));
+  // fio's directions carry no `op`.
+  d.Parse(DocumentBuilder(Fixture().info, RunMeta{"r", {}, {}}).Percentiles(append).c_str());
+  EXPECT_STREQ(d["direction"].GetString(), "write");
+  EXPECT_FALSE(d.HasMember("op"));
+}
+
 TEST(Documents, CompactFormDeltaCodesTheIndices) {
   Fixture f;
   DocumentBuilder b(f.info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);

@@ -43,6 +43,9 @@ const std::vector<Field>& ResultFields() {
       {"host", FieldType::kKeyword, kDocs | kInCsv},
       {"job", FieldType::kKeyword, kDocs | kInCsv},
       {"direction", FieldType::kKeyword, kDocs | kInCsv},
+      // smallfile runs whose ops have slots of their own: the op, also the direction
+      // (log/direction_names.h); absent for fio's directions and `all`.
+      {"op", FieldType::kKeyword, kDocs},
       {"logs", FieldType::kInteger, kDocs | kInCsv},
       {"samples", FieldType::kDouble, kDocs | kInCsv},
       // The span as a multiple of the quantum (1, 10, 60, ...), and the dashboard

@@ -191,6 +191,10 @@ class KeyCollector : public ResultSink {
     builder_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}});
     compact_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}}, 1000.0,
                                                  BucketForm::kCompact);
+    // A smallfile run's ops in slots of their own: `op` is written too.
+    RunInfo ops = info_;
+    EXPECT_TRUE(ops.directions.AssignOps({"create", "read", "delete"}));
+    ops_ = std::make_unique<DocumentBuilder>(ops, RunMeta{"r", {"t"}, {{"k", "v"}}});
     return Status();
   }
   Status Quantum(const ScopeResult& r) override {
@@ -206,6 +210,8 @@ class KeyCollector : public ResultSink {
     // of rounded counts and the record form of job results.
     Collect(builder_->Buckets(r, b), &buckets);
     Collect(compact_->Buckets(r, b), &buckets);
+    Collect(ops_->Percentiles(r), &pctiles);
+    Collect(ops_->Buckets(r, b), &buckets);
     if (r.records && !r.records->empty()) {
       std::vector<const PlacedRecord*> mine;
       for (const PlacedRecord& rec : *r.records) mine.push_back(&rec);
@@ -252,7 +258,7 @@ class KeyCollector : public ResultSink {
     for (const auto& m : d.GetObject()) keys->insert(m.name.GetString());
   }
   RunInfo info_;
-  std::unique_ptr<DocumentBuilder> builder_, compact_;
+  std::unique_ptr<DocumentBuilder> builder_, compact_, ops_;
   BucketCarry carry_{5000};
   std::vector<ScopeResult> whole_;
 };

@@ -191,7 +191,7 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   for (const ScopeResult& r : whole_run) {
     if (r.kind != ScopeKind::kCluster) continue;
     const std::string prefix =
-        r.direction == Direction::kAll ? "" : std::string(DirectionName(r.direction)) + "_";
+        r.direction == Direction::kAll ? "" : std::string(info.directions.Name(r.direction)) + "_";
     Num(w, (prefix + StatName(Stat::kSamples)).c_str(), StatValue(Stat::kSamples, r, ns_per_unit));
     Num(w, (prefix + StatName(Stat::kIops)).c_str(), StatValue(Stat::kIops, r, ns_per_unit));
     LatencyFields(w, prefix, r, info.percentiles, ns_per_unit);
@@ -258,7 +258,7 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
     Str(w, "scope", ScopeName(r.kind));
     if (!r.host.empty()) Str(w, "host", r.host);
     if (!r.job.empty()) Str(w, "job", r.job);
-    Str(w, "direction", DirectionName(r.direction));
+    Str(w, "direction", std::string(info.directions.Name(r.direction)));
     Num(w, "samples", r.stats.samples);
     // The share of fio's I/Os on the job's entries (the host's, for grouped fio JSON).
     for (const IoShare& sh : summary.io_shares) {

@@ -198,9 +198,10 @@ Status SummarySink::End(const RunSummary& summary) {
   bool few_ios = false;
   for (const ScopeResult& r : cluster_) {
     const double secs = static_cast<double>(r.end_ms - r.start_ms) / 1000.0;
-    std::fprintf(out_, "%-6s %12.0f %10.0f %10s %10s", DirectionName(r.direction),
-                 r.stats.samples, secs > 0 ? r.stats.samples / secs : 0.0,
-                 latency(r.stats.min_ns).c_str(), latency(r.stats.mean_ns).c_str());
+    std::fprintf(out_, "%-6s %12.0f %10.0f %10s %10s",
+                 std::string(info_.directions.Name(r.direction)).c_str(), r.stats.samples,
+                 secs > 0 ? r.stats.samples / secs : 0.0, latency(r.stats.min_ns).c_str(),
+                 latency(r.stats.mean_ns).c_str());
     for (size_t i = 0; i < r.stats.percentile_ns.size(); ++i) {
       std::fprintf(out_, " %9s%s", latency(r.stats.percentile_ns[i]).c_str(),
                    r.stats.lower_bound[i] ? "+" : " ");

@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
+#include "log/direction_names.h"
 #include "log/fio_timeline.h"
 #include "log/log_line.h"
 #include "log/log_report.h"
@@ -72,6 +73,8 @@ struct RunInfo {
   std::vector<SlaThreshold> sla;
   /// The confidence level of every percentile's interval (--confidence).
   double confidence = kDefaultConfidence;
+  /// What the direction slots are called: fio's directions, or a smallfile run's ops.
+  DirectionNames directions;
 };
 
 /// How many of the I/Os fio's JSON output counts for a job its log holds: fio does not log

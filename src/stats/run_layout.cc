@@ -8,6 +8,7 @@
 #include "base/path.h"
 #include "base/worker_pool.h"
 #include "log/carried_lines.h"
+#include "log/direction_names.h"
 #include "log/job_segments.h"
 #include "log/latency_choice.h"
 #include "log/interval_model.h"
@@ -127,6 +128,7 @@ Status Planner::Layout(const std::vector<std::string>& paths) {
   std::vector<LogSource> sources;
   s = IdentifyLogs(chosen.paths, o_.host_mapping, &sources, &info_.hosts);
   if (!s.ok()) return s;
+  AssignSmallfileSlots(&sources, &info_.directions, &info_.input_notes);
   // Report scopes in a stable order: by host, then job.
   std::stable_sort(sources.begin(), sources.end(), [](const LogSource& a, const LogSource& b) {
     return a.host_index != b.host_index ? a.host_index < b.host_index : a.job < b.job;

@@ -5,11 +5,15 @@
 
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "base/test_util.h"
+#include "stats/collecting_sink.h"
+#include "stats/pipeline.h"
 
 namespace fiohist {
 namespace {
@@ -177,6 +181,63 @@ TEST(RunLayout, StampsOfAnotherClockWithoutJsonAreRefused) {
                 &layout, &summary);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("neither relative"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace fiohist
+
+namespace fiohist {
+namespace {
+
+// smallfile response-time files of three ops, two of them writes (create, append): each op
+// is a direction of its own, its I/Os in its own histogram, never merged into write.
+TEST(RunLayout, SmallfileOpsAreDirectionsOfTheirOwn) {
+  std::vector<std::string> paths;
+  // op -> (lines, response time in s): distinct latencies tell the histograms apart.
+  const std::vector<std::tuple<std::string, int, const char*>> ops = {
+      {"create", 30, "0.002000"}, {"append", 20, "0.000100"}, {"read", 10, "0.000010"}};
+  for (const char* thread : {"00", "01"}) {
+    for (const auto& [op, lines, rsp] : ops) {
+      std::string text;
+      for (int i = 0; i < lines; ++i) {
+        text += op + ", " + std::to_string(i / 10) + ".000000, " + rsp + "\n";
+      }
+      paths.push_back(WriteTempFile(
+          std::string("rsptimes_") + thread + "_sfops_" + op + "_1700000000.csv", text));
+    }
+  }
+  PipelineOptions o;
+  o.find_fio_json = false;
+  o.scopes = {true, false, true};
+  ASSERT_TRUE(MakePercentiles({50, 99}, &o.percentiles).ok());
+  CollectingSink sink;
+  RunSummary summary;
+  Status s = RunPipeline(o, paths, &sink, &summary);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(sink.info.directions.Name(Direction::kRead), "read");
+  EXPECT_EQ(sink.info.directions.Name(Direction::kWrite), "append");
+  EXPECT_EQ(sink.info.directions.Name(Direction::kTrim), "create");
+  std::map<std::string, double> samples, p50_us;
+  for (const ScopeResult& r : sink.whole) {
+    if (r.kind != ScopeKind::kCluster) continue;
+    const std::string name(sink.info.directions.Name(r.direction));
+    samples[name] = r.stats.samples;
+    p50_us[name] = r.stats.percentile_ns[0] / 1000;
+  }
+  EXPECT_EQ(samples, (std::map<std::string, double>{
+                         {"create", 60}, {"append", 40}, {"read", 20}, {"all", 120}}));
+  EXPECT_NEAR(p50_us["create"], 2000, 2000 / 32.0);
+  EXPECT_NEAR(p50_us["append"], 100, 100 / 32.0);
+  EXPECT_NEAR(p50_us["read"], 10, 1);
+  // Job scope: each thread's op alone, in its op's direction.
+  int jobs = 0;
+  for (const ScopeResult& r : sink.whole) {
+    if (r.kind != ScopeKind::kJob || r.direction == Direction::kAll) continue;
+    ++jobs;
+    const std::string op(sink.info.directions.Name(r.direction));
+    EXPECT_EQ(r.job.substr(r.job.rfind('_') + 1), op) << r.job;
+  }
+  EXPECT_EQ(jobs, 6);
 }
 
 }  // namespace

@@ -338,6 +338,8 @@ class Checker:
                     ok(f"{label}: {got!r} (offered {keys})")
             elif v["name"] == "direction" and "all" not in keys:
                 fail(f"{label}: 'all' not offered (got {keys})")
+            elif v["name"] == "op" and not keys:
+                ok(f"{label}: none (a fio run: no document carries op, all pass)")
             elif not keys:
                 fail(f"{label}: no values")
             else:
