@@ -21,6 +21,10 @@
 #   --targets LIST   comma list of node, cluster, out (default all three)
 #   --port P         the single node's HTTP port (default 9270)
 #   --cluster-http P / --cluster-transport P   first of the cluster's 3 ports (9271 / 9281)
+#   --warm N         push the corpus's first N logs once before the measured push, then
+#                    delete them (default 1024; 0: measure a fresh node). A fresh JVM's first
+#                    push also pays for compiling the indexing code: 3x the node's CPU of a
+#                    warm node's push (bench/README.md); a cluster that runs is warm.
 #   PUSH_ARGS        extra arguments of every push (e.g. --keep-refresh --concurrency 2, to
 #                    measure a lever alone)
 # Env: FIOHIST_BENCH_DIR (corpus cache, default /tmp/fiohist-bench), FIOHIST_ES_BASE (node
@@ -37,6 +41,7 @@ TARGETS="node,cluster,out"
 PORT=9270
 CHTTP=9271
 CTRANSPORT=9281
+WARM=1024
 PUSH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,8 +53,9 @@ while [ $# -gt 0 ]; do
     --port) PORT=$2; shift 2 ;;
     --cluster-http) CHTTP=$2; shift 2 ;;
     --cluster-transport) CTRANSPORT=$2; shift 2 ;;
+    --warm) WARM=$2; shift 2 ;;
     --) shift; PUSH_ARGS=("$@"); break ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "es_scale.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -140,6 +146,19 @@ measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: push, count,
   shift 2
   local pids=("$@")
   curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
+  if [ "$WARM" -gt 0 ]; then
+    log "$label: warming the nodes with the first $WARM logs"
+    local w0 w1
+    w0=$(jvm_cpu "${pids[@]}")
+    bash -c 'ulimit -n 1024 && exec "$@"' x "$FIOHIST" push --es-url "$url" --index-prefix \
+      "$PREFIX" --run warmup --start-time "$START" --quiet "${PUSH_ARGS[@]}" \
+      "${LOGS[@]:0:$WARM}" >"$WORK/warm.out" 2>"$WORK/warm.err" ||
+      { tail -5 "$WORK/warm.err" >&2; die "$label: warm-up push failed"; }
+    curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
+    settle "${pids[@]}"
+    w1=$(jvm_cpu "${pids[@]}")
+    row "$label: warm-up push ($WARM logs)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN{printf "%.1f", b - a}') s of the nodes' CPU"
+  fi
   settle "${pids[@]}"
   local jvm0 jvm1 jvm2
   jvm0=$(jvm_cpu "${pids[@]}")
