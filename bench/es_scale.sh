@@ -233,7 +233,7 @@ for t in "${WANT[@]}"; do
       urls="http://127.0.0.1:$CHTTP,http://127.0.0.1:$((CHTTP + 1)),http://127.0.0.1:$((CHTTP + 2))"
       # replicas 1 (the cluster's point); the primaries spread by push itself.
       # shellcheck disable=SC2046
-      measure "3 nodes" "$urls" $(cat "$NODE_BASE"/nodes/bench-scale-c-[123]/es.pid) || { "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}"; exit 1; }
+      measure "3 nodes" "$urls" $(awk 1 "$NODE_BASE"/nodes/bench-scale-c-[123]/es.pid) || { "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}"; exit 1; }
       "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}" ;;
     *) die "unknown target $t (node, cluster, out)" ;;
   esac
