@@ -28,8 +28,9 @@
 #   PUSH_ARGS        extra arguments of every push (e.g. --keep-refresh --concurrency 2, to
 #                    measure a lever alone)
 # Env: FIOHIST_BENCH_DIR (corpus cache, default /tmp/fiohist-bench), FIOHIST_ES_BASE (node
-# directories, as for es-node.sh), FIOHIST_BENCH_CORES (P above, default nproc). Needs `/usr/bin/time`-free bash only: CPU comes from
-# getrusage of the push (python3). The machine's other load skews wall times, not CPU seconds.
+# directories, as for es-node.sh), FIOHIST_BENCH_CORES (P above, default nproc). Needs
+# `/usr/bin/time`-free bash only: CPU comes from getrusage of the push (python3). The machine's
+# other load skews wall times, not CPU seconds.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$HERE")"
@@ -55,7 +56,7 @@ while [ $# -gt 0 ]; do
     --cluster-transport) CTRANSPORT=$2; shift 2 ;;
     --warm) WARM=$2; shift 2 ;;
     --) shift; PUSH_ARGS=("$@"); break ;;
-    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "es_scale.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
