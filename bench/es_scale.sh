@@ -163,6 +163,8 @@ measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: push, count,
   settle "${pids[@]}"
   local jvm0 jvm1 jvm2
   jvm0=$(jvm_cpu "${pids[@]}")
+  local load
+  load=$(cut -d' ' -f1 /proc/loadavg)
   log "$label: pushing $N logs"
   read -r wall cpu user rc < <(timed "$WORK/push.out" "$WORK/push.err" "$FIOHIST" push \
     --es-url "$url" --index-prefix "$PREFIX" --run "$RUN" --start-time "$START" --quiet \
@@ -198,7 +200,7 @@ print(len(json.dumps(h[0]["_source"], separators=(",", ":"))) if h else 0)')
   row "$label: store after force-merge" "$(mb "$pri") primaries ($(awk -v a="$pri" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(mb "$total") with replicas"
   row "$label: shards (primaries x copies)" "$shards"
   row "$label: run document" "$rundoc bytes of _source"
-  row "$label: push wall (under load)" "$wall s"
+  row "$label: push wall" "$wall s (load average $load before it)"
   row "$label: fiohist CPU (user+sys)" "$cpu s ($user user)"
   local during after
   during=$(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.1f", b - a}')
@@ -214,13 +216,14 @@ IFS=, read -ra WANT <<<"$TARGETS"
 for t in "${WANT[@]}"; do
   case "$t" in
     out)
+      load=$(cut -d' ' -f1 /proc/loadavg)
       read -r wall cpu user rc < <(timed "$WORK/out.out" "$WORK/out.err" "$FIOHIST" push \
         --out "$WORK/out" --run "$RUN" --start-time "$START" --quiet "${PUSH_ARGS[@]}" \
         "${LOGS[@]}")
       [ "$rc" = 0 ] || die "push --out exited $rc"
       OUT_BYTES=$(cat "$WORK"/out/* | wc -c)
       row "push --out: files" "$(mb "$OUT_BYTES") ($(awk -v a="$OUT_BYTES" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(ls "$WORK/out" | wc -l) files"
-      row "push --out: wall (under load)" "$wall s"
+      row "push --out: wall" "$wall s (load average $load before it)"
       row "push --out: fiohist CPU (user+sys)" "$cpu s ($user user)"
       row "push --out: idle-machine wall bound" "$(bound "$cpu" 0)"
       rm -rf "$WORK/out" ;;
