@@ -3,8 +3,17 @@
 # bench/run.sh's) pushed by `fiohist push` into one throw-away node (tests/es/es-node.sh) and a
 # 3-node cluster (tests/es/es-cluster.sh, replicas 1), one after the other. Prints per target:
 # documents, index store after a force-merge (primaries, and with replicas), the run
-# document's size, the push's wall time and fiohist's own CPU (user + system), and the size of
-# `push --out`'s files against the gzipped logs. Results: bench/README.md, "Pushing at scale".
+# document's size, the push's wall time and fiohist's own CPU (user + system), the nodes' CPU
+# during the push (each JVM's utime + stime from /proc/PID/stat, before and after, and until the
+# nodes are idle again) and per document, the idle-machine bound of the push's wall time, and
+# the size of `push --out`'s files against the gzipped logs. Results: bench/README.md, "Pushing
+# at scale".
+#
+# The bound: on a machine of P cores that the push has to itself (fiohist and the nodes),
+#   wall >= max(fiohist CPU / min(P, fiohist's threads), (fiohist CPU + nodes' CPU) / P)
+# since fiohist cannot use more cores than it has threads, and the two together cannot use
+# more than P. It is what a loaded machine still lets one measure (CPU seconds do not depend
+# on the load, wall times do); the wall time on a quiet machine is at least this.
 #
 # Usage: bench/es_scale.sh [--fiohist BIN] [--gen BIN] [--dir DIR] [--hosts N] [--targets LIST]
 #                          [--port P] [--cluster-http P] [--cluster-transport P] [-- PUSH_ARGS...]
@@ -12,11 +21,16 @@
 #   --targets LIST   comma list of node, cluster, out (default all three)
 #   --port P         the single node's HTTP port (default 9270)
 #   --cluster-http P / --cluster-transport P   first of the cluster's 3 ports (9271 / 9281)
+#   --warm N         push the corpus's first N logs once before the measured push, then
+#                    delete them (default 1024; 0: measure a fresh node). A fresh JVM's first
+#                    push also pays for compiling the indexing code: 3x the node's CPU of a
+#                    warm node's push (bench/README.md); a cluster that runs is warm.
 #   PUSH_ARGS        extra arguments of every push (e.g. --keep-refresh --concurrency 2, to
 #                    measure a lever alone)
 # Env: FIOHIST_BENCH_DIR (corpus cache, default /tmp/fiohist-bench), FIOHIST_ES_BASE (node
-# directories, as for es-node.sh). Needs `/usr/bin/time`-free bash only: CPU comes from
-# getrusage of the push (python3). The machine's other load skews wall times, not CPU seconds.
+# directories, as for es-node.sh), FIOHIST_BENCH_CORES (P above, default nproc). Needs
+# `/usr/bin/time`-free bash only: CPU comes from getrusage of the push (python3). The machine's
+# other load skews wall times, not CPU seconds.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$HERE")"
@@ -28,6 +42,7 @@ TARGETS="node,cluster,out"
 PORT=9270
 CHTTP=9271
 CTRANSPORT=9281
+WARM=1024
 PUSH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,8 +54,9 @@ while [ $# -gt 0 ]; do
     --port) PORT=$2; shift 2 ;;
     --cluster-http) CHTTP=$2; shift 2 ;;
     --cluster-transport) CTRANSPORT=$2; shift 2 ;;
+    --warm) WARM=$2; shift 2 ;;
     --) shift; PUSH_ARGS=("$@"); break ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "es_scale.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -73,6 +89,39 @@ RUN=scale
 PREFIX=fiohistscale
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fiohist-es-scale.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+CORES=${FIOHIST_BENCH_CORES:-$(nproc)}
+# fiohist's threads: the pipeline's workers are one per core (std::thread::hardware_concurrency).
+THREADS=$(nproc)
+NODE_BASE="${FIOHIST_ES_BASE:-/var/tmp/fiohist-es}"
+[ "$(id -u)" = 0 ] || NODE_BASE="${FIOHIST_ES_BASE:-${FIOHIST_CACHE:-$HOME/.cache/fiohist}/es}"
+
+# jvm_cpu PID...: the processes' CPU seconds so far (utime + stime of /proc/PID/stat).
+jvm_cpu() {
+  python3 - "$@" <<'EOF'
+import os, sys
+tick = os.sysconf("SC_CLK_TCK")
+total = 0
+for pid in sys.argv[1:]:
+    fields = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+    total += int(fields[11]) + int(fields[12])
+print("%.2f" % (total / tick))
+EOF
+}
+# settle PID...: waits (at most 60 s) until the nodes use under 5 % of a core over 2 s: the
+# merges and the refresh a push leaves behind are its cost too.
+settle() {
+  local a b i
+  for i in $(seq 30); do
+    a=$(jvm_cpu "$@"); sleep 2; b=$(jvm_cpu "$@")
+    awk -v a="$a" -v b="$b" 'BEGIN{exit !(b - a < 0.1)}' && return 0
+  done
+}
+# bound FIOHIST_CPU NODES_CPU: the idle-machine lower bound of the wall time (header).
+bound() {
+  awk -v f="$1" -v n="$2" -v p="$CORES" -v t="$THREADS" 'BEGIN{
+    u = t < p ? t : p; a = f / u; b = (f + n) / p
+    printf "%.1f s (fiohist alone %.1f s on %d cores; fiohist + nodes %.1f s on %d cores)", (a > b ? a : b), a, u, b, p}'
+}
 
 # timed OUT ERR cmd...: runs cmd under `ulimit -n 1024`, prints "wall_s cpu_s rc".
 timed() {
@@ -93,14 +142,37 @@ ROWS=()
 row() { ROWS+=("$(printf '%-34s %s' "$1" "$2")"); }
 mb() { awk -v b="$1" 'BEGIN{printf "%.1f MB", b/1e6}'; }
 
-measure() {  # $1 = label, $2 = URL (comma list): push, count, force-merge, store
+measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: push, count, force-merge, store
   local label=$1 url=$2 first=${2%%,*}
+  shift 2
+  local pids=("$@")
   curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
+  if [ "$WARM" -gt 0 ]; then
+    log "$label: warming the nodes with the first $WARM logs"
+    local w0 w1
+    w0=$(jvm_cpu "${pids[@]}")
+    bash -c 'ulimit -n 1024 && exec "$@"' x "$FIOHIST" push --es-url "$url" --index-prefix \
+      "$PREFIX" --run warmup --start-time "$START" --quiet "${PUSH_ARGS[@]}" \
+      "${LOGS[@]:0:$WARM}" >"$WORK/warm.out" 2>"$WORK/warm.err" ||
+      { tail -5 "$WORK/warm.err" >&2; die "$label: warm-up push failed"; }
+    curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
+    settle "${pids[@]}"
+    w1=$(jvm_cpu "${pids[@]}")
+    row "$label: warm-up push ($WARM logs)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN{printf "%.1f", b - a}') s of the nodes' CPU"
+  fi
+  settle "${pids[@]}"
+  local jvm0 jvm1 jvm2
+  jvm0=$(jvm_cpu "${pids[@]}")
+  local load
+  load=$(cut -d' ' -f1 /proc/loadavg)
   log "$label: pushing $N logs"
   read -r wall cpu user rc < <(timed "$WORK/push.out" "$WORK/push.err" "$FIOHIST" push \
     --es-url "$url" --index-prefix "$PREFIX" --run "$RUN" --start-time "$START" --quiet \
     "${PUSH_ARGS[@]}" "${LOGS[@]}")
   [ "$rc" = 0 ] || { tail -5 "$WORK/push.err" >&2; die "$label: push exited $rc"; }
+  jvm1=$(jvm_cpu "${pids[@]}")
+  settle "${pids[@]}"
+  jvm2=$(jvm_cpu "${pids[@]}")
   curl -s -o /dev/null -X POST "$first/$PREFIX-*/_refresh"
   local docs
   docs=$(curl -s "$first/$PREFIX-*/_count" | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
@@ -128,8 +200,13 @@ print(len(json.dumps(h[0]["_source"], separators=(",", ":"))) if h else 0)')
   row "$label: store after force-merge" "$(mb "$pri") primaries ($(awk -v a="$pri" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(mb "$total") with replicas"
   row "$label: shards (primaries x copies)" "$shards"
   row "$label: run document" "$rundoc bytes of _source"
-  row "$label: push wall (under load)" "$wall s"
+  row "$label: push wall" "$wall s (load average $load before it)"
   row "$label: fiohist CPU (user+sys)" "$cpu s ($user user)"
+  local during after
+  during=$(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.1f", b - a}')
+  after=$(awk -v a="$jvm0" -v b="$jvm2" 'BEGIN{printf "%.1f", b - a}')
+  row "$label: nodes' CPU (${#pids[@]} JVMs)" "$during s during the push, $after s until idle ($(awk -v c="$after" -v d="$docs" 'BEGIN{printf "%.0f", c / d * 1e6}') us per document)"
+  row "$label: idle-machine wall bound" "$(bound "$cpu" "$after")"
   row "$label: refresh_interval after" "$interval"
   grep -h "data nodes\|refresh off" "$WORK/push.err" >&2 || true
   curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
@@ -139,25 +216,28 @@ IFS=, read -ra WANT <<<"$TARGETS"
 for t in "${WANT[@]}"; do
   case "$t" in
     out)
+      load=$(cut -d' ' -f1 /proc/loadavg)
       read -r wall cpu user rc < <(timed "$WORK/out.out" "$WORK/out.err" "$FIOHIST" push \
         --out "$WORK/out" --run "$RUN" --start-time "$START" --quiet "${PUSH_ARGS[@]}" \
         "${LOGS[@]}")
       [ "$rc" = 0 ] || die "push --out exited $rc"
       OUT_BYTES=$(cat "$WORK"/out/* | wc -c)
       row "push --out: files" "$(mb "$OUT_BYTES") ($(awk -v a="$OUT_BYTES" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(ls "$WORK/out" | wc -l) files"
-      row "push --out: wall (under load)" "$wall s"
+      row "push --out: wall" "$wall s (load average $load before it)"
       row "push --out: fiohist CPU (user+sys)" "$cpu s ($user user)"
+      row "push --out: idle-machine wall bound" "$(bound "$cpu" 0)"
       rm -rf "$WORK/out" ;;
     node)
       url=$("$ROOT/tests/es/es-node.sh" start --name bench-scale --port "$PORT")
-      measure "1 node" "$url" || { "$ROOT/tests/es/es-node.sh" stop --name bench-scale; exit 1; }
+      measure "1 node" "$url" "$(cat "$NODE_BASE/nodes/bench-scale/es.pid")" || { "$ROOT/tests/es/es-node.sh" stop --name bench-scale; exit 1; }
       "$ROOT/tests/es/es-node.sh" stop --name bench-scale ;;
     cluster)
       C=(--name bench-scale-c --http "$CHTTP" --transport "$CTRANSPORT" --nodes 3)
       "$ROOT/tests/es/es-cluster.sh" start "${C[@]}" >&2
       urls="http://127.0.0.1:$CHTTP,http://127.0.0.1:$((CHTTP + 1)),http://127.0.0.1:$((CHTTP + 2))"
       # replicas 1 (the cluster's point); the primaries spread by push itself.
-      measure "3 nodes" "$urls" || { "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}"; exit 1; }
+      # shellcheck disable=SC2046
+      measure "3 nodes" "$urls" $(awk 1 "$NODE_BASE"/nodes/bench-scale-c-[123]/es.pid) || { "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}"; exit 1; }
       "$ROOT/tests/es/es-cluster.sh" stop "${C[@]}" ;;
     *) die "unknown target $t (node, cluster, out)" ;;
   esac
