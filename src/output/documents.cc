@@ -15,6 +15,7 @@
 #include "log/time_anchor.h"
 #include "output/document_id.h"
 #include "output/fields.h"
+#include "output/hist_code.h"
 #include "output/json_text.h"
 
 namespace fiohist {
@@ -539,8 +540,8 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
   }
   int64_t end_ms = r.start_ms;
   for (const PlacedRecord* rec : records) {
-    // ,{"span":[<int64>,<int64>],"runs":[],"ios":[]} and the lists' elements.
-    room += 80 + rec->counts.size() * (kRunRoom + kIntRoom);
+    // ,{"span":[<int64>,<int64>],"hist":""} and the coded buckets.
+    room += 80 + kHistCodeRoomHead + rec->counts.size() * kHistCodeRoomPerBucket;
     end_ms = std::max(end_ms, rec->span.end_ms);
   }
   Out out(doc);
@@ -561,11 +562,11 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
     p = std::to_chars(p, p + 20, rec->span.start_ms - r.start_ms).ptr;
     *p++ = ',';
     p = std::to_chars(p, p + 20, rec->span.length()).ptr;
-    p = Lit(p, "],\"runs\":");
-    p = PutRuns(p, n, [&](size_t i) { return static_cast<int64_t>(rec->counts[i].first); });
-    p = Lit(p, ",\"ios\":");
-    p = PutInts(p, n, [&](size_t i) { return rec->counts[i].second; });
-    *p++ = '}';
+    p = Lit(p, "],\"hist\":\"");
+    p = PutHistCode(
+        p, n, [&](size_t i) { return rec->counts[i].first; },
+        [&](size_t i) { return rec->counts[i].second; });
+    p = Lit(p, "\"}");
   }
   if (records.empty()) ++p;
   *open = '[';
