@@ -242,6 +242,17 @@ def main():
     compare(from_logs(all_scopes + ["--quantum", "5"]),
             read_back("old-v1", all_scopes + ["--quantum", "5"]), jobs_of,
             "bucket_version 1 run, 5x quantum")
+    # Pushed again by this fiohist: its bucket documents have other ids, so push deletes the
+    # old run first (else read-back would count both).
+    rc, _, err = fiohist(["push", "--es-url", URL, "--index-prefix", PREFIX, "--run", "old-v1",
+                          "--quiet"] + LOGS)
+    check(rc == 0 and "pushed by an earlier fiohist (bucket_version 1" in err,
+          "re-push over a bucket_version 1 run deletes it first: " + err.strip()[-200:])
+    compare(logs, read_back("old-v1", all_scopes), jobs_of, "bucket_version 1 run pushed again")
+    rc, _, err = fiohist(["push", "--es-url", URL, "--index-prefix", PREFIX, "--run", "old-v1",
+                          "--quiet"] + LOGS)
+    check(rc == 0 and "earlier fiohist" not in err, "a re-push of the same version deletes nothing")
+    compare(logs, read_back("old-v1", all_scopes), jobs_of, "re-pushed twice")
 
     rc, _, err = fiohist(["pctiles", "--es-url", URL, "--index-prefix", PREFIX, "--run",
                           "no-such-run"])
