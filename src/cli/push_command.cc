@@ -24,7 +24,9 @@
 #include "es/ndjson_dir.h"
 #include "es/push_tuning.h"
 #include "es/queued_indexer.h"
+#include "es/run_catalog.h"
 #include "output/fanout_sink.h"
+#include "output/hist_code.h"
 #include "output/sla_report.h"
 #include "output/summary_sink.h"
 #include "stats/resolution_sink.h"
@@ -265,6 +267,21 @@ Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
     const int min_shards = args->settings.shards > 0 ? 0 : ShardsForNodes(data_nodes);
     if (s.ok()) s = setup.CreateRunIndices(run_start_ms, &report, min_shards);
     if (s.ok()) PrintServerDecisions(dest->client.get(), report);
+    if (s.ok()) {
+      // A run pushed before bucket_version 2 has bucket documents under other ids: the re-push
+      // would add its documents beside them (read-back would count both), so they go first.
+      RunCatalog catalog(dest->client.get(), args->conn.index_prefix);
+      int version = 0;
+      s = catalog.RunBucketVersion(args->meta.run, &version);
+      if (s.ok() && version > 0 && version < kBucketVersion) {
+        std::fprintf(stderr,
+                     "fiohist push: run '%s' was pushed by an earlier fiohist (bucket_version "
+                     "%d, other document ids): deleting it before pushing it again\n",
+                     args->meta.run.c_str(), version);
+        DeleteReport deleted;
+        s = catalog.DeleteRun(args->meta.run, args->bulk, &deleted);
+      }
+    }
     if (s.ok() && !report.spread.empty() && !args->quiet) {
       std::fprintf(stderr, "fiohist push: %d data nodes: new indices get %d primaries\n",
                    data_nodes, min_shards);

@@ -183,6 +183,30 @@ Status RunCatalog::CountRunDocuments(const std::string& run, uint64_t* count) {
   return Status();
 }
 
+Status RunCatalog::RunBucketVersion(const std::string& run, int* version) {
+  *version = 0;
+  HttpResult r =
+      client_->Request("POST",
+                       "/" + IndexPattern(prefix_, DocKind::kRun) +
+                           "/_search?size=1&_source=bucket_version&" + kMultiIndexOptions,
+                       RunTermQuery(run));
+  if (!r.ok()) return Status::Error("looking up run " + run + " failed: " + DescribeHttpFailure(r));
+  rapidjson::Document doc;
+  Status st = ParseJson(r, "looking up a run", &doc);
+  if (!st.ok()) return st;
+  if (!doc.HasMember("hits") || !doc["hits"].HasMember("hits") || !doc["hits"]["hits"].IsArray() ||
+      doc["hits"]["hits"].Empty()) {
+    return Status();
+  }
+  const rapidjson::Value& hit = doc["hits"]["hits"][0];
+  *version = 1;
+  if (hit.HasMember("_source") && hit["_source"].IsObject() &&
+      hit["_source"].HasMember("bucket_version") && hit["_source"]["bucket_version"].IsInt()) {
+    *version = hit["_source"]["bucket_version"].GetInt();
+  }
+  return Status();
+}
+
 Status RunCatalog::DeleteRun(const std::string& run, const BulkOptions& bulk_options,
                              DeleteReport* report) {
   *report = DeleteReport();

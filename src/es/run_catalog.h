@@ -66,6 +66,10 @@ class RunCatalog {
   /// Counts the documents of `run` in the four indices (after a refresh by the caller).
   Status CountRunDocuments(const std::string& run, uint64_t* count);
 
+  /// The `bucket_version` of `run`'s run document: 0 when there is none, 1 when it has no
+  /// such field (pushed before it).
+  Status RunBucketVersion(const std::string& run, int* version);
+
   /// Deletes exactly the documents whose `run` is `run`, in the four indices: with
   /// `_delete_by_query` where the cluster has it, else by scrolling the ids and bulk-deleting.
   Status DeleteRun(const std::string& run, const BulkOptions& bulk_options, DeleteReport* report);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+
+#include "output/hist_code.h"
 
 namespace fiohist {
 namespace {
@@ -70,16 +73,28 @@ Status BucketDecoder::DecodeRecords(const rapidjson::Value& v, int64_t start_ms,
     const std::string where = "bucket document: records[" + std::to_string(i) + "]";
     if (!rec.IsObject() || !rec.HasMember("span") || !rec["span"].IsArray() ||
         rec["span"].Size() != 2 || !rec["span"][0].IsInt64() || !rec["span"][1].IsInt64() ||
-        rec["span"][1].GetInt64() < 1 || !rec.HasMember("runs") || !rec["runs"].IsArray() ||
-        rec["runs"].Size() % 2 != 0 || !rec.HasMember("ios") || !rec["ios"].IsArray()) {
-      return Status::Error(where +
-                           ": expected span [offset, length >= 1], runs (gap, length pairs) "
-                           "and ios");
+        rec["span"][1].GetInt64() < 1) {
+      return Status::Error(where + ": expected span [offset, length >= 1]");
     }
     PlacedRecord p;
     p.direction = d;
     p.span.start_ms = start_ms + rec["span"][0].GetInt64();
     p.span.end_ms = p.span.start_ms + rec["span"][1].GetInt64();
+    const auto hist = rec.FindMember("hist");
+    if (hist != rec.MemberEnd()) {  // bucket_version 2: the text coding
+      if (!hist->value.IsString()) return Status::Error(where + ": expected a string hist");
+      Status s = DecodeHistCode(
+          std::string_view(hist->value.GetString(), hist->value.GetStringLength()), columns,
+          [&](int column, uint64_t n) { p.counts.emplace_back(static_cast<uint32_t>(column), n); });
+      if (!s.ok()) return Status::Error(where + "." + s.message());
+      out->push_back(std::move(p));
+      continue;
+    }
+    // Runs pushed before bucket_version 2: runs (gap, length pairs) and ios.
+    if (!rec.HasMember("runs") || !rec["runs"].IsArray() || rec["runs"].Size() % 2 != 0 ||
+        !rec.HasMember("ios") || !rec["ios"].IsArray()) {
+      return Status::Error(where + ": expected hist, or runs (gap, length pairs) and ios");
+    }
     Status s = DecodeRuns(rec["runs"], rec["ios"], columns, "runs", "ios",
                           [&](int column, const rapidjson::Value& n) {
                             p.counts.emplace_back(static_cast<uint32_t>(column),

@@ -10,6 +10,7 @@
 
 #include "output/bucket_carry.h"
 #include "output/documents.h"
+#include "output/hist_code.h"
 #include "stats/pipeline.h"
 
 namespace fiohist {
@@ -179,12 +180,59 @@ TEST(BucketDecode, BadRecordsSayWhatWasExpected) {
                           R"({"records":[{"span":[0,5],"runs":[0,2],"ios":[1]}]})",
                           R"({"records":[{"span":[0,5],"runs":[1900,1],"ios":[1]}]})",
                           R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[0]}]})",
-                          R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[1.5]}]})"}) {
+                          R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[1.5]}]})",
+                          R"({"records":[{"span":[0,5],"hist":3}]})",
+                          R"({"records":[{"span":[0,5],"hist":"0A"}]})",
+                          R"({"records":[{"span":[0,5],"hist":"10"}]})",
+                          R"({"records":[{"span":[0,5],"hist":"11."}]})",
+                          R"({"records":[{"span":[0,5],"hist":"11~2"}]})",
+                          R"({"records":[{"span":[0,5],"hist":"11~4"}]})",
+                          R"({"records":[{"span":[0,5],"hist":"1!"}]})",
+                          R"({"records":[{"span":[0,5],"hist":"1x~_zz1"}]})"}) {
     d.Parse(bad);
     const Status s = decoder.DecodeRecords(d, 0, Direction::kRead, &out);
     EXPECT_FALSE(s.ok()) << bad;
     EXPECT_NE(s.message().find("expected"), std::string::npos) << bad << ": " << s.message();
   }
+}
+
+// The record form's text coding: first bucket, counts, '.' for one empty bucket, '~k' for k.
+TEST(BucketDecode, HistCodeIsDenseAndExact) {
+  const std::vector<std::pair<uint32_t, uint64_t>> counts = {
+      {0, 3}, {1, 1}, {3, 31}, {5, 32}, {6, 1000}, {40, 1}, {1855, 12345678901}};
+  char buf[256];
+  char* end = PutHistCode(
+      buf, counts.size(), [&](size_t i) { return counts[i].first; },
+      [&](size_t i) { return counts[i].second; });
+  const std::string text(buf, end);
+  EXPECT_EQ(text, "031.v.B0_8~B11~BYmLPzYHBl") << text;
+  std::vector<std::pair<uint32_t, uint64_t>> back;
+  ASSERT_TRUE(DecodeHistCode(text, 1856, [&](int c, uint64_t n) {
+                back.emplace_back(static_cast<uint32_t>(c), n);
+              }).ok());
+  EXPECT_EQ(back, counts);
+  EXPECT_FALSE(DecodeHistCode(text, 1855, [](int, uint64_t) {}).ok());  // beyond the layout
+  EXPECT_EQ(PutHistCode(
+                buf, 0, [](size_t) { return 0u; }, [](size_t) { return 1u; }),
+            buf);
+  EXPECT_TRUE(DecodeHistCode("", 1856, [](int, uint64_t) { ADD_FAILURE(); }).ok());
+}
+
+// Runs pushed before bucket_version 2 (records as runs/ios arrays) read back as before.
+TEST(BucketDecode, RecordsOfBucketVersionOneStillRead) {
+  rapidjson::Document d;
+  d.Parse(R"({"records":[{"span":[2,998],"runs":[563,1,29,2],"ios":[4,1,7]},)"
+          R"({"span":[0,1000],"hist":"Rj1.2"}]})");
+  ASSERT_TRUE(d.IsObject());
+  BucketDecoder decoder{BucketLayout()};
+  std::vector<PlacedRecord> back;
+  ASSERT_TRUE(decoder.DecodeRecords(d, 1000, Direction::kRead, &back).ok());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].span.start_ms, 1002);
+  EXPECT_EQ(back[0].span.end_ms, 2000);
+  using Counts = std::vector<std::pair<uint32_t, uint64_t>>;
+  EXPECT_EQ(back[0].counts, (Counts{{563, 4}, {592, 1}, {593, 7}}));
+  EXPECT_EQ(back[1].counts, (Counts{{563, 1}, {565, 2}}));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "log/time_anchor.h"
 #include "output/document_id.h"
 #include "output/fields.h"
+#include "output/hist_code.h"
 #include "output/json_text.h"
 
 namespace fiohist {
@@ -275,6 +276,29 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
   IdHash h;
   h.a = id_seed_[static_cast<int>(kind)][0];
   h.b = id_seed_[static_cast<int>(kind)][1];
+  if (kind == DocKind::kBuckets) {
+    // bucket_version 2: 16 hex digits of the series' hash, then 16 of the quantum's start,
+    // so the ids of one series share their first half: the terms dictionary and the stored
+    // fields keep them in a few bytes (bench/README.md, "Bucket documents").
+    h.Feed(ScopeName(r.kind));
+    h.Sep();
+    h.Feed(r.host);
+    h.Sep();
+    h.Feed(r.job);
+    h.Sep();
+    h.Feed(DirectionName(r.direction));
+    static const char kHex[] = "0123456789abcdef";
+    const uint64_t series = id_hash::Mix(h.a ^ id_hash::Mix(h.b));
+    const uint64_t t = static_cast<uint64_t>(r.start_ms);
+    const size_t at = out->size();
+    out->resize(at + 32);
+    char* p = out->data() + at;
+    for (int i = 0; i < 16; ++i) {
+      p[15 - i] = kHex[(series >> (4 * i)) & 15];
+      p[31 - i] = kHex[(t >> (4 * i)) & 15];
+    }
+    return;
+  }
   char num[24];
   h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.start_ms).ptr - num));
   h.Sep();
@@ -577,8 +601,8 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
   }
   int64_t end_ms = r.start_ms;
   for (const PlacedRecord* rec : records) {
-    // ,{"span":[<int64>,<int64>],"runs":[],"ios":[]} and the lists' elements.
-    room += 80 + rec->counts.size() * (kRunRoom + kIntRoom);
+    // ,{"span":[<int64>,<int64>],"hist":""} and the coded buckets.
+    room += 80 + kHistCodeRoomHead + rec->counts.size() * kHistCodeRoomPerBucket;
     end_ms = std::max(end_ms, rec->span.end_ms);
   }
   Out out(doc);
@@ -599,11 +623,11 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
     p = std::to_chars(p, p + 20, rec->span.start_ms - r.start_ms).ptr;
     *p++ = ',';
     p = std::to_chars(p, p + 20, rec->span.length()).ptr;
-    p = Lit(p, "],\"runs\":");
-    p = PutRuns(p, n, [&](size_t i) { return static_cast<int64_t>(rec->counts[i].first); });
-    p = Lit(p, ",\"ios\":");
-    p = PutInts(p, n, [&](size_t i) { return rec->counts[i].second; });
-    *p++ = '}';
+    p = Lit(p, "],\"hist\":\"");
+    p = PutHistCode(
+        p, n, [&](size_t i) { return rec->counts[i].first; },
+        [&](size_t i) { return rec->counts[i].second; });
+    p = Lit(p, "\"}");
   }
   if (records.empty()) ++p;
   *open = '[';

@@ -103,7 +103,8 @@ const std::vector<Field>& ResultFields() {
       // Counts are I/Os times this (absent: 1).
       {"latency_scale", FieldType::kInteger, kInBuckets},
       // The record form of job documents (compact form, from logs): the fio records whose
-      // spans start in the quantum, integer counts and spans, in _source only; and the end
+      // spans start in the quantum, their spans and whole counts (`hist`, coded by
+      // hist_code.h; runs before bucket_version 2: `runs`/`ios`), in _source only; and the end
       // of their last span, which read-back of a window searches on.
       {"records", FieldType::kObject, kInBuckets},
       {"records_end", FieldType::kDate, kInBuckets},
@@ -144,6 +145,9 @@ const std::vector<Field>& RunFields() {
       {"resolutions", FieldType::kInteger, kInRuns},
       // The finest resolution of job percentile documents (absent: 1, runs before it).
       {"job_resolution", FieldType::kInteger, kInRuns},
+      // How the run's bucket documents are coded (kBucketVersion; absent: 1, records as
+      // runs/ios arrays; 2: records as `hist` strings).
+      {"bucket_version", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},
       // "finished" (push), or "running" / "aborted" (a live run).

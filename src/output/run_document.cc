@@ -12,6 +12,7 @@
 
 #include "log/time_anchor.h"
 #include "output/fields.h"
+#include "output/hist_code.h"
 #include "output/json_text.h"
 
 namespace fiohist {
@@ -172,6 +173,9 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   w.EndArray();
   Key(w, RunKey("job_resolution"));
   w.Int(info.job_resolution);
+  // How the bucket documents are coded (hist_code.h); absent in runs pushed before: 1.
+  Key(w, RunKey("bucket_version"));
+  w.Int(kBucketVersion);
   if (!summary.io_shares.empty()) {
     double lowest = summary.io_shares.front().share();
     for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());

@@ -10,7 +10,8 @@ time window equals those rows (records that start before it are read too); whole
 totals are exact; the histogram form (scaled counts) reads back within the documented bound
 (samples within one unit per series summed; percentiles within 0.1 % where the window holds
 >= 10,000 I/Os); documents of older forms (exact double counts beside a scaled histogram,
-and scaled counts as runs) still read back.
+and scaled counts as runs) still read back; a run of bucket_version 1 (records as runs/ios
+arrays, recorded in tests/data/bucket-v1 and loaded) reads back exact.
 
 Usage: readback_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, FIOHIST_MAPPINGS_DIR)
 """
@@ -224,6 +225,34 @@ def main():
     r = runs_back.get((1795305600000, "job", "h", "j.1", "read"))
     check(r is not None and float(r["samples"]) == 11.0,
           "compact document of scaled counts reads back (samples %s)" % (r and r["samples"]))
+
+    # A run pushed before bucket_version 2 (records as runs/ios arrays): fiohist 0f4f438's
+    # `push --out` of these logs (tests/data/bucket-v1), loaded, reads back exact; the new
+    # push's run document says its version.
+    recorded = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "data", "bucket-v1")
+    rc, _, err = fiohist(["load", recorded, "--es-url", URL, "--index-prefix", PREFIX])
+    check(rc == 0, "load of the recorded bucket_version 1 run " + err.strip()[-200:])
+    es("POST", "/%s-*/_refresh" % PREFIX)
+    check(es("GET", "/%s-runs-*/_search?q=run:old-v1" % PREFIX)["hits"]["hits"][0]["_source"]
+          .get("bucket_version") is None and
+          es("GET", "/%s-runs-*/_search?q=run:%s" % (PREFIX, run))["hits"]["hits"][0]["_source"]
+          .get("bucket_version") == 2, "run documents: bucket_version absent (v1) and 2")
+    compare(logs, read_back("old-v1", all_scopes), jobs_of, "bucket_version 1 run")
+    compare(from_logs(all_scopes + ["--quantum", "5"]),
+            read_back("old-v1", all_scopes + ["--quantum", "5"]), jobs_of,
+            "bucket_version 1 run, 5x quantum")
+    # Pushed again by this fiohist: its bucket documents have other ids, so push deletes the
+    # old run first (else read-back would count both).
+    rc, _, err = fiohist(["push", "--es-url", URL, "--index-prefix", PREFIX, "--run", "old-v1",
+                          "--quiet"] + LOGS)
+    check(rc == 0 and "pushed by an earlier fiohist (bucket_version 1" in err,
+          "re-push over a bucket_version 1 run deletes it first: " + err.strip()[-200:])
+    compare(logs, read_back("old-v1", all_scopes), jobs_of, "bucket_version 1 run pushed again")
+    rc, _, err = fiohist(["push", "--es-url", URL, "--index-prefix", PREFIX, "--run", "old-v1",
+                          "--quiet"] + LOGS)
+    check(rc == 0 and "earlier fiohist" not in err, "a re-push of the same version deletes nothing")
+    compare(logs, read_back("old-v1", all_scopes), jobs_of, "re-pushed twice")
 
     rc, _, err = fiohist(["pctiles", "--es-url", URL, "--index-prefix", PREFIX, "--run",
                           "no-such-run"])
