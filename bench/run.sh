@@ -69,8 +69,9 @@ if [ -z "$GEN" ]; then
   GEN=$(first_exe "$ROOT"/build-bench/bench/gen_corpus "$ROOT"/build/bench/gen_corpus \
     "$ROOT"/build*/bench/gen_corpus) || {
     log "no gen_corpus binary given; compiling one into $DIR"
-    g++ -std=c++17 -O2 "$HERE/gen_corpus.cc" -o "$DIR/gen_corpus" -lboost_program_options -lz \
-      -pthread || die "cannot build gen_corpus"
+    # FIOHIST_SOURCE_DIR: where gen_corpus finds the real logs it is built from (CMake sets it).
+    g++ -std=c++17 -O2 -DFIOHIST_SOURCE_DIR="\"$ROOT\"" "$HERE/gen_corpus.cc" -o "$DIR/gen_corpus" \
+      -lboost_program_options -lz -pthread || die "cannot build gen_corpus"
     GEN="$DIR/gen_corpus"
   }
 fi

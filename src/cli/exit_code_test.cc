@@ -15,7 +15,7 @@ namespace {
 // Runs `fiohist ARGS...` on the shared epoch2 logs (stdout to a file), returning the exit
 // code and what it printed on stderr.
 int RunFiohistOnEpoch2(std::vector<std::string> args, std::string* err) {
-  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/epoch2/";
+  const std::string dir = std::string(FIOHIST_TEST_DATA) + "/fio-logs/epoch2/";
   args.insert(args.begin(), "fiohist");
   for (const char* log : {"epoch2_clat_hist.1.log.hostX", "epoch2_clat_hist.1.log.hostY",
                           "epoch2_clat_hist.2.log.hostX", "epoch2_clat_hist.2.log.hostY"}) {

@@ -139,7 +139,7 @@ namespace {
 // summary (its host's and the cluster's), into the stalls index of the run's month, before
 // the run document, which keeps its `stalls` summary; pushed twice, the same ids.
 TEST(DocumentSink, WritesAStallDocumentPerStall) {
-  const std::string dir = FIOHIST_SHARED_DATA "/stalls/stall/";
+  const std::string dir = FIOHIST_TEST_DATA "/stalls/stall/";
   auto push = [&](RunSummary* summary) {
     PipelineOptions o;
     o.scopes = {true, true, false};

@@ -170,13 +170,13 @@ TEST(FioJsonMatch, ClientServerOutputByHostname) {
 
 TEST(FioJson, ReadsJobsAndTheirIos) {
   FioJsonOutput out;
-  ASSERT_TRUE(ReadFioJson(FIOHIST_SHARED_DATA "/fio-logs/randrw4/fio.json", &out).ok());
+  ASSERT_TRUE(ReadFioJson(FIOHIST_TEST_DATA "/fio-logs/randrw4/fio.json", &out).ok());
   EXPECT_EQ(out.fio_version, "fio-3.33");
   ASSERT_EQ(out.hosts.size(), 1u);
   ASSERT_EQ(out.hosts[0].job_ios.size(), 4u);
   EXPECT_EQ(out.hosts[0].job_ios[0], 198811.0 + 198638.0);
   EXPECT_FALSE(out.hosts[0].grouped);
-  EXPECT_TRUE(IsFioJsonOutput(FIOHIST_SHARED_DATA "/fio-logs/randrw4/fio.json"));
+  EXPECT_TRUE(IsFioJsonOutput(FIOHIST_TEST_DATA "/fio-logs/randrw4/fio.json"));
 }
 
 // fio >= 3.36 with log_alternate_epoch_clock_id=1: the clock is named and each job's

@@ -66,7 +66,7 @@ TEST(FioSnapshot, RefusesJsonWithoutBins) {
 }
 
 TEST(FioSnapshot, RealStatusStreamCountsMatchFio) {
-  std::ifstream in(FIOHIST_SHARED_DATA "/fio-status/randrw-4s-status1.json");
+  std::ifstream in(FIOHIST_TEST_DATA "/fio-status/randrw-4s-status1.json");
   ASSERT_TRUE(in) << "tests/data/fio-status/randrw-4s-status1.json is part of the repository";
   std::stringstream text;
   text << in.rdbuf();

@@ -11,7 +11,7 @@
 namespace fiohist {
 namespace {
 
-const std::string kData = std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/";
+const std::string kData = std::string(FIOHIST_TEST_DATA) + "/fio-timeline/";
 
 TEST(FioTimeOption, UnitsAndRanges) {
   int64_t lo = -1, hi = -1;

@@ -29,7 +29,7 @@ TEST(TimeAnchor, ParsesStartTimes) {
 
 TEST(TimeAnchor, FioJsonOfOldFioUsesTimestampMinusRuntime) {
   FioJsonAnchor a;
-  ASSERT_TRUE(ReadFioJsonAnchor(FIOHIST_SHARED_DATA "/fio-logs/epoch2/fio-hostX.json", &a).ok());
+  ASSERT_TRUE(ReadFioJsonAnchor(FIOHIST_TEST_DATA "/fio-logs/epoch2/fio-hostX.json", &a).ok());
   EXPECT_EQ(a.method, "timestamp_ms-runtime");
   EXPECT_EQ(a.fio_version, "fio-3.33");
   // The epoch-stamped logs of this run start at 1795306120457 - 500 ms.

@@ -63,7 +63,7 @@ class RoundTrip : public ResultSink {
 };
 
 TEST(BucketDecode, JobDocumentsSumToTheClusterWithinOneUnitPerJob) {
-  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/epoch2/";
+  const std::string dir = std::string(FIOHIST_TEST_DATA) + "/fio-logs/epoch2/";
   PipelineOptions options;
   options.scopes = {true, false, true};
   RoundTrip sink;

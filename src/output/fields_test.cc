@@ -277,7 +277,7 @@ void ExpectKeysAreFields(const std::set<std::string>& keys, const std::vector<Fi
 }
 
 TEST(Fields, DocumentsCarryExactlyTheTableFields) {
-  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/epoch2/";
+  const std::string dir = std::string(FIOHIST_TEST_DATA) + "/fio-logs/epoch2/";
   PipelineOptions options;
   options.scopes = {true, true, true};
   // Thresholds, so the SLA fields are written too (p50 of 1 us: every quantum breaches).

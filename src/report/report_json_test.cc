@@ -58,7 +58,7 @@ TEST(ReportJson, SeriesAsParallelArraysAndTheChartList) {
 
 // A run with a stall: the stalls' numbers in the page data (report.js shades them).
 TEST(ReportJson, StallsWithTheirNumbers) {
-  const std::string dir = FIOHIST_SHARED_DATA "/stalls/stall/";
+  const std::string dir = FIOHIST_TEST_DATA "/stalls/stall/";
   PipelineOptions o;
   o.scopes = {true, true, false};
   ReportSink report;
@@ -84,7 +84,7 @@ TEST(ReportJson, StallsWithTheirNumbers) {
 // Both placements (the page's toggle): the other one's series, heatmaps, whole run, hosts
 // and breaches, its partial last quanta with their complete_to; or why there is none.
 TEST(ReportJson, OtherPlacementAndItsPartialLastQuanta) {
-  const std::string dir = FIOHIST_SHARED_DATA "/stalls/stall/";
+  const std::string dir = FIOHIST_TEST_DATA "/stalls/stall/";
   const std::vector<std::string> logs = {dir + "stall_clat_hist.1.log.gz",
                                          dir + "stall_clat_hist.2.log.gz"};
   PipelineOptions o;

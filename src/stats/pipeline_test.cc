@@ -15,7 +15,7 @@
 namespace fiohist {
 namespace {
 
-const std::string kData = FIOHIST_SHARED_DATA "/fio-logs";
+const std::string kData = FIOHIST_TEST_DATA "/fio-logs";
 
 std::vector<std::string> Logs(const std::string& dir, const std::vector<std::string>& names) {
   std::vector<std::string> out;
@@ -185,7 +185,7 @@ TEST(Pipeline, SharesOfFioIosPerJob) {
   EXPECT_TRUE(summary.warnings.empty());  // 96.6 % and 100 %
 
   // Another run's JSON: more I/Os logged than it counts, which is warned about.
-  o.fio_json = {std::string(FIOHIST_SHARED_DATA) + "/fio-logs/coarse/fio.json"};
+  o.fio_json = {std::string(FIOHIST_TEST_DATA) + "/fio-logs/coarse/fio.json"};
   RunSummary other;
   ASSERT_TRUE(RunPipeline(o, {logs[0]}, &sink, &other).ok());
   ASSERT_EQ(other.io_shares.size(), 1u);
@@ -216,7 +216,7 @@ TEST(Pipeline, ResultsAreBitIdenticalWhateverTheThreadCount) {
     o.threads = threads;
     CollectingSink sink;
     RunSummary summary;
-    const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+    const std::string d = FIOHIST_TEST_DATA "/fio-logs/epoch2/";
     ASSERT_TRUE(
         RunPipeline(o,
                     {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
@@ -248,7 +248,7 @@ class StatsOnlySink : public CollectingSink {
 
 // The four logs of the shared epoch2 run (two hosts, two jobs each).
 std::vector<std::string> Epoch2Logs() {
-  const std::string d = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+  const std::string d = FIOHIST_TEST_DATA "/fio-logs/epoch2/";
   return {d + "epoch2_clat_hist.1.log.hostX", d + "epoch2_clat_hist.2.log.hostX",
           d + "epoch2_clat_hist.1.log.hostY", d + "epoch2_clat_hist.2.log.hostY"};
 }

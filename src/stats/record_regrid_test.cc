@@ -100,7 +100,7 @@ void ExpectRebuilt(const std::vector<std::string>& logs, int64_t quantum_ms) {
 
 // The real fio logs: both directions, records straddling every quantum edge.
 TEST(RecordRegrid, RebuildsTheLogsHistogramsBitForBit) {
-  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/";
+  const std::string dir = std::string(FIOHIST_TEST_DATA) + "/fio-logs/";
   ExpectRebuilt({dir + "randrw4/randrw4_clat_hist.1.log", dir + "randrw4/randrw4_clat_hist.2.log"},
                 1000);
   ExpectRebuilt({dir + "epoch2/epoch2_clat_hist.1.log.hostX",
@@ -129,7 +129,7 @@ TEST(RecordRegrid, RebuildsAStallSpreadOverManyQuanta) {
 // The recorded fsfreeze run (tests/data/stalls): a hiccup, a 3 s stall with catch-up
 // records, every quantum and its coverage rebuilt.
 TEST(RecordRegrid, RebuildsARecordedStall) {
-  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/stalls/stall/";
+  const std::string dir = std::string(FIOHIST_TEST_DATA) + "/stalls/stall/";
   ExpectRebuilt({dir + "stall_clat_hist.1.log.gz", dir + "stall_clat_hist.2.log.gz"}, 1000);
   ExpectRebuilt({dir + "stall_clat_hist.1.log.gz"}, 300);
 }

@@ -16,7 +16,7 @@ namespace fiohist {
 namespace {
 
 std::vector<std::string> SharedLogs() {
-  const std::string dir = FIOHIST_SHARED_DATA "/fio-logs/epoch2/";
+  const std::string dir = FIOHIST_TEST_DATA "/fio-logs/epoch2/";
   return {dir + "epoch2_clat_hist.1.log.hostX", dir + "epoch2_clat_hist.2.log.hostX",
           dir + "epoch2_clat_hist.1.log.hostY", dir + "epoch2_clat_hist.2.log.hostY"};
 }

@@ -9,7 +9,7 @@ namespace fiohist {
 namespace {
 
 std::vector<std::string> Epoch2Logs() {
-  const std::string dir = std::string(FIOHIST_SHARED_DATA) + "/fio-logs/epoch2/";
+  const std::string dir = std::string(FIOHIST_TEST_DATA) + "/fio-logs/epoch2/";
   return {dir + "epoch2_clat_hist.1.log.hostX", dir + "epoch2_clat_hist.1.log.hostY",
           dir + "epoch2_clat_hist.2.log.hostX", dir + "epoch2_clat_hist.2.log.hostY"};
 }

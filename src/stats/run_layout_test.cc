@@ -74,7 +74,7 @@ std::vector<std::string> RelativeTimelineRun(
     const std::string& dir, const std::string& json, const std::string& run = "plain",
     const std::vector<int64_t>& epochs = std::vector<int64_t>(std::begin(kTimelineEpochs),
                                                               std::end(kTimelineEpochs))) {
-  const std::string data = std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/" + run + "/";
+  const std::string data = std::string(FIOHIST_TEST_DATA) + "/fio-timeline/" + run + "/";
   const std::string out = ::testing::TempDir() + "/" + dir;
   ::mkdir(out.c_str(), 0755);
   std::vector<std::string> paths;
@@ -106,7 +106,7 @@ std::string ReadText(const std::string& path) {
 // summary notes name every job's anchor and bound.
 TEST(RunLayout, JobsOfFio333PlacedOnTheirTimeline) {
   const std::string json =
-      ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/out.json");
+      ReadText(std::string(FIOHIST_TEST_DATA) + "/fio-timeline/plain/out.json");
   PipelineOptions o;
   RunLayout layout;
   RunSummary summary;
@@ -129,7 +129,7 @@ TEST(RunLayout, JobsOfFio333PlacedOnTheirTimeline) {
 TEST(RunLayout, GroupReportingPlacesEachGroupAtItsStart) {
   const std::vector<int64_t> epochs = {1795820957342, 1795820957343, 1795820960563, 1795820960563};
   const std::string json =
-      ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/stonewalled/out.json");
+      ReadText(std::string(FIOHIST_TEST_DATA) + "/fio-timeline/stonewalled/out.json");
   PipelineOptions o;
   RunLayout layout;
   RunSummary summary;
@@ -148,7 +148,7 @@ TEST(RunLayout, GroupReportingPlacesEachGroupAtItsStart) {
 // A JSON listing fewer jobs than the logs name is refused, naming the log, the JSON and
 // its jobs.
 TEST(RunLayout, JsonWithFewerJobsThanTheLogsIsRefused) {
-  std::string json = ReadText(std::string(FIOHIST_SHARED_DATA) + "/fio-timeline/plain/out.json");
+  std::string json = ReadText(std::string(FIOHIST_TEST_DATA) + "/fio-timeline/plain/out.json");
   // Cut the jobs array after job c: the last job object starts at `"jobname" : "d"`.
   const size_t d = json.find("\"jobname\" : \"d\"");
   ASSERT_NE(d, std::string::npos);

@@ -113,7 +113,7 @@ void ExpectSameEitherWay(PipelineOptions o, const std::vector<std::string>& logs
   }
 }
 
-const std::string kData = FIOHIST_SHARED_DATA "/fio-logs/";
+const std::string kData = FIOHIST_TEST_DATA "/fio-logs/";
 
 TEST(SpilledLogs, SameResultsAsReadingInStep) {
   PipelineOptions o;
