@@ -244,7 +244,7 @@ const std::vector<Field>& StallFields() {
       {"start_ms", FieldType::kLong, kInStalls},
       {"end_ms", FieldType::kLong, kInStalls},
       {"duration_s", FieldType::kDouble, kInStalls},
-      // The I/Os that completed at its end, and the slowest of them (latency unit).
+      // The I/Os stuck in it (docs/stalls.md), and the slowest of them (latency unit).
       {"stuck_ios", FieldType::kDouble, kInStalls},
       {"stuck_max", FieldType::kDouble, kInStalls},
       // The annotation's text ("stall 3.1 s: 12 I/Os stuck, slowest 3.09 s") and tags

@@ -13,7 +13,7 @@ the recorded stall runs of tests/data/stalls pushed by fiohist itself.
    substituted, the dashboard's time range = the run's span, as push's dashboard link and the
    runs table set it), and the hits become annotation events as Grafana makes them: one per
    summary line of its scope and kind, time = the line's start, end = its end, the text the
-   report's ("stall 3.1 s: 12 I/Os stuck, slowest 3.09 s") with the line's numbers, tags
+   report's ("stall 3.1 s: 2 I/Os stuck, slowest 3.09 s") with the line's numbers, tags
    kind, scope (and host). Cluster stalls and idle gaps are on by default, host ones off.
    A range starting inside the stall still shows it (Grafana also matches the end field).
 3. Pushing again changes nothing (same ids); `fiohist delete --run` removes them.
@@ -40,7 +40,7 @@ failures, passes, fail, ok = cl.failures, cl.passes, cl.fail, cl.ok
 # fiohist's summary line of a stall (output/summary_sink.cc).
 LINE = re.compile(r"^fiohist: (?P<kind>stall|idle) \((?P<scope>cluster|host (?P<host>\S+))\): "
                   r"no I/O completed from (?P<start>\S+) to (?P<end>\S+) \((?P<secs>[\d.]+) s\); "
-                  r"(?P<stuck>\d+) I/O\(s\) completed at its end, the slowest (?P<ms>\d+) ms$")
+                  r"(?P<stuck>\d+) I/O\(s\) stuck in it, the slowest (?P<ms>\d+) ms$")
 
 
 def fiohist(argv):
