@@ -273,50 +273,38 @@ std::string DocumentBuilder::Id(DocKind kind, const ScopeResult& r) const {
 }
 
 void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* out) const {
+  // bucket_version 2: 16 hex digits of the series' hash, then 16 of the quantum's start, so
+  // the ids of one series share their first half: the terms dictionary and the stored
+  // fields keep them in a few bytes (bench/README.md, "Bucket documents"). A percentile
+  // document's series also has its resolution.
   IdHash h;
   h.a = id_seed_[static_cast<int>(kind)][0];
   h.b = id_seed_[static_cast<int>(kind)][1];
-  if (kind == DocKind::kBuckets) {
-    // bucket_version 2: 16 hex digits of the series' hash, then 16 of the quantum's start,
-    // so the ids of one series share their first half: the terms dictionary and the stored
-    // fields keep them in a few bytes (bench/README.md, "Bucket documents").
-    h.Feed(ScopeName(r.kind));
-    h.Sep();
-    h.Feed(r.host);
-    h.Sep();
-    h.Feed(r.job);
-    h.Sep();
-    h.Feed(DirectionName(r.direction));
-    static const char kHex[] = "0123456789abcdef";
-    const uint64_t series = id_hash::Mix(h.a ^ id_hash::Mix(h.b));
-    const uint64_t t = static_cast<uint64_t>(r.start_ms);
-    const size_t at = out->size();
-    out->resize(at + 32);
-    char* p = out->data() + at;
-    for (int i = 0; i < 16; ++i) {
-      p[15 - i] = kHex[(series >> (4 * i)) & 15];
-      p[31 - i] = kHex[(t >> (4 * i)) & 15];
-    }
-    return;
-  }
-  char num[24];
-  h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.start_ms).ptr - num));
-  h.Sep();
   h.Feed(ScopeName(r.kind));
   h.Sep();
   h.Feed(r.host);
   h.Sep();
   h.Feed(r.job);
   h.Sep();
-  const std::string_view direction = info_.directions.Name(r.direction);
-  h.Feed(direction.data(), direction.size());
-  if (r.resolution != 1) {  // the finest resolution keeps the ids it always had
+  if (kind == DocKind::kBuckets) {
+    h.Feed(DirectionName(r.direction));
+  } else {
+    const std::string_view direction = info_.directions.Name(r.direction);
+    h.Feed(direction.data(), direction.size());
     h.Sep();
+    char num[24];
     h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.resolution).ptr - num));
   }
+  static const char kHex[] = "0123456789abcdef";
+  const uint64_t series = id_hash::Mix(h.a ^ id_hash::Mix(h.b));
+  const uint64_t t = static_cast<uint64_t>(r.start_ms);
   const size_t at = out->size();
   out->resize(at + 32);
-  h.Hex(out->data() + at);
+  char* p = out->data() + at;
+  for (int i = 0; i < 16; ++i) {
+    p[15 - i] = kHex[(series >> (4 * i)) & 15];
+    p[31 - i] = kHex[(t >> (4 * i)) & 15];
+  }
 }
 
 void DocumentBuilder::AppendWindow(const ScopeResult& w, bool accurate, std::string* out) const {
@@ -441,25 +429,27 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = Put(p, zoom_le_key_);
     p = std::to_chars(p, p + 20, r.widest ? kNoEnd : j.le_ms).ptr;
   }
+  // Latencies in whole nanoseconds, fio's own unit: the digits an interpolated percentile
+  // or a mean carries below 1 ns say nothing about the I/Os, and they were a third of the
+  // percentile index's compressed `_source` (bench/README.md, "Percentile documents").
+  auto latency = [&](const std::string& key, double ns) {
+    p = Put(p, key);
+    p = PutNum(p, std::nearbyint(ns) / ns_per_unit_);
+  };
   stat(Stat::kIops);
   if (s.samples > 0) {
-    stat(Stat::kMin);
-    stat(Stat::kMean);
-    stat(Stat::kMax);
+    latency(stat_keys_[static_cast<size_t>(Stat::kMin)], s.min_ns);
+    latency(stat_keys_[static_cast<size_t>(Stat::kMean)], s.mean_ns);
+    latency(stat_keys_[static_cast<size_t>(Stat::kMax)], s.max_ns);
     // The stats come from info.percentiles: one value per field name.
     const size_t n = std::min(s.percentile_ns.size(), percentile_keys_.size());
-    for (size_t i = 0; i < n; ++i) {
-      p = Put(p, percentile_keys_[i]);
-      p = PutNum(p, s.percentile_ns[i] / ns_per_unit_);
-    }
+    for (size_t i = 0; i < n; ++i) latency(percentile_keys_[i], s.percentile_ns[i]);
     // The confidence bounds; no upper one where the percentile rests on too few I/Os.
     const size_t b = std::min(n, s.few_ios.size());
     for (size_t i = 0; i < b; ++i) {
-      p = Put(p, low_keys_[i]);
-      p = PutNum(p, s.percentile_low_ns[i] / ns_per_unit_);
+      latency(low_keys_[i], s.percentile_low_ns[i]);
       if (s.few_ios[i]) continue;
-      p = Put(p, high_keys_[i]);
-      p = PutNum(p, s.percentile_high_ns[i] / ns_per_unit_);
+      latency(high_keys_[i], s.percentile_high_ns[i]);
     }
   }
   stat(Stat::kTopBucket);

@@ -256,22 +256,26 @@ TEST(Documents, IdIsTheHashOfTheDocumentedKey) {
   Fixture f;
   f.r.job = "job\x01";
   DocumentBuilder b(f.info, RunMeta{"run\x1f" "7", {}, {}});
-  const std::string key = "pctiles\x1frun\x1f" "7\x1f" + std::to_string(f.r.start_ms) +
-                          "\x1fhost\x1f" + f.r.host + "\x1f" + f.r.job + "\x1fwrite";
-  EXPECT_EQ(b.Id(DocKind::kPercentiles, f.r), HashHex128(key));
-  // Bucket documents (bucket_version 2): the series' hash, then the quantum's start in hex.
-  const std::string id = b.Id(DocKind::kBuckets, f.r);
-  ASSERT_EQ(id.size(), 32u);
+  // Percentile and bucket documents (bucket_version 2): the series' hash, then the quantum's
+  // start in hex; a percentile document's series has its resolution too.
   char start[17];
   std::snprintf(start, sizeof start, "%016llx", static_cast<unsigned long long>(f.r.start_ms));
-  EXPECT_EQ(id.substr(16), start);
-  ScopeResult later = f.r, other = f.r;
-  later.start_ms += 1000;
-  other.job += "x";
-  EXPECT_EQ(b.Id(DocKind::kBuckets, later).substr(0, 16), id.substr(0, 16));
-  EXPECT_NE(b.Id(DocKind::kBuckets, later), id);
-  EXPECT_NE(b.Id(DocKind::kBuckets, other).substr(0, 16), id.substr(0, 16));
-  EXPECT_NE(DocumentBuilder(f.info, RunMeta{"run", {}, {}}).Id(DocKind::kBuckets, f.r), id);
+  for (DocKind kind : {DocKind::kPercentiles, DocKind::kBuckets}) {
+    const std::string id = b.Id(kind, f.r);
+    ASSERT_EQ(id.size(), 32u);
+    EXPECT_EQ(id.substr(16), start);
+    ScopeResult later = f.r, other = f.r;
+    later.start_ms += 1000;
+    other.job += "x";
+    EXPECT_EQ(b.Id(kind, later).substr(0, 16), id.substr(0, 16));
+    EXPECT_NE(b.Id(kind, later), id);
+    EXPECT_NE(b.Id(kind, other).substr(0, 16), id.substr(0, 16));
+    EXPECT_NE(DocumentBuilder(f.info, RunMeta{"run", {}, {}}).Id(kind, f.r), id);
+  }
+  ScopeResult coarser = f.r;
+  coarser.resolution = 10;
+  EXPECT_NE(b.Id(DocKind::kPercentiles, coarser), b.Id(DocKind::kPercentiles, f.r));
+  EXPECT_NE(b.Id(DocKind::kPercentiles, f.r), b.Id(DocKind::kBuckets, f.r));
   EXPECT_EQ(HashHex128("runs\x1frun\x1f" "7"), b.RunId());
 }
 

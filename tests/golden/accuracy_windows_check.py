@@ -89,7 +89,8 @@ def out_check(status, csv_windows, env):
             continue
         same = (s['scope'] == 'cluster' and float(w['samples']) == s['samples']
                 and abs(s['quantum_s'] * 1000 - (int(w['end_ms']) - int(w['start_ms']))) < 0.5
-                and all(abs(float(w[k]) - s[k]) <= 1e-9 * max(1.0, s[k])
+                # documents hold whole nanoseconds (docs/documents.md): half a ns in us
+                and all(abs(float(w[k]) - s[k]) <= 0.5e-3 + 1e-9 * max(1.0, s[k])
                         for k in ('p99', 'p99_low', 'p99_high', 'p50', 'p50_low', 'p50_high')))
         if not same:
             failed.append('follow --out: window %s %s differs from its CSV row' % (d, start))

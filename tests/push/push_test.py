@@ -155,9 +155,10 @@ csv_p99 = {int(r["start_ms"]): float(r["p99"]) for r in rows
            if r["scope"] == "cluster" and r["direction"] == "all" and r["p99"]}
 check(len(es_p99) == len(csv_p99) and len(csv_p99) > 5,
       "as many quanta in the server as in the CSV (%d vs %d)" % (len(es_p99), len(csv_p99)))
-worst = max((abs(es_p99.get(k, 0) - v) / v for k, v in csv_p99.items()), default=1)
-check(worst < 1e-9, "max of p99 per quantum from the server equals the CSV (worst rel %.2g)"
-      % worst)
+# Documents hold whole nanoseconds (docs/documents.md), the CSV the exact interpolation.
+worst = max((abs(es_p99.get(k, 0) - v) for k, v in csv_p99.items()), default=1)
+check(worst <= 0.5e-3 + 1e-9, "max of p99 per quantum from the server equals the CSV within "
+      "half a nanosecond (worst %.2g us)" % worst)
 
 # The run document and `fiohist runs`.
 rdoc = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}})
