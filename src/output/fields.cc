@@ -1,5 +1,7 @@
 #include "output/fields.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace fiohist {
@@ -271,6 +273,14 @@ const char* StatName(Stat stat) {
       return "top_bucket";
   }
   return "?";
+}
+
+const char* CheckedFieldName(const std::vector<Field>& fields, const char* name, const char* what) {
+  for (const Field& f : fields) {
+    if (!std::strcmp(f.name, name)) return name;
+  }
+  std::fprintf(stderr, "fiohist: internal error: %s field '%s' is not in fields.cc\n", what, name);
+  std::abort();
 }
 
 double StatValue(Stat stat, const ScopeResult& r, double ns_per_unit) {

@@ -72,6 +72,11 @@ const std::vector<Field>& ChangePointFields();
 /// the order they are written.
 const std::vector<Field>& StallFields();
 
+/// `name` if `fields` has a row of that name. A document carries only what its table
+/// defines, so a name missing there stops the program (naming `what` documents) at the first
+/// such document, in every test.
+const char* CheckedFieldName(const std::vector<Field>& fields, const char* name, const char* what);
+
 /// The field name of `stat` ("samples", "iops", ...).
 const char* StatName(Stat stat);
 

@@ -6,9 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "log/time_anchor.h"
 #include "output/fields.h"
@@ -20,16 +17,8 @@ namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-// `name`, checked against RunFields(): the run document carries only what the table
-// defines, so a name missing there stops the program at the first run document, in every
-// test.
-const char* RunKey(const char* name) {
-  for (const Field& f : RunFields()) {
-    if (!std::strcmp(f.name, name)) return name;
-  }
-  std::fprintf(stderr, "fiohist: internal error: run field '%s' is not in fields.cc\n", name);
-  std::abort();
-}
+// `name`, checked against RunFields() (CheckedFieldName).
+const char* RunKey(const char* name) { return CheckedFieldName(RunFields(), name, "run"); }
 
 void Key(Writer& w, const char* k) { w.Key(k); }
 

@@ -5,8 +5,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "log/time_anchor.h"
 #include "output/document_id.h"
@@ -18,15 +16,8 @@ namespace {
 
 using StallWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
-// `name`, checked against StallFields(): a name missing there stops the program at the
-// first stall document, in every test.
-const char* StallKey(const char* name) {
-  for (const Field& f : StallFields()) {
-    if (!std::strcmp(f.name, name)) return name;
-  }
-  std::fprintf(stderr, "fiohist: internal error: stall field '%s' is not in fields.cc\n", name);
-  std::abort();
-}
+// `name`, checked against StallFields() (CheckedFieldName).
+const char* StallKey(const char* name) { return CheckedFieldName(StallFields(), name, "stall"); }
 
 void StallString(StallWriter& w, const char* key, const std::string& v) {
   w.Key(StallKey(key));
