@@ -43,7 +43,11 @@ PCTS = ["50", "90", "99"]
 BUCKET = 1.0 / 32  # two of fio's buckets (64 per power of two), relative
 # lat_log_truth.py's limits for histogram logs against the truth.
 HIST_LIMITS = {"50": 0.016, "90": 0.05, "99": 0.05}
-HIST_MEDIAN_LIMIT = 0.005
+# Median over the interior quanta. A quantum's p99 rests on its top 1% (10-20 I/Os here): on a
+# loaded machine fio writes records late, spreading moves a few of them to the next quantum,
+# and p99 moves by one of fio's buckets (1.6%; CI saw a median of 1.18% over 6 quanta, a quiet
+# machine 0). p50 and p90 rest on hundreds of I/Os and stay within 0.5%.
+HIST_MEDIAN_LIMIT = {"50": 0.005, "90": 0.005, "99": 0.016}
 CHECKS = testlib.Checks()
 check = CHECKS.check
 
@@ -228,7 +232,7 @@ def compare_hist(hrows, prows):
                 worst.append((h["start_ms"], pc, round(e, 4)))
     n = len(errors["50"])
     medians = {pc: statistics.median(v) if v else 1 for pc, v in errors.items()}
-    check(n >= 2 and all(medians[pc] <= HIST_MEDIAN_LIMIT for pc in PCTS),
+    check(n >= 2 and all(medians[pc] <= HIST_MEDIAN_LIMIT[pc] for pc in PCTS),
           "hist logs vs per-I/O logs of the same run, %d interior quanta: median errors %s" %
           (n, {pc: round(m, 4) for pc, m in medians.items()}))
     check(len(worst) <= max(1, n // 4),
