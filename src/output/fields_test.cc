@@ -192,9 +192,10 @@ class KeyCollector : public ResultSink {
     compact_ = std::make_unique<DocumentBuilder>(info_, RunMeta{"r", {"t"}, {{"k", "v"}}}, 1000.0,
                                                  BucketForm::kCompact);
     // A smallfile run's ops in slots of their own: `op` is written too.
-    RunInfo ops = info_;
-    EXPECT_TRUE(ops.directions.AssignOps({"create", "read", "delete"}));
-    ops_ = std::make_unique<DocumentBuilder>(ops, RunMeta{"r", {"t"}, {{"k", "v"}}});
+    // (A member: the builder keeps a reference to its RunInfo.)
+    ops_info_ = info_;
+    EXPECT_TRUE(ops_info_.directions.AssignOps({"create", "read", "delete"}));
+    ops_ = std::make_unique<DocumentBuilder>(ops_info_, RunMeta{"r", {"t"}, {{"k", "v"}}});
     return Status();
   }
   Status Quantum(const ScopeResult& r) override {
@@ -258,6 +259,7 @@ class KeyCollector : public ResultSink {
     for (const auto& m : d.GetObject()) keys->insert(m.name.GetString());
   }
   RunInfo info_;
+  RunInfo ops_info_;  // info_ with a smallfile run's ops (ops_)
   std::unique_ptr<DocumentBuilder> builder_, compact_, ops_;
   BucketCarry carry_{5000};
   std::vector<ScopeResult> whole_;
