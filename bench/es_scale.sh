@@ -15,8 +15,12 @@
 # more than P. It is what a loaded machine still lets one measure (CPU seconds do not depend
 # on the load, wall times do); the wall time on a quiet machine is at least this.
 #
-# Usage: bench/es_scale.sh [--fiohist BIN] [--gen BIN] [--dir DIR] [--hosts N] [--targets LIST]
+# Usage: bench/es_scale.sh [--fiohist BIN] [--compare BIN] [--reps N] [--gen BIN] [--dir DIR]
+#                          [--hosts N] [--targets LIST] [--warm N] [--warm-rounds K]
 #                          [--port P] [--cluster-http P] [--cluster-transport P] [-- PUSH_ARGS...]
+#   --compare BIN    also push with BIN (e.g. a build of main), in turn with --fiohist into the
+#                    same warm nodes: rows "main:" (BIN) and "new:" side by side
+#   --reps N         measured pushes per binary (default 1); rows give medians and each figure
 #   --hosts N        hosts of the corpus (default 1024; 4 jobs each, 30 s)
 #   --targets LIST   comma list of node, cluster, out (default all three)
 #   --port P         the single node's HTTP port (default 9270)
@@ -25,6 +29,8 @@
 #                    delete them (default 1024; 0: measure a fresh node). A fresh JVM's first
 #                    push also pays for compiling the indexing code: 3x the node's CPU of a
 #                    warm node's push (bench/README.md); a cluster that runs is warm.
+#   --warm-rounds K  that many warm-up pushes (default 1): a node's CPU per document keeps
+#                    falling over several pushes as its JIT compiles more
 #   PUSH_ARGS        extra arguments of every push (e.g. --keep-refresh --concurrency 2, to
 #                    measure a lever alone)
 # Env: FIOHIST_BENCH_DIR (corpus cache, default /tmp/fiohist-bench), FIOHIST_ES_BASE (node
@@ -43,6 +49,9 @@ PORT=9270
 CHTTP=9271
 CTRANSPORT=9281
 WARM=1024
+WARM_ROUNDS=1
+COMPARE=""
+REPS=1
 PUSH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,8 +64,11 @@ while [ $# -gt 0 ]; do
     --cluster-http) CHTTP=$2; shift 2 ;;
     --cluster-transport) CTRANSPORT=$2; shift 2 ;;
     --warm) WARM=$2; shift 2 ;;
+    --warm-rounds) WARM_ROUNDS=$2; shift 2 ;;
+    --compare) COMPARE=$2; shift 2 ;;
+    --reps) REPS=$2; shift 2 ;;
     --) shift; PUSH_ARGS=("$@"); break ;;
-    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "es_scale.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -142,13 +154,38 @@ ROWS=()
 row() { ROWS+=("$(printf '%-34s %s' "$1" "$2")"); }
 mb() { awk -v b="$1" 'BEGIN{printf "%.1f MB", b/1e6}'; }
 
-measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: push, count, force-merge, store
+# push_once LABEL BIN URL PIDS...: one measured push of the whole corpus by BIN into a clean
+# prefix; prints "wall fiohist_cpu fiohist_user node_cpu_until_idle docs".
+push_once() {
+  local label=$1 bin=$2 url=$3 first=${3%%,*}
+  shift 3
+  local pids=("$@") jvm0 jvm1 wall cpu user rc docs
+  curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
+  settle "${pids[@]}"
+  jvm0=$(jvm_cpu "${pids[@]}")
+  log "$label: pushing $N logs ($bin; load average $(cut -d' ' -f1 /proc/loadavg))"
+  read -r wall cpu user rc < <(timed "$WORK/push.out" "$WORK/push.err" "$bin" push \
+    --es-url "$url" --index-prefix "$PREFIX" --run "$RUN" --start-time "$START" --quiet \
+    "${PUSH_ARGS[@]}" "${LOGS[@]}")
+  [ "$rc" = 0 ] || { tail -5 "$WORK/push.err" >&2; die "$label: push exited $rc"; }
+  settle "${pids[@]}"
+  jvm1=$(jvm_cpu "${pids[@]}")
+  curl -s -o /dev/null -X POST "$first/$PREFIX-*/_refresh"
+  docs=$(curl -s "$first/$PREFIX-*/_count" | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
+  log "$label: wall $wall s, fiohist $cpu CPU s, nodes $(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.1f", b - a}') CPU s, $docs documents"
+  echo "$wall $cpu $user $(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.2f", b - a}') $docs"
+}
+# median of the arguments
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: warm, push, force-merge, store
   local label=$1 url=$2 first=${2%%,*}
   shift 2
-  local pids=("$@")
+  local pids=("$@") round
   curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
-  if [ "$WARM" -gt 0 ]; then
-    log "$label: warming the nodes with the first $WARM logs"
+  for round in $(seq "$WARM_ROUNDS"); do
+    [ "$WARM" -gt 0 ] || break
+    log "$label: warming the nodes with the first $WARM logs ($round of $WARM_ROUNDS)"
     local w0 w1
     w0=$(jvm_cpu "${pids[@]}")
     bash -c 'ulimit -n 1024 && exec "$@"' x "$FIOHIST" push --es-url "$url" --index-prefix \
@@ -158,24 +195,38 @@ measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: push, count,
     curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
     settle "${pids[@]}"
     w1=$(jvm_cpu "${pids[@]}")
-    row "$label: warm-up push ($WARM logs)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN{printf "%.1f", b - a}') s of the nodes' CPU"
-  fi
-  settle "${pids[@]}"
-  local jvm0 jvm1 jvm2
-  jvm0=$(jvm_cpu "${pids[@]}")
-  local load
-  load=$(cut -d' ' -f1 /proc/loadavg)
-  log "$label: pushing $N logs"
-  read -r wall cpu user rc < <(timed "$WORK/push.out" "$WORK/push.err" "$FIOHIST" push \
-    --es-url "$url" --index-prefix "$PREFIX" --run "$RUN" --start-time "$START" --quiet \
-    "${PUSH_ARGS[@]}" "${LOGS[@]}")
-  [ "$rc" = 0 ] || { tail -5 "$WORK/push.err" >&2; die "$label: push exited $rc"; }
-  jvm1=$(jvm_cpu "${pids[@]}")
-  settle "${pids[@]}"
-  jvm2=$(jvm_cpu "${pids[@]}")
-  curl -s -o /dev/null -X POST "$first/$PREFIX-*/_refresh"
-  local docs
-  docs=$(curl -s "$first/$PREFIX-*/_count" | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
+    row "$label: warm-up push $round ($WARM logs)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN{printf "%.1f", b - a}') s of the nodes' CPU"
+  done
+  # The binaries in turn, REPS times (ABAB: the node's JIT keeps warming, so neither goes
+  # always first); the store is measured after each binary's last push.
+  local names=("") bins=("$FIOHIST") i rep
+  if [ -n "$COMPARE" ]; then names=("main: " "new: "); bins=("$COMPARE" "$FIOHIST"); fi
+  local -A walls cpus users nodes docs_of
+  for rep in $(seq "$REPS"); do
+    for i in "${!bins[@]}"; do
+      local r
+      r=($(push_once "$label ${names[$i]}(push $rep of $REPS)" "${bins[$i]}" "$url" "${pids[@]}"))
+      [ "${#r[@]}" = 5 ] || die "$label: a measured push failed"
+      walls[$i]+="${r[0]} "; cpus[$i]+="${r[1]} "; users[$i]+="${r[2]} "; nodes[$i]+="${r[3]} "
+      docs_of[$i]=${r[4]}
+      [ "$rep" = "$REPS" ] && store_rows "$label${names[$i]:+ ${names[$i]%: }}" "$first" "${docs_of[$i]}"
+    done
+  done
+  for i in "${!bins[@]}"; do
+    local n="$label${names[$i]:+ ${names[$i]%: }}" wall cpu user node docs=${docs_of[$i]}
+    # shellcheck disable=SC2086
+    { wall=$(median ${walls[$i]}); cpu=$(median ${cpus[$i]}); user=$(median ${users[$i]}); node=$(median ${nodes[$i]}); }
+    row "$n: binary" "${bins[$i]}"
+    row "$n: push wall (median of $REPS)" "$wall s (each: ${walls[$i]% })"
+    row "$n: fiohist CPU (user+sys)" "$cpu s ($user user; each: ${cpus[$i]% })"
+    row "$n: nodes' CPU (${#pids[@]} JVMs)" "$node s until idle ($(awk -v c="$node" -v d="$docs" 'BEGIN{printf "%.0f", c / d * 1e6}') us per document; each: ${nodes[$i]% })"
+    row "$n: idle-machine wall bound" "$(bound "$cpu" "$node")"
+  done
+}
+
+# store_rows LABEL URL DOCS: documents, store after a force-merge, shards, run document size.
+store_rows() {
+  local label=$1 first=$2 docs=$3
   log "$label: force-merging"
   curl -s -o /dev/null --max-time 3600 -X POST "$first/$PREFIX-*/_forcemerge?max_num_segments=1"
   curl -s -o /dev/null -X POST "$first/$PREFIX-*/_refresh"
@@ -200,15 +251,7 @@ print(len(json.dumps(h[0]["_source"], separators=(",", ":"))) if h else 0)')
   row "$label: store after force-merge" "$(mb "$pri") primaries ($(awk -v a="$pri" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(mb "$total") with replicas"
   row "$label: shards (primaries x copies)" "$shards"
   row "$label: run document" "$rundoc bytes of _source"
-  row "$label: push wall" "$wall s (load average $load before it)"
-  row "$label: fiohist CPU (user+sys)" "$cpu s ($user user)"
-  local during after
-  during=$(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.1f", b - a}')
-  after=$(awk -v a="$jvm0" -v b="$jvm2" 'BEGIN{printf "%.1f", b - a}')
-  row "$label: nodes' CPU (${#pids[@]} JVMs)" "$during s during the push, $after s until idle ($(awk -v c="$after" -v d="$docs" 'BEGIN{printf "%.0f", c / d * 1e6}') us per document)"
-  row "$label: idle-machine wall bound" "$(bound "$cpu" "$after")"
   row "$label: refresh_interval after" "$interval"
-  grep -h "data nodes\|refresh off" "$WORK/push.err" >&2 || true
   curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
 }
 
