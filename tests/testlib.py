@@ -1,6 +1,9 @@
-"""Helpers shared by the Python test scripts: pass/fail checks and Elasticsearch requests."""
+"""Helpers shared by the Python test scripts: pass/fail checks, Elasticsearch requests and the
+read-back comparison of `fiohist pctiles` rows."""
+import csv
 import glob
 import gzip
+import io
 import json
 import os
 import subprocess
@@ -80,3 +83,50 @@ def run_fiohist(fiohist, args, cwd, timeout=300):
     p = subprocess.run([fiohist] + args, cwd=cwd, capture_output=True, text=True, env=env,
                        timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+# The statistics of a `fiohist pctiles` row that read-back must reproduce.
+PCTILES_STATS = ("samples", "min", "mean", "max", "p50", "p90", "p95", "p99", "p99.9", "p99.99")
+
+
+def pctiles_rows(text):
+    """{(start_ms, scope, host, job, direction): row} of a `fiohist pctiles` CSV."""
+    return {(int(r["start_ms"]), r["scope"], r["host"], r["job"], r["direction"]): r
+            for r in csv.DictReader(io.StringIO(text))}
+
+
+def check_read_back(check, fiohist, what, args, inputs, source, url, prefix, run, claim,
+                    row_differs=None, rel=1e-9):
+    """`fiohist pctiles ARGS INPUTS` (from `source`, e.g. "the logs") against `fiohist pctiles
+    --es-url URL --index-prefix PREFIX --run RUN ARGS` (read-back): both exit 0, the same rows,
+    and every statistic of PCTILES_STATS equal within `rel` relative (an empty or "-" field
+    only to an equal one). `check` is a Checks.check, `fiohist(args)` gives (exit code, stdout,
+    stderr); `row_differs(key, local, back)` lists further (key, column, local, back)
+    differences of a row. The last check says `claim` with the worst relative difference and
+    the first three differences. Returns (local rows, read-back rows)."""
+    rc, out, err = fiohist(["pctiles", "--quiet"] + args + inputs)
+    check(rc == 0, "%s: pctiles from %s %s" % (what, source, err[-300:]))
+    local = pctiles_rows(out)
+    rc, out, err = fiohist(["pctiles", "--quiet", "--es-url", url, "--index-prefix", prefix,
+                            "--run", run] + args)
+    check(rc == 0, "%s: read-back %s" % (what, err[-300:]))
+    back = pctiles_rows(out)
+    check(len(local) > 0 and set(local) == set(back), "%s: the same rows (%d from %s, %d read "
+          "back)" % (what, len(local), source, len(back)))
+    worst, differ = 0.0, []
+    for key, a in local.items():
+        b = back.get(key)
+        if b is None:
+            continue
+        for col in PCTILES_STATS:
+            if a[col] in ("", "-") or b[col] in ("", "-"):
+                if a[col] != b[col]:
+                    differ.append((key, col, a[col], b[col]))
+                continue
+            x, y = float(a[col]), float(b[col])
+            worst = max(worst, abs(x - y) / abs(x) if x else abs(y))
+        if row_differs:
+            differ += row_differs(key, a, b)
+    check(not differ and worst <= rel, "%s: %s (worst relative %.1e; %s)"
+          % (what, claim, worst, differ[:3] or "none differ"))
+    return local, back

@@ -214,14 +214,8 @@ def main():
                     help="self-test: drop sla_breach:true from the breach rule's query")
     args = ap.parse_args()
     dl.use_variant(args.variant)
-    url = os.environ.get("FIOHIST_ES_URL")
-    if not url:
-        print("FAIL: FIOHIST_ES_URL is not set")
-        return 1
-    es = cl.Es(url)
-    code, health = es.call("GET", "/_cluster/health?wait_for_status=yellow&timeout=30s")
-    if code != 200:
-        print(f"FAIL: node at {url} is not healthy: {health}")
+    url, es = cl.connect()
+    if es is None:
         return 1
     logs = sorted(p for p in glob.glob(os.path.join(args.logs, "*clat_hist*")) if os.path.isfile(p))
     run = args.run + ("-mutation" if args.mutate else "")

@@ -27,7 +27,6 @@ import json
 import math
 import re
 import os
-import re
 import subprocess
 import sys
 import time
@@ -87,6 +86,23 @@ class Es:
         if code != 200:
             raise RuntimeError(f"_msearch HTTP {code}: {json.dumps(resp)[:600]}")
         return resp["responses"][0]
+
+
+def connect():
+    """(url, Es) of the node that FIOHIST_ES_URL names, once its cluster is at least yellow
+    (waiting up to 30 s); (None, None) after a FAIL line when the variable is unset or the
+    cluster is not healthy."""
+    url = os.environ.get("FIOHIST_ES_URL")
+    if not url:
+        print("FAIL: FIOHIST_ES_URL is not set (the URL of an Elasticsearch or OpenSearch node)")
+        return None, None
+    es = Es(url)
+    code, health = es.call("GET", "/_cluster/health?wait_for_status=yellow&timeout=30s")
+    if code != 200:
+        print(f"FAIL: the node at {url} is not healthy (cluster status yellow or green within "
+              f"30 s): HTTP {code} {health}")
+        return None, None
+    return url, es
 
 
 def install_templates(es):
@@ -843,16 +859,10 @@ def main():
                          "ones (default elasticsearch)")
     args = ap.parse_args()
     dl.use_variant(args.variant)
-    url = os.environ.get("FIOHIST_ES_URL")
-    if not url:
-        print("FAIL: FIOHIST_ES_URL is not set (the URL of an Elasticsearch node)")
-        return 1
     if not args.synthetic and not (args.fiohist and args.logs):
         ap.error("give FIOHIST_BINARY LOG_DIR, or --synthetic")
-    es = Es(url)
-    code, health = es.call("GET", "/_cluster/health?wait_for_status=yellow&timeout=30s")
-    if code != 200:
-        print(f"FAIL: Elasticsearch at {url} is not healthy: {health}")
+    url, es = connect()
+    if es is None:
         return 1
     try:
         histogram = install_templates(es)

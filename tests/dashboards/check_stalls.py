@@ -156,14 +156,8 @@ def main():
     ap.add_argument("--run", default="stallcheck")
     args = ap.parse_args()
     dl.use_variant(args.variant)
-    url = os.environ.get("FIOHIST_ES_URL")
-    if not url:
-        print("FAIL: FIOHIST_ES_URL is not set")
-        return 1
-    es = cl.Es(url)
-    code, health = es.call("GET", "/_cluster/health?wait_for_status=yellow&timeout=30s")
-    if code != 200:
-        print(f"FAIL: node at {url} is not healthy: {health}")
+    url, es = cl.connect()
+    if es is None:
         return 1
     ds_map = {ds["uid"]: ds for ds in dl.parse_datasources_yaml()}
     stall_logs = sorted(glob.glob(os.path.join(args.data, "stall", "*_clat_hist.*.log.gz")))

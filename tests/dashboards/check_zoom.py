@@ -22,7 +22,6 @@ of per-quantum percentiles in each interval) and passes only if the percentile c
 then fail: proof that the check bites. Exit 0 = passed.
 """
 import glob
-import json
 import math
 import os
 import re
@@ -259,14 +258,8 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__)
     fiohist, gen = args
-    url = os.environ.get("FIOHIST_ES_URL")
-    if not url:
-        print("FAIL: FIOHIST_ES_URL is not set")
-        return 1
-    es = live.Es(url)
-    code, health = es.call("GET", "/_cluster/health?wait_for_status=yellow&timeout=30s")
-    if code != 200:
-        print(f"FAIL: no healthy node at {url}: {health}")
+    _, es = live.connect()
+    if es is None:
         return 1
     live.install_templates(es)
     compared = {"percentile": [0, 0], "other": [0, 0]}

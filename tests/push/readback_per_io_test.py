@@ -8,9 +8,7 @@ min/mean/max equal (within 1e-9 relative: the same sums, up to addition order), 
 
 Usage: readback_per_io_test.py FIOHIST DATADIR  (env: FIOHIST_ES_URL)
 """
-import csv
 import glob
-import io
 import os
 import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -24,46 +22,24 @@ PREFIX = "rbperio"
 RUN = "per-io-readback"
 CHECKS = testlib.Checks()
 check = CHECKS.check
-STATS = ("samples", "min", "mean", "max", "p50", "p90", "p95", "p99", "p99.9", "p99.99")
 
 
 def fiohist(args):
     return pushlib.run_fiohist(FIOHIST, args)
 
 
-def rows(text):
-    return {(int(r["start_ms"]), r["scope"], r["host"], r["job"], r["direction"]): r
-            for r in csv.DictReader(io.StringIO(text))}
+def straddled(key, a, b):
+    """Bucket documents do not carry `straddled` (read-back leaves it empty); the logs' is 0:
+    per-I/O input places every I/O exactly."""
+    if a["straddled"] != "0" or b["straddled"] not in ("", "0"):
+        return [(key, "straddled", a["straddled"], b["straddled"])]
+    return []
 
 
 def compare(what, args):
-    rc, out, _ = fiohist(["pctiles", "--quiet"] + args + LOGS)
-    check(rc == 0, "%s: pctiles from the per-I/O logs" % what)
-    logs = rows(out)
-    rc, out, _ = fiohist(["pctiles", "--quiet", "--es-url", URL, "--index-prefix", PREFIX,
-                          "--run", RUN] + args)
-    check(rc == 0, "%s: read-back" % what)
-    back = rows(out)
-    check(len(logs) > 0 and set(logs) == set(back), "%s: the same rows (%d from the logs, %d "
-          "read back)" % (what, len(logs), len(back)))
-    worst, differ = 0.0, []
-    for key, a in logs.items():
-        b = back.get(key)
-        if b is None:
-            continue
-        for col in STATS:
-            if a[col] in ("", "-") or b[col] in ("", "-"):
-                if a[col] != b[col]:
-                    differ.append((key, col, a[col], b[col]))
-                continue
-            x, y = float(a[col]), float(b[col])
-            worst = max(worst, abs(x - y) / abs(x) if x else abs(y))
-        # Bucket documents do not carry `straddled` (read-back leaves it empty); the logs'
-        # is 0: per-I/O input places every I/O exactly.
-        if a["straddled"] != "0" or b["straddled"] not in ("", "0"):
-            differ.append((key, "straddled", a["straddled"], b["straddled"]))
-    check(not differ and worst <= 1e-9, "%s: samples, min/mean/max and percentiles equal "
-          "(worst relative %.1e), straddled 0 (%s)" % (what, worst, differ[:3] or "none differ"))
+    testlib.check_read_back(check, fiohist, what, args, LOGS, "the per-I/O logs", URL, PREFIX,
+                            RUN, "samples, min/mean/max and percentiles equal, straddled 0",
+                            row_differs=straddled)
 
 
 def main():

@@ -13,9 +13,6 @@ read), written here. Checks:
 
 Usage: readback_smallfile_test.py FIOHIST  (env: FIOHIST_ES_URL)
 """
-import csv
-import io
-import json
 import os
 import random
 import sys
@@ -36,7 +33,6 @@ RUN = "smallfile-readback"
 OPS = {"create": -7.0, "append": -8.0, "read": -9.5}  # log-normal mu of the response (s)
 CHECKS = testlib.Checks()
 check = CHECKS.check
-STATS = ("samples", "min", "mean", "max", "p50", "p90", "p95", "p99", "p99.9", "p99.99")
 
 
 def write_files(tmp):
@@ -57,37 +53,12 @@ def write_files(tmp):
     return paths
 
 
-def rows(text):
-    return {(int(r["start_ms"]), r["scope"], r["host"], r["job"], r["direction"]): r
-            for r in csv.DictReader(io.StringIO(text))}
-
-
 def compare(what, paths, args):
-    rc, out, err = pushlib.run_fiohist(FIOHIST, ["pctiles", "--quiet"] + args + paths)
-    check(rc == 0, "%s: pctiles from the files %s" % (what, err[-300:]))
-    local = rows(out)
+    local, _ = testlib.check_read_back(
+        check, lambda a: pushlib.run_fiohist(FIOHIST, a), what, args, paths, "the files", URL,
+        PREFIX, RUN, "every statistic equal per op")
     dirs = {k[4] for k in local}
     check(dirs == set(OPS) | {"all"}, "%s: a row per op and all: %s" % (what, sorted(dirs)))
-    rc, out, err = pushlib.run_fiohist(FIOHIST, ["pctiles", "--quiet", "--es-url", URL,
-                                                 "--index-prefix", PREFIX, "--run", RUN] + args)
-    check(rc == 0, "%s: read-back %s" % (what, err[-300:]))
-    back = rows(out)
-    check(len(local) > 0 and set(local) == set(back), "%s: the same rows (%d from the files, "
-          "%d read back)" % (what, len(local), len(back)))
-    worst, differ = 0.0, []
-    for key, a in local.items():
-        b = back.get(key)
-        if b is None:
-            continue
-        for col in STATS:
-            if a[col] == "" or b[col] == "":
-                if a[col] != b[col]:
-                    differ.append((key, col, a[col], b[col]))
-                continue
-            x, y = float(a[col]), float(b[col])
-            worst = max(worst, abs(x - y) / abs(x) if x else abs(y))
-    check(not differ and worst <= 1e-9, "%s: every statistic equal per op (worst relative "
-          "%.1e) %s" % (what, worst, differ[:3]))
     return local
 
 

@@ -22,7 +22,6 @@ import json
 import os
 import subprocess
 import sys
-import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import testlib  # noqa: E402
 
@@ -51,24 +50,17 @@ def fiohist(args):
     return p.returncode, p.stdout, p.stderr
 
 
-def rows(text):
-    out = {}
-    for r in csv.DictReader(io.StringIO(text)):
-        out[(int(r["start_ms"]), r["scope"], r["host"], r["job"], r["direction"])] = r
-    return out
-
-
 def from_logs(args, logs=None):
     rc, out, _ = fiohist(["pctiles", "--quiet"] + args + (logs or LOGS))
     check(rc == 0, "pctiles from logs " + " ".join(args))
-    return rows(out)
+    return testlib.pctiles_rows(out)
 
 
 def read_back(run, args):
     rc, out, _ = fiohist(["pctiles", "--quiet", "--es-url", URL, "--index-prefix", PREFIX,
                           "--run", run] + args)
     check(rc == 0, "read-back " + run + " " + " ".join(args))
-    return rows(out)
+    return testlib.pctiles_rows(out)
 
 
 def series(key, jobs_of):
