@@ -19,12 +19,14 @@ import io
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import testlib  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pushlib  # noqa: E402
 
 FIOHIST, LOGDIR = sys.argv[1], sys.argv[2]
 URL = os.environ["FIOHIST_ES_URL"]
@@ -44,12 +46,7 @@ def es(method, path, body=None):
 
 
 def fiohist(args):
-    env = dict(os.environ)
-    env.pop("FIOHIST_ES_URL", None)
-    p = subprocess.run([FIOHIST] + args, capture_output=True, text=True, env=env, timeout=600)
-    if p.returncode != 0:
-        print(p.stderr[-2000:])
-    return p.returncode, p.stdout, p.stderr
+    return pushlib.run_fiohist(FIOHIST, args)
 
 
 def drop(prefix):
