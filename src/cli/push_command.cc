@@ -474,8 +474,10 @@ int RunPushCommand(int argc, char** argv) {
   args.options.keep_records = args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
                               (args.bucket_form == "compact" || args.bucket_form == "auto") &&
                               !args.options.place_issue;
-  // A direct push of records: one job document per quantum for all its directions (status
-  // files have no records).
+  // The record form: one job document per quantum for all its directions where the form is
+  // compact (a direct push to a server without the `histogram` type, or --bucket-form
+  // compact); files of the default form (kFile) stay per direction. Status files have no
+  // records.
   args.buckets.merge_directions = args.options.keep_records && !plan.fio_json;
   DocumentSink documents(
       args.conn.index_prefix, args.meta,

@@ -194,15 +194,20 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   }
   for (size_t mask = 1; mask < job_direction_json_.size(); ++mask) {
     std::string names, ops;
+    int n_ops = 0;
     for (size_t i = 0; i < direction_key_json_.size(); ++i) {
       if (!(mask & (size_t{1} << i))) continue;
       const std::string_view name = info.directions.Name(static_cast<Direction>(i));
       names += StringText(name.data(), name.size()) + ",";
       const std::string& op = info.directions.Op(static_cast<Direction>(i));
-      if (!op.empty()) ops += (ops.empty() ? "" : ",") + StringText(op.data(), op.size());
+      if (op.empty()) continue;
+      ops += (ops.empty() ? "" : ",") + StringText(op.data(), op.size());
+      ++n_ops;
     }
-    job_direction_json_[mask] = ResultKey("direction") + "[" + names + "\"all\"]" +
-                                (ops.empty() ? "" : ResultKey("op") + "[" + ops + "]");
+    // One op as per-direction documents have it (a string), several as an array.
+    job_direction_json_[mask] =
+        ResultKey("direction") + "[" + names + "\"all\"]" +
+        (n_ops == 0 ? "" : ResultKey("op") + (n_ops == 1 ? ops : "[" + ops + "]"));
     direction_room_ = std::max(direction_room_, job_direction_json_[mask].size());
   }
   for (const char* name : {"@timestamp", "end", "elapsed_s", "quantum_s", "scope", "host", "job",
