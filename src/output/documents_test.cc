@@ -463,6 +463,15 @@ TEST(Documents, SmallfileJobDocumentNamesItsOps) {
   EXPECT_TRUE(d["records"].HasMember("create"));
   EXPECT_EQ(d["samples_by_direction"]["create"].GetDouble(), 1);
   EXPECT_FALSE(d.HasMember("coverage"));
+  // One op: `op` a string, as in a per-direction document.
+  parts.present[static_cast<size_t>(Direction::kWrite)] = false;
+  doc.clear();
+  b.AppendJobRecords(r, parts, &doc);
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  ASSERT_EQ(d["direction"].Size(), 2u);
+  ASSERT_TRUE(d["op"].IsString()) << doc;
+  EXPECT_STREQ(d["op"].GetString(), "create");
 }
 
 }  // namespace
