@@ -1,7 +1,10 @@
 // `fiohist load`.
+#include <rapidjson/document.h>
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <set>
 
 #include "base/progress_meter.h"
 #include "cli/bulk_report.h"
@@ -13,11 +16,51 @@
 #include "es/index_setup.h"
 #include "es/index_templates.h"
 #include "es/ndjson_dir.h"
+#include "es/run_catalog.h"
 #include "output/bucket_form_chooser.h"
+#include "output/hist_code.h"
 
 namespace po = boost::program_options;
 
 namespace fiohist {
+namespace {
+
+/// The `run` of a document's source (its first "run" key: the run's meta comes before
+/// any other field that could hold one); false when it has none.
+bool LoadedDocumentRun(const std::string& source, std::string* run) {
+  const size_t key = source.find("\"run\":\"");
+  if (key == std::string::npos) return false;
+  const size_t open = key + 6;
+  size_t close = open + 1;
+  while (close < source.size() && source[close] != '"') close += source[close] == '\\' ? 2 : 1;
+  if (close >= source.size()) return false;
+  rapidjson::Document d;
+  const std::string text = "[" + source.substr(open, close + 1 - open) + "]";
+  d.Parse(text.c_str());
+  if (d.HasParseError() || !d.IsArray() || d.Empty() || !d[0].IsString()) return false;
+  run->assign(d[0].GetString(), d[0].GetStringLength());
+  return true;
+}
+
+/// Files hold one bucket document per direction (bucket_version 2): a run stored by a
+/// direct push with one per job and quantum (kMergedBucketVersion) has other ids, so it is
+/// deleted before the files' documents of it go in (read-back would count both).
+Status DeleteMergedRun(HttpClient* client, const std::string& prefix, const std::string& run,
+                       const BulkOptions& bulk) {
+  RunCatalog catalog(client, prefix);
+  int version = 0;
+  Status s = catalog.RunBucketVersion(run, &version);
+  if (!s.ok() || version != kMergedBucketVersion) return s;
+  std::fprintf(stderr,
+               "fiohist load: run '%s' is stored with one bucket document per job and quantum "
+               "(bucket_version %d; the files hold one per direction): deleting it before "
+               "loading it\n",
+               run.c_str(), version);
+  DeleteReport deleted;
+  return catalog.DeleteRun(run, bulk, &deleted);
+}
+
+}  // namespace
 
 int RunLoadCommand(int argc, char** argv) {
   EsConnectionOptions conn;
@@ -82,8 +125,14 @@ int RunLoadCommand(int argc, char** argv) {
     return kExitError;
   }
   // The next files are read while earlier batches are on the wire.
+  std::set<std::string> runs_seen;
+  std::string run;
   st = ReadNdjsonDir(dir, [&](BulkAction action) {
     action.index = RewriteIndexPrefix(action.index, conn.index_prefix);
+    if (LoadedDocumentRun(action.source, &run) && runs_seen.insert(run).second) {
+      Status deleted = DeleteMergedRun(client.get(), conn.index_prefix, run, bulk);
+      if (!deleted.ok()) return deleted;
+    }
     if (action.index.compare(0, buckets.size(), buckets) == 0) {
       Status chosen = chooser.Choose(&action.source);
       if (!chosen.ok()) {

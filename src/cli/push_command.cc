@@ -253,6 +253,14 @@ struct Destination {
   }
 };
 
+// The form of the push's bucket documents: --bucket-form, or by default what the server
+// takes (`histogram`: it has that field type). Files carry both forms' counts: `load`
+// sends what its server takes.
+BucketForm ChosenBucketForm(const PushArgs& args, bool to_es, bool histogram) {
+  if (args.bucket_form != "auto") return args.buckets.form;
+  return !to_es ? BucketForm::kFile : histogram ? BucketForm::kHistogram : BucketForm::kCompact;
+}
+
 // Connects, installs the templates (saying once what the server is and what was decided
 // from it), creates the indices of the month of the run's start and starts the sender.
 Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
@@ -268,16 +276,24 @@ Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
     if (s.ok()) s = setup.CreateRunIndices(run_start_ms, &report, min_shards);
     if (s.ok()) PrintServerDecisions(dest->client.get(), report);
     if (s.ok()) {
-      // A run pushed before bucket_version 2 has bucket documents under other ids: the re-push
-      // would add its documents beside them (read-back would count both), so they go first.
+      // A run stored with another bucket_version (an earlier fiohist, or `push --out` +
+      // `load` against a direct push: per-direction job documents against one per job and
+      // quantum) has bucket documents under other ids: the re-push would add its documents
+      // beside them (read-back would count both), so they go first.
       RunCatalog catalog(dest->client.get(), args->conn.index_prefix);
+      BucketOptions chosen = args->buckets;
+      chosen.form = ChosenBucketForm(*args, true, report.histogram_supported);
+      const int writes = BucketVersionOf(chosen);
       int version = 0;
       s = catalog.RunBucketVersion(args->meta.run, &version);
-      if (s.ok() && version > 0 && version < kBucketVersion) {
-        std::fprintf(stderr,
-                     "fiohist push: run '%s' was pushed by an earlier fiohist (bucket_version "
-                     "%d, other document ids): deleting it before pushing it again\n",
-                     args->meta.run.c_str(), version);
+      if (s.ok() && version > 0 && version != writes) {
+        std::fprintf(
+            stderr,
+            "fiohist push: run '%s' was pushed %s (bucket_version %d, other document "
+            "ids; this push writes %d): deleting it before pushing it again\n",
+            args->meta.run.c_str(),
+            version < kBucketVersion ? "by an earlier fiohist" : "with other bucket documents",
+            version, writes);
         DeleteReport deleted;
         s = catalog.DeleteRun(args->meta.run, args->bulk, &deleted);
       }
@@ -388,12 +404,7 @@ class AnchorGate : public ResultSink {
       open_failed_ = true;
       return s;
     }
-    if (args_->bucket_form == "auto") {
-      // Files carry both forms' counts: `load` sends what its server takes.
-      documents_->set_bucket_form(!to_es_            ? BucketForm::kFile
-                                  : dest_->histogram ? BucketForm::kHistogram
-                                                     : BucketForm::kCompact);
-    }
+    documents_->set_bucket_form(ChosenBucketForm(*args_, to_es_, dest_->histogram));
     return next_->Begin(info);
   }
   Status Quantum(const ScopeResult& r) override { return next_->Quantum(r); }
@@ -445,6 +456,29 @@ int RunPushCommand(int argc, char** argv) {
     std::signal(SIGINT, OnPushSignal);
     std::signal(SIGTERM, OnPushSignal);
   }
+  // Logs with their fio JSON outputs beside them anchor on those; fio json+ outputs alone
+  // (status files, plain results) are the run.
+  const InputPlan plan = PlanInputs(std::move(args.logs), &args.options);
+  const size_t moved = plan.moved_to_fio_json;
+  if (moved > 0 && !args.quiet) {
+    std::fprintf(stderr,
+                 "fiohist push: %zu fio JSON file(s) among the logs taken as their fio output "
+                 "(--fio-json)\n",
+                 moved);
+  }
+  // The compact form (and the files' form) stores job documents as their logs' records: the
+  // pipeline keeps them wherever that form may be chosen (auto learns the server's types
+  // only at Begin()).
+  // Under --place issue a record's I/Os are no span (log/issue_stream.h): job documents
+  // carry their counts, as the other scopes'.
+  args.options.keep_records = args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
+                              (args.bucket_form == "compact" || args.bucket_form == "auto") &&
+                              !args.options.place_issue;
+  // The record form: one job document per quantum for all its directions where the form is
+  // compact (a direct push to a server without the `histogram` type, or --bucket-form
+  // compact); files of the default form (kFile) stay per direction. Status files have no
+  // records.
+  args.buckets.merge_directions = args.options.keep_records && !plan.fio_json;
   DocumentSink documents(
       args.conn.index_prefix, args.meta,
       [&dest](BulkAction a) {
@@ -470,24 +504,6 @@ int RunPushCommand(int argc, char** argv) {
   FanoutSink fanout(sinks);
   AnchorGate sink(&args, to_es, &dest, &documents, &fanout);
   RunSummary summary;
-  // Logs with their fio JSON outputs beside them anchor on those; fio json+ outputs alone
-  // (status files, plain results) are the run.
-  const InputPlan plan = PlanInputs(std::move(args.logs), &args.options);
-  const size_t moved = plan.moved_to_fio_json;
-  if (moved > 0 && !args.quiet) {
-    std::fprintf(stderr,
-                 "fiohist push: %zu fio JSON file(s) among the logs taken as their fio output "
-                 "(--fio-json)\n",
-                 moved);
-  }
-  // The compact form (and the files' form) stores job documents as their logs' records: the
-  // pipeline keeps them wherever that form may be chosen (auto learns the server's types
-  // only at Begin()).
-  // Under --place issue a record's I/Os are no span (log/issue_stream.h): job documents
-  // carry their counts, as the other scopes'.
-  args.options.keep_records = args.buckets.scopes[static_cast<size_t>(ScopeKind::kJob)] &&
-                              (args.bucket_form == "compact" || args.bucket_form == "auto") &&
-                              !args.options.place_issue;
   progress.StartReading(plan.inputs, plan.fio_json, to_es ? &dest.indexed : nullptr);
   Status s = RunInputs(args.options, plan, &sink, &summary);
   progress.Stop();

@@ -428,7 +428,10 @@ Status BucketReader::Read(const BucketQuery& query,
                                                 query.from_ms, query.to_ms);
       }
       records.clear();
-      s = decoder->DecodeRecords(src, q.start_ms, q.direction, &records);
+      // bucket_version 3: one document of the job's quantum holds each of its directions.
+      s = BucketDecoder::HasRecordsByDirection(src)
+              ? decoder->DecodeRecordsByDirection(src, q.start_ms, run.directions, &records)
+              : decoder->DecodeRecords(src, q.start_ms, q.direction, &records);
       if (!s.ok()) return Status::Error(where + ": " + s.message());
       for (const PlacedRecord& rec : records) regrid->Add(q.host, q.job, rec);
       return Status();

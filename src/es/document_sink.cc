@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "es/index_templates.h"
+#include "output/hist_code.h"
 #include "output/stall_document.h"
 
 namespace fiohist {
@@ -64,9 +65,21 @@ Status WindowDocumentSink::Begin(const RunInfo& info) {
   return Status();
 }
 
+int BucketVersionOf(const BucketOptions& buckets) {
+  return buckets.merge_directions && buckets.form == BucketForm::kCompact ? kMergedBucketVersion
+                                                                          : kBucketVersion;
+}
+
 Status DocumentSink::Quantum(const ScopeResult& r) {
   Status s = WritesPercentiles(r) ? QuantumPercentiles(r) : Status();
   if (!s.ok() || r.resolution != 1) return s;
+  // The job document being gathered is complete once its `all` or any result of another
+  // series or quantum comes (a job's results of a quantum come one after another).
+  if (job_parts_.any() && (r.direction == Direction::kAll || r.start_ms != job_.start_ms ||
+                           r.kind != job_.kind || r.job != job_.job || r.host != job_.host)) {
+    s = FlushJob();
+    if (!s.ok()) return s;
+  }
   // Coarser resolutions have percentile documents only: sums of the quanta's bucket
   // documents give their histograms. Unselected scopes and directions are sums too.
   if (!buckets_.scopes[static_cast<size_t>(r.kind)] ||
@@ -96,7 +109,54 @@ Status DocumentSink::QuantumPercentiles(const ScopeResult& r) {
   return s;
 }
 
+bool DocumentSink::MergesDirections(const ScopeResult& r) const {
+  return buckets_.merge_directions && buckets_.form == BucketForm::kCompact && r.records &&
+         r.direction != Direction::kAll;
+}
+
+Status DocumentSink::GatherJobDirection(const ScopeResult& r) {
+  if (!job_parts_.any()) {
+    // The fields the job's results of the quantum share (AppendCommon's); not the stats.
+    job_.start_ms = r.start_ms;
+    job_.end_ms = r.end_ms;
+    job_.elapsed_s = r.elapsed_s;
+    job_.kind = r.kind;
+    job_.host = r.host;
+    job_.job = r.job;
+    job_.direction = r.direction;
+    job_.logs = r.logs;
+    job_.coverage = r.coverage;
+    job_.partial = r.partial;
+  }
+  const size_t d = static_cast<size_t>(r.direction);
+  mine_.clear();
+  for (const PlacedRecord& rec : *r.records) {
+    if (rec.direction == r.direction) mine_.push_back(&rec);
+  }
+  // As text now: the records live in the pipeline's buffers only while r is handed on.
+  job_parts_.records[d].clear();
+  job_parts_.end_ms[d] = builder_->AppendRecordList(r, mine_, &job_parts_.records[d]);
+  job_parts_.samples[d] = r.stats.samples;
+  job_parts_.present[d] = true;
+  return Status();
+}
+
+Status DocumentSink::FlushJob() {
+  if (!job_parts_.any()) return Status();
+  BulkAction b;
+  text_.clear();
+  builder_->AppendJobRecords(job_, job_parts_, &text_);
+  job_parts_.Clear();
+  b.source = text_;
+  b.index = index_name(DocKind::kBuckets);
+  builder_->AppendJobId(job_, &b.id);
+  Status s = consume_(std::move(b));
+  if (s.ok()) ++bucket_docs_;
+  return s;
+}
+
 Status DocumentSink::QuantumBuckets(const ScopeResult& r) {
+  if (MergesDirections(r)) return GatherJobDirection(r);
   BulkAction b;
   text_.clear();
   if (buckets_.form != BucketForm::kHistogram && r.records) {
@@ -143,11 +203,13 @@ Status DocumentSink::Progress(const RunInfo& info, const RunSummary& summary,
   BulkAction a;
   a.index = index_name(DocKind::kRun);
   a.id = builder_->RunId();
-  a.source = builder_->Run(summary, whole_run);
+  a.source = builder_->Run(summary, whole_run, bucket_version());
   return consume_(std::move(a));
 }
 
 Status DocumentSink::End(const RunSummary& summary) {
+  Status flushed = FlushJob();
+  if (!flushed.ok()) return flushed;
   // Each stall and idle gap as a document of its own (what Grafana draws as annotations),
   // then the run document, which keeps their summary.
   for (const Stall& stall : summary.stalls) {
@@ -162,7 +224,7 @@ Status DocumentSink::End(const RunSummary& summary) {
   BulkAction a;
   a.index = index_name(DocKind::kRun);
   a.id = builder_->RunId();
-  a.source = builder_->Run(summary, whole_run_);
+  a.source = builder_->Run(summary, whole_run_, bucket_version());
   return consume_(std::move(a));
 }
 

@@ -1,8 +1,11 @@
 #include "es/document_sink.h"
 
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "output/bucket_form_chooser.h"
 #include "output/stall_document.h"
@@ -15,7 +18,9 @@ namespace {
 const std::string kSamples = FIOHIST_SOURCE_DIR "/samples/epoch2";
 
 // The actions of a push of the sample logs (4 jobs on 2 hosts, epoch stamps) in `form`.
-std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256, int job_resolution = 1) {
+// `merge`: BucketOptions::merge_directions; `bucket_docs`, if given, the sink's count.
+std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256, int job_resolution = 1,
+                             bool merge = false, uint64_t* bucket_docs = nullptr) {
   PipelineOptions o;
   o.spill_min_logs = spill_min_logs;
   o.scopes = {true, true, true};
@@ -25,6 +30,7 @@ std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256, int j
   std::vector<BulkAction> actions;
   BucketOptions buckets;
   buckets.form = form;
+  buckets.merge_directions = merge;
   DocumentSink documents(
       "fiohist", RunMeta{"r", {}, {}},
       [&](BulkAction a) {
@@ -40,6 +46,7 @@ std::vector<BulkAction> Push(BucketForm form, size_t spill_min_logs = 256, int j
   }
   Status s = RunPipeline(o, logs, &sink, &summary);
   EXPECT_TRUE(s.ok()) << s.message();
+  if (bucket_docs != nullptr) *bucket_docs = documents.bucket_docs();
   return actions;
 }
 
@@ -179,6 +186,168 @@ TEST(DocumentSink, WritesAStallDocumentPerStall) {
     if (a.index.find("-stalls-") != std::string::npos) ids.push_back(a.id);
   }
   EXPECT_EQ(ids, (std::vector<std::string>{stalls[0].id, stalls[1].id}));
+}
+
+}  // namespace
+}  // namespace fiohist
+
+namespace fiohist {
+namespace {
+
+bool IsBuckets(const BulkAction& a) { return a.index.find("-buckets") != std::string::npos; }
+
+// bucket_version 3 (merge_directions, the record form of a direct push): one bucket
+// document per job and quantum in place of one per job, quantum and direction, holding
+// exactly what those held (each direction's records and samples, coverage), the percentile
+// documents unchanged, the count what was sent, the run document saying 3; jobs read log
+// by log give the same documents. Files (kFile) keep one per direction.
+TEST(DocumentSink, RecordFormMergesAJobsDirectionsOfAQuantum) {
+  uint64_t counted = 0;
+  const std::vector<BulkAction> per_direction = Push(BucketForm::kCompact);
+  const std::vector<BulkAction> merged = Push(BucketForm::kCompact, 256, 1, true, &counted);
+  // Per direction: (host, job, start) -> direction -> the document.
+  std::map<std::string, std::map<std::string, rapidjson::Document>> want;
+  size_t want_pctiles = 0;
+  for (const BulkAction& a : per_direction) {
+    if (!IsBuckets(a)) {
+      want_pctiles += a.index.find("-pctiles") != std::string::npos;
+      continue;
+    }
+    rapidjson::Document d;
+    d.Parse(a.source.c_str());
+    ASSERT_TRUE(d.IsObject());
+    ASSERT_STREQ(d["scope"].GetString(), "job");
+    want[std::string(d["host"].GetString()) + "/" + d["job"].GetString() + "/" +
+         d["@timestamp"].GetString()][d["direction"][0].GetString()] = std::move(d);
+  }
+  size_t got_buckets = 0, got_pctiles = 0, without_records = 0, both = 0;
+  std::set<std::string> ids;
+  for (const BulkAction& a : merged) {
+    if (!IsBuckets(a)) {
+      got_pctiles += a.index.find("-pctiles") != std::string::npos;
+      continue;
+    }
+    ++got_buckets;
+    EXPECT_TRUE(ids.insert(a.id).second) << a.id;
+    rapidjson::Document d;
+    d.Parse(a.source.c_str());
+    ASSERT_TRUE(d.IsObject()) << a.source;
+    const std::string key = std::string(d["host"].GetString()) + "/" + d["job"].GetString() + "/" +
+                            d["@timestamp"].GetString();
+    ASSERT_TRUE(want.count(key)) << key;
+    const auto& dirs = want[key];
+    ASSERT_TRUE(d["records"].IsObject()) << a.source;
+    EXPECT_EQ(d["records"].MemberCount(), dirs.size()) << a.source;
+    ASSERT_EQ(d["direction"].Size(), dirs.size() + 1) << a.source;
+    EXPECT_STREQ(d["direction"][d["direction"].Size() - 1].GetString(), "all");
+    double samples = 0;
+    std::string records_end;
+    rapidjson::SizeType i = 0;
+    for (const auto& [dir, one] : dirs) {  // read before write: name order is slot order
+      EXPECT_STREQ(d["direction"][i++].GetString(), dir.c_str());
+      ASSERT_TRUE(d["records"].HasMember(dir.c_str())) << a.source;
+      EXPECT_TRUE(d["records"][dir.c_str()] == one["records"]) << key << " " << dir;
+      EXPECT_EQ(d["samples_by_direction"][dir.c_str()].GetDouble(), one["samples"].GetDouble());
+      samples += one["samples"].GetDouble();
+      records_end = std::max(records_end, std::string(one["records_end"].GetString()));
+      EXPECT_EQ(d.HasMember("coverage"), one.HasMember("coverage"));
+      if (one.HasMember("coverage")) {
+        EXPECT_EQ(d["coverage"].GetDouble(), one["coverage"].GetDouble());
+      }
+      without_records += one["records"].Empty() && one["samples"].GetDouble() > 0;
+    }
+    both += dirs.size() > 1;
+    EXPECT_DOUBLE_EQ(d["samples"].GetDouble(), samples);
+    EXPECT_EQ(records_end, d["records_end"].GetString());
+  }
+  EXPECT_EQ(got_buckets, want.size());
+  EXPECT_EQ(counted, got_buckets);
+  EXPECT_GT(both, 50u);            // the sample jobs read and write
+  EXPECT_GT(without_records, 0u);  // a direction with I/Os but no record starting there
+  EXPECT_EQ(got_pctiles, want_pctiles);
+  EXPECT_NE(merged.back().source.find("\"bucket_version\":3"), std::string::npos);
+  EXPECT_NE(per_direction.back().source.find("\"bucket_version\":2"), std::string::npos);
+  // Jobs read log by log: the same documents.
+  auto sorted = [](const std::vector<BulkAction>& actions) {
+    std::vector<std::string> out;
+    for (const BulkAction& a : actions) out.push_back(a.index + " " + a.id + " " + a.source);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(sorted(Push(BucketForm::kCompact, 1, 1, true)), sorted(merged));
+  // Files and the histogram form stay per direction (and say 2).
+  for (BucketForm form : {BucketForm::kFile, BucketForm::kHistogram}) {
+    const std::vector<BulkAction> kept = Push(form, 256, 1, true);
+    EXPECT_EQ(sorted(kept), sorted(Push(form))) << static_cast<int>(form);
+  }
+}
+
+// Results handed in by hand: a job without `all` (--directions read,write) is closed by the
+// next series' result, JobDone or End; only real directions with records are gathered; a
+// direction with samples and no record keeps them.
+TEST(DocumentSink, MergedDocumentClosesWithoutAll) {
+  std::vector<BulkAction> actions;
+  BucketOptions buckets;
+  buckets.form = BucketForm::kCompact;
+  buckets.merge_directions = true;
+  DocumentSink documents(
+      "fiohist", RunMeta{"r", {}, {}},
+      [&](BulkAction a) {
+        actions.push_back(std::move(a));
+        return Status();
+      },
+      buckets);
+  RunInfo info;
+  info.absolute = true;
+  info.quantum_ms = 1000;
+  info.first_quantum_ms = 1795305600000;
+  info.percentiles = DefaultPercentiles();
+  ASSERT_TRUE(documents.Begin(info).ok());
+  std::vector<PlacedRecord> records(1);
+  records[0].direction = Direction::kRead;
+  records[0].span = {info.first_quantum_ms + 10, info.first_quantum_ms + 510};
+  records[0].counts = {{300, 4}};
+  Histogram h;
+  h.Add(300, 4);
+  ScopeResult r;
+  r.kind = ScopeKind::kJob;
+  r.host = "h";
+  r.job = "j";
+  r.start_ms = info.first_quantum_ms;
+  r.end_ms = r.start_ms + 1000;
+  r.histogram = &h;
+  r.records = &records;
+  r.stats.samples = 4;
+  auto buckets_sent = [&] { return std::count_if(actions.begin(), actions.end(), IsBuckets); };
+  r.direction = Direction::kRead;
+  ASSERT_TRUE(documents.Quantum(r).ok());
+  r.direction = Direction::kWrite;  // I/Os of an earlier record, none starting here
+  r.stats.samples = 1.5;
+  ASSERT_TRUE(documents.Quantum(r).ok());
+  EXPECT_EQ(buckets_sent(), 0);
+  ScopeResult other = r;  // the next job
+  other.job = "k";
+  other.direction = Direction::kRead;
+  other.stats.samples = 4;
+  ASSERT_TRUE(documents.Quantum(other).ok());
+  ASSERT_EQ(buckets_sent(), 1);
+  rapidjson::Document d;
+  const BulkAction* first = nullptr;
+  for (const BulkAction& a : actions) {
+    if (IsBuckets(a)) first = &a;
+  }
+  d.Parse(first->source.c_str());
+  ASSERT_TRUE(d.IsObject()) << first->source;
+  EXPECT_EQ(d["samples"].GetDouble(), 5.5);
+  EXPECT_EQ(d["samples_by_direction"]["write"].GetDouble(), 1.5);
+  EXPECT_EQ(d["records"]["write"].Size(), 0u);
+  EXPECT_EQ(d["records"]["read"].Size(), 1u);
+  ASSERT_TRUE(documents.JobDone("h", "k").ok());
+  EXPECT_EQ(buckets_sent(), 2);
+  EXPECT_EQ(documents.bucket_docs(), 2u);
+  ASSERT_TRUE(documents.End(RunSummary()).ok());
+  EXPECT_EQ(documents.bucket_docs(), 2u);
+  EXPECT_NE(actions.back().source.find("\"bucket_version\":3"), std::string::npos);
 }
 
 }  // namespace

@@ -67,10 +67,51 @@ Status BucketDecoder::DecodeRecords(const rapidjson::Value& v, int64_t start_ms,
   if (recs == v.MemberEnd() || !recs->value.IsArray()) {
     return Status::Error("bucket document: expected an array 'records'");
   }
+  return DecodeRecordArray(recs->value, "records", start_ms, d, out);
+}
+
+bool BucketDecoder::HasRecordsByDirection(const rapidjson::Value& v) {
+  if (!v.IsObject()) return false;
+  const auto recs = v.FindMember("records");
+  return recs != v.MemberEnd() && recs->value.IsObject();
+}
+
+Status BucketDecoder::DecodeRecordsByDirection(const rapidjson::Value& v, int64_t start_ms,
+                                               const DirectionNames& names,
+                                               std::vector<PlacedRecord>* out) const {
+  const auto recs = v.FindMember("records");
+  if (recs == v.MemberEnd() || !recs->value.IsObject()) {
+    return Status::Error("bucket document: expected an object 'records'");
+  }
+  // Slot order, whatever the order of the members: the regrid hands out each series'
+  // directions in that order, and records of one direction must come by span start.
+  const rapidjson::Value* by_slot[kLogDirections] = {};
+  for (auto m = recs->value.MemberBegin(); m != recs->value.MemberEnd(); ++m) {
+    const std::string_view name(m->name.GetString(), m->name.GetStringLength());
+    Direction d = Direction::kAll;
+    if (!names.Find(name, &d) || d == Direction::kAll || !m->value.IsArray()) {
+      return Status::Error("bucket document: records." + std::string(name) +
+                           ": expected an array of records of one of the run's directions");
+    }
+    by_slot[static_cast<size_t>(d)] = &m->value;
+  }
+  for (int d = 0; d < kLogDirections; ++d) {
+    if (by_slot[d] == nullptr) continue;
+    const Direction dir = static_cast<Direction>(d);
+    Status s = DecodeRecordArray(*by_slot[d], "records." + std::string(names.Name(dir)), start_ms,
+                                 dir, out);
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+Status BucketDecoder::DecodeRecordArray(const rapidjson::Value& recs, const std::string& what,
+                                        int64_t start_ms, Direction d,
+                                        std::vector<PlacedRecord>* out) const {
   const int columns = static_cast<int>(mids_us_.size());
-  for (rapidjson::SizeType i = 0; i < recs->value.Size(); ++i) {
-    const rapidjson::Value& rec = recs->value[i];
-    const std::string where = "bucket document: records[" + std::to_string(i) + "]";
+  for (rapidjson::SizeType i = 0; i < recs.Size(); ++i) {
+    const rapidjson::Value& rec = recs[i];
+    const std::string where = "bucket document: " + what + "[" + std::to_string(i) + "]";
     if (!rec.IsObject() || !rec.HasMember("span") || !rec["span"].IsArray() ||
         rec["span"].Size() != 2 || !rec["span"][0].IsInt64() || !rec["span"][1].IsInt64() ||
         rec["span"][1].GetInt64() < 1) {

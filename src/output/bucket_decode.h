@@ -10,6 +10,7 @@
 #include "base/status.h"
 #include "histogram/bucket_layout.h"
 #include "histogram/histogram.h"
+#include "log/direction_names.h"
 #include "log/placed_record.h"
 
 namespace fiohist {
@@ -32,10 +33,24 @@ class BucketDecoder {
   /// to `*out`, their spans on the time line.
   Status DecodeRecords(const rapidjson::Value& source, int64_t start_ms, Direction d,
                        std::vector<PlacedRecord>* out) const;
+  /// Whether `source` is a job document of every direction (kMergedBucketVersion:
+  /// `records` an object of each direction's records, by direction name).
+  static bool HasRecordsByDirection(const rapidjson::Value& source);
+  /// Appends the records of such a document of quantum `start_ms`, direction by direction
+  /// in slot order (`names`: the run's, a smallfile run's ops), so they come as the
+  /// per-direction documents of earlier versions gave them. A name that is no slot of
+  /// `names` is an error.
+  Status DecodeRecordsByDirection(const rapidjson::Value& source, int64_t start_ms,
+                                  const DirectionNames& names,
+                                  std::vector<PlacedRecord>* out) const;
   /// The column whose midpoint (in us) is `mid_us`, or -1.
   int ColumnOfMidpoint(double mid_us) const;
 
  private:
+  // Appends the records of the array `recs` (a `records`), of direction `d`.
+  Status DecodeRecordArray(const rapidjson::Value& recs, const std::string& what, int64_t start_ms,
+                           Direction d, std::vector<PlacedRecord>* out) const;
+
   BucketLayout layout_;
   std::vector<double> mids_us_;  // ascending
 };

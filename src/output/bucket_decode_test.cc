@@ -237,3 +237,84 @@ TEST(BucketDecode, RecordsOfBucketVersionOneStillRead) {
 
 }  // namespace
 }  // namespace fiohist
+
+namespace fiohist {
+namespace {
+
+// bucket_version 3: a job document of every direction reads back as the per-direction
+// documents did: each direction's records with its direction, in slot order whatever the
+// members' order; a smallfile run's ops by their names; a name that is no slot is an error.
+TEST(BucketDecode, RecordsByDirectionRoundTrip) {
+  RunInfo info;
+  info.absolute = true;
+  info.quantum_ms = 1000;
+  DocumentBuilder b(info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
+  ScopeResult r;
+  r.start_ms = 1795305600000;
+  r.end_ms = r.start_ms + 1000;
+  r.kind = ScopeKind::kJob;
+  r.host = "h";
+  r.job = "j.1";
+  PlacedRecord rd, wr;
+  rd.direction = Direction::kRead;
+  rd.span = {r.start_ms + 1, r.start_ms + 501};
+  rd.counts = {{0, 3}, {300, 12345678901}};
+  wr.direction = Direction::kWrite;
+  wr.span = {r.start_ms + 2, r.start_ms + 502};
+  wr.counts = {{7, 1}};
+  JobQuantumRecords parts;
+  parts.present = {true, true, false};
+  parts.samples = {12345678904.0, 1.0, 0.0};
+  parts.end_ms[0] = b.AppendRecordList(r, {&rd}, &parts.records[0]);
+  parts.end_ms[1] = b.AppendRecordList(r, {&wr}, &parts.records[1]);
+  std::string doc;
+  b.AppendJobRecords(r, parts, &doc);
+  rapidjson::Document d;
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  EXPECT_TRUE(BucketDecoder::HasRecords(d));
+  EXPECT_TRUE(BucketDecoder::HasRecordsByDirection(d));
+  BucketDecoder decoder{BucketLayout()};
+  DirectionNames names;
+  std::vector<PlacedRecord> back;
+  ASSERT_TRUE(decoder.DecodeRecordsByDirection(d, r.start_ms, names, &back).ok());
+  ASSERT_EQ(back.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const PlacedRecord& want = i == 0 ? rd : wr;
+    EXPECT_EQ(back[i].direction, want.direction);
+    EXPECT_EQ(back[i].span.start_ms, want.span.start_ms);
+    EXPECT_EQ(back[i].span.end_ms, want.span.end_ms);
+    EXPECT_EQ(back[i].counts, want.counts);
+  }
+  // Members in another order: still slot order.
+  d.Parse(
+      R"({"records":{"write":[{"span":[2,500],"hist":"7"}],"read":[{"span":[1,500],"hist":"3"}]}})");
+  back.clear();
+  ASSERT_TRUE(decoder.DecodeRecordsByDirection(d, 0, names, &back).ok());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].direction, Direction::kRead);
+  EXPECT_EQ(back[1].direction, Direction::kWrite);
+  // A per-direction document is not of this shape, nor is one of this shape an array.
+  d.Parse(R"({"records":[]})");
+  EXPECT_FALSE(BucketDecoder::HasRecordsByDirection(d));
+  // A smallfile run's ops.
+  DirectionNames ops;
+  ASSERT_TRUE(ops.AssignOps({"create", "append", "read"}));
+  d.Parse(R"({"records":{"create":[{"span":[0,5],"hist":"1"}],"append":[]}})");
+  back.clear();
+  ASSERT_TRUE(decoder.DecodeRecordsByDirection(d, 0, ops, &back).ok());
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].direction, Direction::kTrim);
+  for (const char* bad :
+       {R"({"records":{"all":[]}})", R"({"records":{"stat":[]}})", R"({"records":{"read":{}}})",
+        R"({"records":[]})", R"({"records":{"read":[{"span":[0,0],"hist":"1"}]}})"}) {
+    d.Parse(bad);
+    back.clear();
+    const Status s = decoder.DecodeRecordsByDirection(d, 0, names, &back);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.message().find("expected"), std::string::npos) << bad << ": " << s.message();
+  }
+}
+
+}  // namespace
+}  // namespace fiohist

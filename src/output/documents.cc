@@ -68,6 +68,42 @@ char* PutTime(char* p, int64_t ms, bool absolute) {
   return PutString(p, FormatIsoTime(ms));
 }
 
+// Bytes PutRecordList may write for `records`.
+size_t RecordListRoom(const std::vector<const PlacedRecord*>& records) {
+  size_t room = 2;
+  for (const PlacedRecord* rec : records) {
+    // ,{"span":[<int64>,<int64>],"hist":""} and the coded buckets.
+    room += 80 + kHistCodeRoomHead + rec->counts.size() * kHistCodeRoomPerBucket;
+  }
+  return room;
+}
+
+// `records` as the record form's JSON array: each {"span":[offset, length],"hist":"..."},
+// the offset from `start_ms` (the quantum's start).
+char* PutRecordList(char* p, int64_t start_ms, const std::vector<const PlacedRecord*>& records,
+                    int columns) {
+  char* open = p;
+  *p = ',';
+  for (const PlacedRecord* rec : records) {
+    // Columns beyond the layout (there are none: the log's layout is the run's) are left out.
+    size_t n = 0;
+    while (n < rec->counts.size() && rec->counts[n].first < static_cast<uint32_t>(columns)) ++n;
+    p = Lit(p, ",{\"span\":[");
+    p = std::to_chars(p, p + 20, rec->span.start_ms - start_ms).ptr;
+    *p++ = ',';
+    p = std::to_chars(p, p + 20, rec->span.length()).ptr;
+    p = Lit(p, "],\"hist\":\"");
+    p = PutHistCode(
+        p, n, [&](size_t i) { return rec->counts[i].first; },
+        [&](size_t i) { return rec->counts[i].second; });
+    p = Lit(p, "\"}");
+  }
+  if (records.empty()) ++p;
+  *open = '[';
+  *p++ = ']';
+  return p;
+}
+
 }  // namespace
 
 /// Appends through a raw cursor: Room(n) makes n bytes writable at the returned position,
@@ -154,6 +190,25 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
                                     ? direction_json_[i]
                                     : ResultKey("direction") + "[" + text + ",\"all\"]" + op_json;
     direction_room_ = std::max(direction_room_, bucket_direction_json_[i].size());
+    if (i < direction_key_json_.size()) direction_key_json_[i] = text + ":";
+  }
+  for (size_t mask = 1; mask < job_direction_json_.size(); ++mask) {
+    std::string names, ops;
+    int n_ops = 0;
+    for (size_t i = 0; i < direction_key_json_.size(); ++i) {
+      if (!(mask & (size_t{1} << i))) continue;
+      const std::string_view name = info.directions.Name(static_cast<Direction>(i));
+      names += StringText(name.data(), name.size()) + ",";
+      const std::string& op = info.directions.Op(static_cast<Direction>(i));
+      if (op.empty()) continue;
+      ops += (ops.empty() ? "" : ",") + StringText(op.data(), op.size());
+      ++n_ops;
+    }
+    // One op as per-direction documents have it (a string), several as an array.
+    job_direction_json_[mask] =
+        ResultKey("direction") + "[" + names + "\"all\"]" +
+        (n_ops == 0 ? "" : ResultKey("op") + (n_ops == 1 ? ops : "[" + ops + "]"));
+    direction_room_ = std::max(direction_room_, job_direction_json_[mask].size());
   }
   for (const char* name : {"@timestamp", "end", "elapsed_s", "quantum_s", "scope", "host", "job",
                            "direction", "logs", "samples"}) {
@@ -173,6 +228,7 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   latency_scale_key_ = ResultKey("latency_scale");
   records_key_ = ResultKey("records");
   records_end_key_ = ResultKey("records_end");
+  samples_by_direction_key_ = ResultKey("samples_by_direction");
   buckets_head_ = ResultKey("layout") + StringText(layout.data(), layout.size());
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
@@ -273,6 +329,16 @@ std::string DocumentBuilder::Id(DocKind kind, const ScopeResult& r) const {
 }
 
 void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* out) const {
+  AppendSeriesId(kind, r, true, out);
+}
+
+void DocumentBuilder::AppendJobId(const ScopeResult& r, std::string* out) const {
+  // kMergedBucketVersion: the job's one document of the quantum holds every direction.
+  AppendSeriesId(DocKind::kBuckets, r, false, out);
+}
+
+void DocumentBuilder::AppendSeriesId(DocKind kind, const ScopeResult& r, bool direction,
+                                     std::string* out) const {
   // bucket_version 2: 16 hex digits of the series' hash, then 16 of the quantum's start, so
   // the ids of one series share their first half: the terms dictionary and the stored
   // fields keep them in a few bytes (bench/README.md, "Bucket documents"). A percentile
@@ -287,7 +353,7 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
   h.Feed(r.job);
   h.Sep();
   if (kind == DocKind::kBuckets) {
-    h.Feed(DirectionName(r.direction));
+    if (direction) h.Feed(DirectionName(r.direction));
   } else {
     const std::string_view direction = info_.directions.Name(r.direction);
     h.Feed(direction.data(), direction.size());
@@ -353,8 +419,8 @@ size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
          StringRoom(r.job.size());
 }
 
-void DocumentBuilder::AppendCommon(const ScopeResult& r, double samples, bool bucket,
-                                   Out& out) const {
+void DocumentBuilder::AppendCommon(const ScopeResult& r, double samples, bool bucket, Out& out,
+                                   const std::string* direction_json) const {
   char* p = out.Room(CommonRoom(r));
   p = Put(p, common_keys_[kTimestampKey]);
   p = PutTime(p, r.start_ms, info_.absolute);
@@ -387,7 +453,9 @@ void DocumentBuilder::AppendCommon(const ScopeResult& r, double samples, bool bu
     p = PutString(p, r.job);
   }
   const size_t direction = static_cast<size_t>(r.direction);
-  if (direction < direction_json_.size()) {
+  if (direction_json != nullptr) {
+    p = Put(p, *direction_json);
+  } else if (direction < direction_json_.size()) {
     p = Put(p, bucket ? bucket_direction_json_[direction] : direction_json_[direction]);
   } else {
     p = Put(p, common_keys_[kDirectionKey]);
@@ -603,25 +671,7 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
   p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
   p = PutTime(p, end_ms, info_.absolute);
   p = Put(p, records_key_);
-  char* open = p;
-  *p = ',';
-  for (const PlacedRecord* rec : records) {
-    // Columns beyond the layout (there are none: the log's layout is the run's) are left out.
-    size_t n = 0;
-    while (n < rec->counts.size() && rec->counts[n].first < static_cast<uint32_t>(columns)) ++n;
-    p = Lit(p, ",{\"span\":[");
-    p = std::to_chars(p, p + 20, rec->span.start_ms - r.start_ms).ptr;
-    *p++ = ',';
-    p = std::to_chars(p, p + 20, rec->span.length()).ptr;
-    p = Lit(p, "],\"hist\":\"");
-    p = PutHistCode(
-        p, n, [&](size_t i) { return rec->counts[i].first; },
-        [&](size_t i) { return rec->counts[i].second; });
-    p = Lit(p, "\"}");
-  }
-  if (records.empty()) ++p;
-  *open = '[';
-  *p++ = ']';
+  p = PutRecordList(p, r.start_ms, records, columns);
   if (scaled != nullptr) {
     // The compact form's scaled counts, after the records: `load` keeps either part
     // (BucketFormChooser), and each part is then what a direct push writes.
@@ -642,9 +692,76 @@ void DocumentBuilder::AppendRecords(const ScopeResult& r,
   out.Done(p);
 }
 
+int64_t DocumentBuilder::AppendRecordList(const ScopeResult& r,
+                                          const std::vector<const PlacedRecord*>& records,
+                                          std::string* doc) const {
+  int64_t end_ms = r.start_ms;
+  for (const PlacedRecord* rec : records) end_ms = std::max(end_ms, rec->span.end_ms);
+  Out out(doc);
+  const size_t room = RecordListRoom(records);
+  out.Reserve(room);
+  char* p = out.Room(room);
+  p = PutRecordList(p, r.start_ms, records, static_cast<int>(mid_text_.size()));
+  out.Done(p);
+  return end_ms;
+}
+
+void DocumentBuilder::AppendJobRecords(const ScopeResult& r, const JobQuantumRecords& parts,
+                                       std::string* doc) const {
+  size_t mask = 0;
+  double samples = 0;
+  int64_t end_ms = r.start_ms;
+  size_t room = buckets_head_.size() + records_end_key_.size() + records_key_.size() +
+                samples_by_direction_key_.size() + coverage_key_.size() +
+                MaxValueBytes(FieldType::kDate) + kMaxDouble + 12;
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    mask |= size_t{1} << d;
+    samples += parts.samples[d];
+    end_ms = std::max(end_ms, parts.end_ms[d]);
+    room += 2 * (direction_key_json_[d].size() + 1) + kMaxDouble + parts.records[d].size();
+  }
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + room);
+  AppendCommon(r, samples, true, out, &job_direction_json_[mask]);
+  char* p = out.Room(room);
+  // Each direction's own share, as its per-direction document had it (a direction can have
+  // I/Os in the quantum without a record starting there).
+  p = Put(p, samples_by_direction_key_);
+  char c = '{';
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    *p++ = c;
+    c = ',';
+    p = Put(p, direction_key_json_[d]);
+    p = PutNum(p, parts.samples[d]);
+  }
+  *p++ = '}';
+  p = Put(p, buckets_head_);
+  p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
+  p = PutTime(p, end_ms, info_.absolute);
+  p = Put(p, records_key_);
+  c = '{';
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    *p++ = c;
+    c = ',';
+    p = Put(p, direction_key_json_[d]);
+    p = Put(p, parts.records[d]);
+  }
+  *p++ = '}';
+  if (r.coverage != 1) {  // the job's, whatever the direction
+    p = Put(p, coverage_key_);
+    p = PutNum(p, r.coverage);
+  }
+  *p++ = '}';
+  out.Done(p);
+}
+
 std::string DocumentBuilder::Run(const RunSummary& summary,
-                                 const std::vector<ScopeResult>& whole_run) const {
-  return RunDocument(info_, meta_, ns_per_unit_, summary, whole_run);
+                                 const std::vector<ScopeResult>& whole_run,
+                                 int bucket_version) const {
+  return RunDocument(info_, meta_, ns_per_unit_, summary, whole_run, bucket_version);
 }
 
 }  // namespace fiohist

@@ -22,6 +22,24 @@ namespace fiohist {
 /// their scaled counts, so that `fiohist load` can send either form (BucketFormChooser).
 enum class BucketForm { kHistogram, kCompact, kFile };
 
+/// A job's records of one quantum, direction by direction: what its one bucket document of
+/// kMergedBucketVersion holds (DocumentBuilder::AppendJobRecords). DocumentSink fills it as
+/// the job's results of the quantum come, one direction after another; the records are kept
+/// as text, so nothing points into the pipeline's buffers once a result is handed on.
+struct JobQuantumRecords {
+  /// By Direction (the real ones): whether the job has a result of it in the quantum.
+  std::array<bool, kLogDirections> present{};
+  /// The direction's `samples` (its weighted I/Os in the quantum).
+  std::array<double, kLogDirections> samples{};
+  /// The end of its last span (the quantum's start when no record starts in it).
+  std::array<int64_t, kLogDirections> end_ms{};
+  /// Its records as a JSON array (DocumentBuilder::AppendRecordList).
+  std::array<std::string, kLogDirections> records;
+
+  bool any() const { return present[0] || present[1] || present[2]; }
+  void Clear() { present = {}; }
+};
+
 /// Builds document sources (JSON text) as docs/documents.md describes. Latencies are in
 /// microseconds unless another `ns_per_unit` is given (the NDJSON table output).
 /// Everything that is the same for every document of the run (meta, field names, the
@@ -39,8 +57,10 @@ class DocumentBuilder {
   /// The bucket document of `r` with the integer counts `b` (BucketCarry's rounding of
   /// r's histogram), in the builder's BucketForm; `samples` is their sum.
   std::string Buckets(const ScopeResult& r, const IntegerBuckets& b) const;
-  /// The run document, from the whole-run cluster results (one per direction).
-  std::string Run(const RunSummary& summary, const std::vector<ScopeResult>& whole_run) const;
+  /// The run document, from the whole-run cluster results (one per direction), saying
+  /// `bucket_version` (hist_code.h).
+  std::string Run(const RunSummary& summary, const std::vector<ScopeResult>& whole_run,
+                  int bucket_version = kBucketVersion) const;
 
   /// Appends Percentiles(r) to `out`: a caller that reuses `out` allocates nothing.
   void AppendPercentiles(const ScopeResult& r, std::string* out) const;
@@ -53,6 +73,21 @@ class DocumentBuilder {
   /// the scaled counts of r's histogram as the compact form writes them, after `records`.
   void AppendRecords(const ScopeResult& r, const std::vector<const PlacedRecord*>& records,
                      std::string* out, const IntegerBuckets* scaled = nullptr) const;
+  /// Appends `records` (of r's job, direction and quantum) to `out` as the JSON array that
+  /// AppendRecords writes as `records`; returns the end of the last span (r's start when
+  /// there is none).
+  int64_t AppendRecordList(const ScopeResult& r, const std::vector<const PlacedRecord*>& records,
+                           std::string* out) const;
+  /// Appends the record form of the job's bucket document of r's quantum holding every
+  /// direction of `parts` (kMergedBucketVersion): `direction` names them and `all`,
+  /// `samples` is their sum, `samples_by_direction` and `records` are objects by direction
+  /// name, `records_end` the latest end. The other fields come from `r` (any of the job's
+  /// results of the quantum: they share host, job, span, logs and coverage).
+  void AppendJobRecords(const ScopeResult& r, const JobQuantumRecords& parts,
+                        std::string* out) const;
+  /// Appends the id of AppendJobRecords' document: its series is a bucket document's
+  /// without the direction, then the quantum's start.
+  void AppendJobId(const ScopeResult& r, std::string* out) const;
 
   /// Deterministic id of `r`'s document of `kind`: a re-push overwrites, never duplicates.
   std::string Id(DocKind kind, const ScopeResult& r) const;
@@ -74,7 +109,11 @@ class DocumentBuilder {
   class Out;  // a raw cursor into the std::string being appended to
   // The fields that percentile and bucket documents share, from "{" to "samples" (the
   // value given). A bucket document of a real direction also names `all` (its sum).
-  void AppendCommon(const ScopeResult& r, double samples, bool bucket, Out& out) const;
+  // `direction_json`, when given, is written instead of r's direction (and op).
+  void AppendCommon(const ScopeResult& r, double samples, bool bucket, Out& out,
+                    const std::string* direction_json = nullptr) const;
+  // AppendId; a bucket document's series without its direction where `direction` is false.
+  void AppendSeriesId(DocKind kind, const ScopeResult& r, bool direction, std::string* out) const;
   // Bytes AppendCommon may write for `r`.
   size_t CommonRoom(const ScopeResult& r) const;
 
@@ -88,6 +127,10 @@ class DocumentBuilder {
   std::array<std::string, 3> scope_json_;      // ,"scope":"cluster" by ScopeKind
   std::array<std::string, 4> direction_json_;  // ,"direction":"read" by Direction
   std::array<std::string, 4> bucket_direction_json_;  // ,"direction":["read","all"]
+  // By the set of real directions (bit d for Direction d) a job document holds:
+  // ,"direction":["read","write","all"] (and ,"op":[..] where the slots are ops).
+  std::array<std::string, 1 << kLogDirections> job_direction_json_;
+  std::array<std::string, kLogDirections> direction_key_json_;  // "read": (its JSON key)
   int64_t quantum_ms_ = 0;  // info.quantum_ms, whose "quantum_s" text is quantum_s_
   std::string quantum_s_;
   std::string buckets_head_;  // ,"layout":"..",
@@ -112,7 +155,7 @@ class DocumentBuilder {
   size_t direction_room_ = 0;
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
-  std::string latency_scale_key_, records_key_, records_end_key_;
+  std::string latency_scale_key_, records_key_, records_end_key_, samples_by_direction_key_;
   std::string coverage_key_, partial_key_, straddled_key_;
   // --place issue (RunInfo::placement): "placement":"issue" and the complete_to key.
   bool issue_ = false;

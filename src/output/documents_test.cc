@@ -349,3 +349,130 @@ TEST(Documents, SlaFieldsOnClusterDocumentsAndTheRun) {
 
 }  // namespace
 }  // namespace fiohist
+
+namespace fiohist {
+namespace {
+
+// bucket_version 3: a job's records of one quantum in one document, by direction: the
+// directions it holds and `all`, the sum of their samples, each one's samples and records
+// (a direction without a record starting in the quantum keeps its samples and `[]`), the
+// latest end, the job's coverage; its id the series without direction.
+TEST(Documents, JobDocumentHoldsEveryDirection) {
+  Fixture f;
+  f.info.quantum_ms = 1000;
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
+  ScopeResult r = f.r;
+  r.kind = ScopeKind::kJob;
+  r.host = "h";
+  r.job = "j.1";
+  r.direction = Direction::kRead;
+  r.coverage = 0.5;
+  PlacedRecord a, c;
+  a.direction = Direction::kRead;
+  a.span = {r.start_ms - 200, r.start_ms + 300};
+  a.counts = {{300, 2}, {302, 1}};
+  c.direction = Direction::kRead;
+  c.span = {r.start_ms + 300, r.start_ms + 1300};
+  c.counts = {{10, 5}};
+  JobQuantumRecords parts;
+  parts.present[0] = parts.present[1] = true;
+  parts.samples[0] = 8;
+  parts.samples[1] = 2.5;
+  parts.end_ms[0] = b.AppendRecordList(r, {&a, &c}, &parts.records[0]);
+  parts.end_ms[1] = b.AppendRecordList(r, {}, &parts.records[1]);
+  EXPECT_EQ(parts.end_ms[0], r.start_ms + 1300);
+  EXPECT_EQ(parts.end_ms[1], r.start_ms);
+  EXPECT_EQ(parts.records[1], "[]");
+  std::string doc;
+  b.AppendJobRecords(r, parts, &doc);
+  rapidjson::Document d;
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  ASSERT_TRUE(d["direction"].IsArray());
+  ASSERT_EQ(d["direction"].Size(), 3u);
+  EXPECT_STREQ(d["direction"][0].GetString(), "read");
+  EXPECT_STREQ(d["direction"][1].GetString(), "write");
+  EXPECT_STREQ(d["direction"][2].GetString(), "all");
+  EXPECT_FALSE(d.HasMember("op"));
+  EXPECT_EQ(d["samples"].GetDouble(), 10.5);
+  EXPECT_EQ(d["samples_by_direction"]["read"].GetDouble(), 8);
+  EXPECT_EQ(d["samples_by_direction"]["write"].GetDouble(), 2.5);
+  EXPECT_STREQ(d["records_end"].GetString(), FormatIsoTime(r.start_ms + 1300).c_str());
+  ASSERT_EQ(d["records"]["read"].Size(), 2u);
+  EXPECT_EQ(d["records"]["read"][0]["span"][0].GetInt64(), -200);
+  EXPECT_EQ(d["records"]["read"][1]["span"][1].GetInt64(), 1000);
+  EXPECT_EQ(d["records"]["write"].Size(), 0u);
+  EXPECT_EQ(d["coverage"].GetDouble(), 0.5);
+  // The records' text is the per-direction document's `records`.
+  std::string one;
+  b.AppendRecords(r, {&a, &c}, &one);
+  EXPECT_NE(one.find("\"records\":" + parts.records[0] + ","), std::string::npos) << one;
+  // Its id: the series without direction, then the quantum; every quantum of the job shares
+  // the first half, no per-direction document has it.
+  std::string id, later_id;
+  b.AppendJobId(r, &id);
+  ScopeResult later = r;
+  later.start_ms += 1000;
+  b.AppendJobId(later, &later_id);
+  ASSERT_EQ(id.size(), 32u);
+  EXPECT_EQ(id.substr(0, 16), later_id.substr(0, 16));
+  EXPECT_NE(id, later_id);
+  for (Direction dir : {Direction::kRead, Direction::kWrite, Direction::kTrim, Direction::kAll}) {
+    ScopeResult x = r;
+    x.direction = dir;
+    EXPECT_NE(b.Id(DocKind::kBuckets, x).substr(0, 16), id.substr(0, 16));
+  }
+  // The run document says the version it is given.
+  RunSummary summary;
+  d.Parse(b.Run(summary, {}, kMergedBucketVersion).c_str());
+  EXPECT_EQ(d["bucket_version"].GetInt(), 3);
+  d.Parse(b.Run(summary, {}).c_str());
+  EXPECT_EQ(d["bucket_version"].GetInt(), 2);
+}
+
+// A smallfile run's ops: the document names the ops it holds as directions and as `op`,
+// records keyed by op, in slot order.
+TEST(Documents, SmallfileJobDocumentNamesItsOps) {
+  Fixture f;
+  ASSERT_TRUE(f.info.directions.AssignOps({"create", "append", "read"}));
+  DocumentBuilder b(f.info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
+  ScopeResult r = f.r;
+  r.kind = ScopeKind::kJob;
+  r.job = "j";
+  JobQuantumRecords parts;
+  for (Direction dir : {Direction::kWrite, Direction::kTrim}) {  // append, create
+    const size_t i = static_cast<size_t>(dir);
+    parts.present[i] = true;
+    parts.samples[i] = 1;
+    parts.end_ms[i] = b.AppendRecordList(r, {}, &parts.records[i]);
+  }
+  std::string doc;
+  b.AppendJobRecords(r, parts, &doc);
+  rapidjson::Document d;
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  ASSERT_EQ(d["direction"].Size(), 3u);
+  EXPECT_STREQ(d["direction"][0].GetString(), "append");
+  EXPECT_STREQ(d["direction"][1].GetString(), "create");
+  EXPECT_STREQ(d["direction"][2].GetString(), "all");
+  ASSERT_TRUE(d["op"].IsArray());
+  ASSERT_EQ(d["op"].Size(), 2u);
+  EXPECT_STREQ(d["op"][0].GetString(), "append");
+  EXPECT_STREQ(d["op"][1].GetString(), "create");
+  EXPECT_TRUE(d["records"].HasMember("append"));
+  EXPECT_TRUE(d["records"].HasMember("create"));
+  EXPECT_EQ(d["samples_by_direction"]["create"].GetDouble(), 1);
+  EXPECT_FALSE(d.HasMember("coverage"));
+  // One op: `op` a string, as in a per-direction document.
+  parts.present[static_cast<size_t>(Direction::kWrite)] = false;
+  doc.clear();
+  b.AppendJobRecords(r, parts, &doc);
+  d.Parse(doc.c_str());
+  ASSERT_TRUE(d.IsObject()) << doc;
+  ASSERT_EQ(d["direction"].Size(), 2u);
+  ASSERT_TRUE(d["op"].IsString()) << doc;
+  EXPECT_STREQ(d["op"].GetString(), "create");
+}
+
+}  // namespace
+}  // namespace fiohist

@@ -110,6 +110,9 @@ const std::vector<Field>& ResultFields() {
       // of their last span, which read-back of a window searches on.
       {"records", FieldType::kObject, kInBuckets},
       {"records_end", FieldType::kDate, kInBuckets},
+      // A job document of bucket_version 3 (one per job and quantum, `records` an object by
+      // direction): each direction's `samples`, by direction name, in _source only.
+      {"samples_by_direction", FieldType::kObject, kInBuckets},
   };
   return fields;
 }
@@ -148,7 +151,8 @@ const std::vector<Field>& RunFields() {
       // The finest resolution of job percentile documents (absent: 1, runs before it).
       {"job_resolution", FieldType::kInteger, kInRuns},
       // How the run's bucket documents are coded (kBucketVersion; absent: 1, records as
-      // runs/ios arrays; 2: records as `hist` strings).
+      // runs/ios arrays; 2: records as `hist` strings; 3: a job's directions of a quantum
+      // in one record-form document).
       {"bucket_version", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},

@@ -219,6 +219,17 @@ class KeyCollector : public ResultSink {
       std::string doc;
       compact_->AppendRecords(r, mine, &doc);
       Collect(doc, &buckets);
+      // A job document of every direction (bucket_version 3), here of r's direction.
+      JobQuantumRecords parts;
+      const size_t d = static_cast<size_t>(r.direction);
+      if (d < parts.present.size()) {
+        parts.present[d] = true;
+        parts.samples[d] = r.stats.samples;
+        parts.end_ms[d] = compact_->AppendRecordList(r, mine, &parts.records[d]);
+        doc.clear();
+        compact_->AppendJobRecords(r, parts, &doc);
+        Collect(doc, &buckets);
+      }
     }
     return Status();
   }
@@ -361,6 +372,24 @@ TEST(Fields, BudgetsHoldForExtremeValues) {
   compact.AppendRecords(r, std::vector<const PlacedRecord*>(50, &empty), &records);
   d.Parse(records.c_str());
   EXPECT_TRUE(d.IsObject());
+  // A job document of every direction (bucket_version 3), of a smallfile run's long op
+  // names: each direction's records at their longest.
+  RunInfo ops_info = info;
+  ASSERT_TRUE(ops_info.directions.AssignOps(
+      {std::string(200, '"') + "a", std::string(200, '\\') + "b", std::string(200, '\x01')}));
+  DocumentBuilder ops(ops_info, RunMeta{std::string(100, '\\'), {"t"}, {{"k", "v"}}}, 1e-300,
+                      BucketForm::kCompact);
+  JobQuantumRecords parts;
+  for (size_t i = 0; i < parts.present.size(); ++i) {
+    parts.present[i] = true;
+    parts.samples[i] = -1.7976931348623157e+308;
+    parts.end_ms[i] = ops.AppendRecordList(r, {&full, &empty}, &parts.records[i]);
+  }
+  records.clear();
+  ops.AppendJobRecords(r, parts, &records);
+  d.Parse(records.c_str());
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_EQ(d["records"].MemberCount(), 3u);
   // A cluster document breaching every one of many SLA thresholds.
   ASSERT_TRUE(ParseSlaThresholds({"p50=1ns", "read.p90=1ns", "p99.99=1ns", "p95=1ns"}, "--sla",
                                  &info.sla)

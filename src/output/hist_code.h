@@ -12,8 +12,13 @@
 
 namespace fiohist {
 
-/// The run document's `bucket_version`: 2 since records carry `hist` (absent: 1, `runs`/`ios`).
+/// The run document's `bucket_version` of per-direction bucket documents: 2 since records
+/// carry `hist` (absent: 1, `runs`/`ios`).
 constexpr int kBucketVersion = 2;
+/// The run document's `bucket_version` of a run whose record-form job documents hold every
+/// direction of a job's quantum in one document (`records` an object by direction): the
+/// server's CPU per document sets a push's pace (docs/documents.md, "Bucket documents").
+constexpr int kMergedBucketVersion = 3;
 
 /// Coding (docs/documents.md, "Bucket documents"): the first occupied bucket's index, then
 /// bucket by bucket up to the last occupied one: a count (>= 1) as a number, one empty

@@ -107,7 +107,8 @@ std::string RunMetaJson(const RunMeta& meta) {
 }
 
 std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_unit,
-                        const RunSummary& summary, const std::vector<ScopeResult>& whole_run) {
+                        const RunSummary& summary, const std::vector<ScopeResult>& whole_run,
+                        int bucket_version) {
   rapidjson::StringBuffer buf;
   Writer w(buf);
   w.StartObject();
@@ -164,7 +165,7 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   w.Int(info.job_resolution);
   // How the bucket documents are coded (hist_code.h); absent in runs pushed before: 1.
   Key(w, RunKey("bucket_version"));
-  w.Int(kBucketVersion);
+  w.Int(bucket_version);
   if (!summary.io_shares.empty()) {
     double lowest = summary.io_shares.front().share();
     for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "output/hist_code.h"
 #include "stats/result_sink.h"
 
 namespace fiohist {
@@ -29,8 +30,10 @@ inline constexpr size_t kRunSummaryMaxEntries = 512;
 
 /// The run document (docs/documents.md, fields of RunFields()) from the whole-run results
 /// (cluster ones per direction give its statistics; all of them its `summary`). Latencies
-/// in units of `ns_per_unit` ns.
+/// in units of `ns_per_unit` ns. `bucket_version` says how the run's bucket documents are
+/// coded (hist_code.h: kBucketVersion, or kMergedBucketVersion).
 std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_unit,
-                        const RunSummary& summary, const std::vector<ScopeResult>& whole_run);
+                        const RunSummary& summary, const std::vector<ScopeResult>& whole_run,
+                        int bucket_version = kBucketVersion);
 
 }  // namespace fiohist

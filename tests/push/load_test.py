@@ -4,12 +4,17 @@ OpenSearch node (neither test build has the `histogram` type: load must send the
 
 Pushes the shared sample logs directly (index prefix ldd) and writes them with `push --out`,
 loaded with `fiohist load` (prefix ldl), and once more with `load --no-setup` into the
-templates `setup` installed (prefix ldn). Checks: the same documents (ids and every
-source, byte for byte: the files carry both forms of the bucket counts and load keeps the
-one this server takes); the index store of each loaded copy, after refresh and force-merge,
-within 10 % of the direct push's; read-back (`pctiles --run --es-url`) of each copy
-byte-identical to the direct push's, which equals `pctiles` of the logs (samples and
-percentiles within 1e-9 relative: the same sums up to floating-point addition order).
+templates `setup` installed (prefix ldn). Checks: the same percentile and run documents (ids
+and every source, byte for byte, but the run's bucket_version: 3 direct, 2 loaded); the
+direct push's bucket documents one per job and quantum (bucket_version 3) holding exactly
+the loaded per-direction ones (the files carry both forms of the bucket counts and load
+keeps the one this server takes: each direction's records and samples equal); the index
+store of the two loaded copies, after refresh and force-merge, within 10 % of each other;
+read-back (`pctiles --run --es-url`) of each copy byte-identical to the direct push's, which
+equals `pctiles` of the logs (samples and percentiles within 1e-9 relative: the same sums up
+to floating-point addition order). Re-push safety: loading the files over the direct push's
+run, then pushing directly over the loaded one, deletes the run of the other shape first,
+and leaves the documents and read-back of the last one alone.
 
 Usage: load_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, FIOHIST_MAPPINGS_DIR)
 """
@@ -112,11 +117,57 @@ def close_rows(got, want):
     return None
 
 
+def job_key(s):
+    return (s["host"], s["job"], s["@timestamp"])
+
+
+def same_buckets(merged, per_direction):
+    """None when the merged job documents hold exactly the per-direction ones, else what
+    differs first."""
+    by_job = {}
+    for s in per_direction:
+        by_job.setdefault(job_key(s), {})[s["direction"][0]] = s
+    if len(merged) != len(by_job):
+        return "%d merged documents for %d job quanta" % (len(merged), len(by_job))
+    order = ["read", "write", "trim"]
+    for m in merged:
+        dirs = by_job.get(job_key(m))
+        if dirs is None:
+            return "no per-direction documents of %s" % (job_key(m),)
+        names = sorted(dirs, key=order.index)
+        if m["direction"] != names + ["all"] or sorted(m["records"]) != sorted(names):
+            return "%s: directions %s against %s" % (job_key(m), m["direction"], names)
+        first = dirs[names[0]]
+        for field in ("run", "scope", "logs", "layout", "quantum_s", "coverage"):
+            if m.get(field) != first.get(field):
+                return "%s: %s %s against %s" % (job_key(m), field, m.get(field),
+                                                 first.get(field))
+        for d in names:
+            if m["records"][d] != dirs[d]["records"] or \
+                    m["samples_by_direction"][d] != dirs[d]["samples"]:
+                return "%s: %s's records or samples differ" % (job_key(m), d)
+        if not math.isclose(m["samples"], sum(dirs[d]["samples"] for d in names),
+                            rel_tol=1e-12) or \
+                m["records_end"] != max(dirs[d]["records_end"] for d in names):
+            return "%s: samples or records_end differ" % (job_key(m),)
+    return None
+
+
 def main():
     prefixes = ["ldd", "ldl", "ldn"]
     for p in prefixes:
         drop(p)
     with tempfile.TemporaryDirectory() as tmp:
+        main_in(tmp, prefixes)
+    if not os.environ.get("LOAD_TEST_KEEP"):
+        for p in prefixes:
+            drop(p)
+    print("FAILED: %d" % len(failures) if failures else "PASSED")
+    return 1 if failures else 0
+
+
+def main_in(tmp, prefixes):
+    if True:
         out_dir = os.path.join(tmp, "out")
         rc, _, err = fiohist(["push", "--quiet", "--es-url", URL, "--index-prefix", "ldd",
                               "--run", RUN] + MAPPINGS + LOGS)
@@ -133,28 +184,45 @@ def main():
                                 "--index-prefix", "ldn"])
         check(rc == 0, "load --no-setup (%s)" % (out + err).strip()[-300:])
 
-    want_store = store("ldd")
-    print("bulk files %d bytes; index store: direct %d" % (size, want_store))
-    for p in prefixes[1:]:
-        got = store(p)
-        check(abs(got - want_store) <= 0.1 * want_store,
-              "%s: index store %d bytes, within 10%% of the direct push's %d (%.3f)"
-              % (p, got, want_store, got / want_store))
+    direct_store = store("ldd")
+    want_store = store("ldl")
+    print("bulk files %d bytes; index store: direct %d (one bucket document per job and "
+          "quantum), loaded %d" % (size, direct_store, want_store))
+    got = store("ldn")
+    check(abs(got - want_store) <= 0.1 * want_store,
+          "ldn: index store %d bytes, within 10%% of ldl's %d (%.3f)"
+          % (got, want_store, got / want_store))
 
     direct = documents("ldd")
     buckets = [s for (kind, _), s in direct.items() if kind == "buckets"]
-    # 352 documents of the sample logs since the job scope's percentiles start at 10 quanta.
-    check(len(direct) > 300 and buckets and all("records" in s for s in buckets),
+    # The sample logs' jobs read and write: a third of the documents fewer than per direction.
+    check(len(direct) > 250 and buckets and
+          all(isinstance(s.get("records"), dict) for s in buckets),
           "the direct push wrote %d documents, its %d bucket documents in the record form "
-          "(no histogram type here)" % (len(direct), len(buckets)))
+          "(no histogram type here), one per job and quantum" % (len(direct), len(buckets)))
+    runs = [s for (kind, _), s in direct.items() if kind == "runs"]
+    check(len(runs) == 1 and runs[0].get("bucket_version") == 3,
+          "the direct push's run document says bucket_version 3")
     for p in prefixes[1:]:
         loaded = documents(p)
-        differ = [k for k in direct if loaded.get(k) != direct[k]]
-        check(set(loaded) == set(direct) and not differ,
-              "%s: the same %d documents as the direct push, every source equal (%d differ, "
-              "%d missing or extra%s)" % (p, len(loaded), len(differ),
-                                          len(set(loaded) ^ set(direct)),
-                                          ", e.g. %s" % (differ[0],) if differ else ""))
+        rest = {k: v for k, v in direct.items() if k[0] != "buckets"}
+        loaded_rest = {k: v for k, v in loaded.items() if k[0] != "buckets"}
+        for docs in (rest, loaded_rest):
+            for k in docs:
+                if k[0] == "runs":
+                    docs[k] = dict(docs[k], bucket_version=None)
+        differ = [k for k in rest if loaded_rest.get(k) != rest[k]]
+        check(set(loaded_rest) == set(rest) and not differ,
+              "%s: the same %d percentile and run documents as the direct push, every source "
+              "equal but the run's bucket_version (%d differ, %d missing or extra%s)"
+              % (p, len(loaded_rest), len(differ), len(set(loaded_rest) ^ set(rest)),
+                 ", e.g. %s" % (differ[0],) if differ else ""))
+        loaded_buckets = [s for (kind, _), s in loaded.items() if kind == "buckets"]
+        check(all(isinstance(s.get("records"), list) for s in loaded_buckets),
+              "%s: %d loaded bucket documents, one per direction" % (p, len(loaded_buckets)))
+        problem = same_buckets(buckets, loaded_buckets)
+        check(problem is None, "%s: the direct push's bucket documents hold exactly the loaded "
+              "ones (%s)" % (p, problem or "records and samples of every direction equal"))
 
     direct_rows = read_back("ldd")
     rc, logs_rows, _ = fiohist(["pctiles", "--quiet", "--scope", "cluster,host,job"] + LOGS)
@@ -165,11 +233,34 @@ def main():
         check(read_back(p) == direct_rows,
               "%s: read-back byte-identical to the direct push's" % p)
 
-    if not os.environ.get("LOAD_TEST_KEEP"):
-        for p in prefixes:
-            drop(p)
-    print("FAILED: %d" % len(failures) if failures else "PASSED")
-    return 1 if failures else 0
+    # Re-push safety: the files loaded over the direct push's run (bucket_version 3), then a
+    # direct push over the loaded one (2): each deletes the other shape first, so read-back
+    # never counts both.
+    def bucket_count(prefix):
+        es("POST", "/%s-*/_refresh" % prefix)
+        return es("POST", "/%s-buckets-*/_count" % prefix,
+                  {"query": {"term": {"run": RUN}}})["count"]
+    merged_count = bucket_count("ldd")
+    rc, out, err = fiohist(["load", out_dir, "--es-url", URL, "--index-prefix", "ldd"]
+                           + MAPPINGS)
+    check(rc == 0 and "one bucket document per job and quantum" in err and
+          "deleting it" in err, "load over a direct push's run deletes it first (%s)"
+          % (out + err).strip()[-300:])
+    check(bucket_count("ldd") == len(loaded_buckets),
+          "after load: %d bucket documents, the files' %d" % (bucket_count("ldd"),
+                                                               len(loaded_buckets)))
+    check(read_back("ldd") == direct_rows, "after load over it: read-back unchanged")
+    rc, _, err = fiohist(["push", "--quiet", "--es-url", URL, "--index-prefix", "ldd",
+                          "--run", RUN] + MAPPINGS + LOGS)
+    check(rc == 0 and "with other bucket documents (bucket_version 2" in err,
+          "a direct push over the loaded run deletes it first (%s)" % err.strip()[-300:])
+    check(bucket_count("ldd") == merged_count,
+          "after the direct push: %d bucket documents, one per job and quantum (%d)"
+          % (bucket_count("ldd"), merged_count))
+    check(read_back("ldd") == direct_rows, "after the direct push over it: read-back unchanged")
+    rc, _, err = fiohist(["push", "--quiet", "--es-url", URL, "--index-prefix", "ldd",
+                          "--run", RUN] + MAPPINGS + LOGS)
+    check(rc == 0 and "deleting" not in err, "a re-push of the same shape deletes nothing")
 
 
 if __name__ == "__main__":

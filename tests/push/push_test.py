@@ -120,11 +120,18 @@ m = re.match(r"fiohist push: dashboard: http://127\.0\.0\.1:3000/d/fiohist-overv
              r"var-run=push-test&from=(\d+)&to=(\d+)$", last)
 check(m is not None and int(m.group(1)) < int(m.group(2)),
       "push ends with the run's Grafana link (%r)" % last)
-# Bucket documents by default: per quantum, job and real direction (the rest are sums).
-bucket_rows = len([r for r in rows if r["scope"] == "job" and r["direction"] != "all"])
+# Bucket documents by default: per quantum, job and real direction (the rest are sums); where
+# the push wrote records (no `histogram` type: bucket_version 3), one per quantum and job
+# holding each of its directions.
+job_rows = [r for r in rows if r["scope"] == "job" and r["direction"] != "all"]
+merged = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}}
+            )["hits"]["hits"][0]["_source"].get("bucket_version") == 3
+bucket_rows = len({(r["start_ms"], r["host"], r["job"]) for r in job_rows}) if merged \
+    else len(job_rows)
 check(count("push-test", "buckets") == bucket_rows,
-      "one bucket document per job row of a real direction (%d vs %d)"
-      % (count("push-test", "buckets"), bucket_rows))
+      "one bucket document per job row of a real direction%s (%d vs %d)"
+      % (", its directions of a quantum in one" if merged else "",
+         count("push-test", "buckets"), bucket_rows))
 check(count("push-test", "runs") == 1, "one run document")
 run_resolutions = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}}
                      )["hits"]["hits"][0]["_source"]["resolutions"]
