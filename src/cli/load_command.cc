@@ -3,8 +3,11 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <map>
 #include <set>
+#include <vector>
 
 #include "base/progress_meter.h"
 #include "cli/bulk_report.h"
@@ -42,23 +45,42 @@ bool LoadedDocumentRun(const std::string& source, std::string* run) {
   return true;
 }
 
-/// Files hold one bucket document per direction (bucket_version 2): a run stored by a
-/// direct push with one per job and quantum (kMergedBucketVersion) has other ids, so it is
-/// deleted before the files' documents of it go in (read-back would count both).
-Status DeleteMergedRun(HttpClient* client, const std::string& prefix, const std::string& run,
-                       const BulkOptions& bulk) {
+/// The bucket_version a document of the files shows, 0 when it shows none: a bucket
+/// document's records are an object by direction in one per job and quantum
+/// (kMergedBucketVersion), else per direction (kBucketVersion); a run document says it
+/// (absent: 1). The files are fiohist's own output, so the keys are found by their text.
+int FilesBucketVersion(const std::string& index, const std::string& source,
+                       const std::string& buckets, const std::string& runs) {
+  if (index.compare(0, buckets.size(), buckets) == 0) {
+    return source.find("\"records\":{") != std::string::npos ? kMergedBucketVersion
+                                                             : kBucketVersion;
+  }
+  if (index.compare(0, runs.size(), runs) != 0) return 0;
+  const size_t key = source.find("\"bucket_version\":");
+  return key == std::string::npos ? 1 : std::atoi(source.c_str() + key + 17);
+}
+
+/// A run stored with another bucket_version than the files' has other bucket document ids
+/// (one per job and quantum against one per direction), so it is deleted before the files'
+/// documents of it go in: read-back would count both.
+Status DeleteRunOfOtherShape(HttpClient* client, const std::string& prefix, const std::string& run,
+                             int files_version, const BulkOptions& bulk) {
   RunCatalog catalog(client, prefix);
   int version = 0;
   Status s = catalog.RunBucketVersion(run, &version);
-  if (!s.ok() || version != kMergedBucketVersion) return s;
+  if (!s.ok() || version == 0 || version == files_version) return s;
   std::fprintf(stderr,
-               "fiohist load: run '%s' is stored with one bucket document per job and quantum "
-               "(bucket_version %d; the files hold one per direction): deleting it before "
-               "loading it\n",
-               run.c_str(), version);
+               "fiohist load: run '%s' is stored with bucket_version %d, the files hold %d "
+               "(other bucket document ids): deleting it before loading it\n",
+               run.c_str(), version, files_version);
   DeleteReport deleted;
   return catalog.DeleteRun(run, bulk, &deleted);
 }
+
+/// The most documents of one run held back while the files have not yet said its
+/// bucket_version (its first quantum's percentile documents come before its first bucket
+/// document); beyond it the run is loaded without the check.
+constexpr size_t kMaxHeldDocuments = 200000;
 
 }  // namespace
 
@@ -124,14 +146,34 @@ int RunLoadCommand(int argc, char** argv) {
     std::cerr << "fiohist load: " << st.message() << "\n";
     return kExitError;
   }
-  // The next files are read while earlier batches are on the wire.
-  std::set<std::string> runs_seen;
+  // The next files are read while earlier batches are on the wire. A run's documents wait
+  // until the files show its bucket_version (DeleteRunOfOtherShape).
+  const std::string runs = IndexBaseName(conn.index_prefix, DocKind::kRun);
+  std::set<std::string> decided;
+  std::map<std::string, std::vector<BulkAction>> held;
+  auto release = [&](const std::string& of) {
+    Status s;
+    for (BulkAction& a : held[of]) {
+      if (s.ok()) s = sender->queue().Add(std::move(a));
+    }
+    held.erase(of);
+    return s;
+  };
   std::string run;
   st = ReadNdjsonDir(dir, [&](BulkAction action) {
     action.index = RewriteIndexPrefix(action.index, conn.index_prefix);
-    if (LoadedDocumentRun(action.source, &run) && runs_seen.insert(run).second) {
-      Status deleted = DeleteMergedRun(client.get(), conn.index_prefix, run, bulk);
-      if (!deleted.ok()) return deleted;
+    if (LoadedDocumentRun(action.source, &run) && decided.count(run) == 0) {
+      const int version = FilesBucketVersion(action.index, action.source, buckets, runs);
+      if (version == 0 && held[run].size() < kMaxHeldDocuments) {
+        held[run].push_back(std::move(action));
+        return Status();
+      }
+      decided.insert(run);
+      Status s = version == 0
+                     ? Status()
+                     : DeleteRunOfOtherShape(client.get(), conn.index_prefix, run, version, bulk);
+      if (s.ok()) s = release(run);
+      if (!s.ok()) return s;
     }
     if (action.index.compare(0, buckets.size(), buckets) == 0) {
       Status chosen = chooser.Choose(&action.source);
@@ -142,6 +184,8 @@ int RunLoadCommand(int argc, char** argv) {
     }
     return sender->queue().Add(std::move(action));
   });
+  // Runs whose files hold neither a bucket nor a run document: nothing to double count.
+  while (st.ok() && !held.empty()) st = release(held.begin()->first);
   Status finished = sender->queue().Finish();
   if (progress) std::fputc('\n', stderr);  // ends the progress line
   const BulkStats stats = sender->queue().stats();

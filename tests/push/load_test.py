@@ -243,7 +243,7 @@ def main_in(tmp, prefixes):
     merged_count = bucket_count("ldd")
     rc, out, err = fiohist(["load", out_dir, "--es-url", URL, "--index-prefix", "ldd"]
                            + MAPPINGS)
-    check(rc == 0 and "one bucket document per job and quantum" in err and
+    check(rc == 0 and "stored with bucket_version 3, the files hold 2" in err and
           "deleting it" in err, "load over a direct push's run deletes it first (%s)"
           % (out + err).strip()[-300:])
     check(bucket_count("ldd") == len(loaded_buckets),
@@ -261,6 +261,26 @@ def main_in(tmp, prefixes):
     rc, _, err = fiohist(["push", "--quiet", "--es-url", URL, "--index-prefix", "ldd",
                           "--run", RUN] + MAPPINGS + LOGS)
     check(rc == 0 and "deleting" not in err, "a re-push of the same shape deletes nothing")
+    # Files of one bucket document per job and quantum (--bucket-form compact, version 3)
+    # loaded over the per-direction files' run (2): load learns the files' shape from their
+    # first bucket document and deletes the other shape first.
+    rc, out, err = fiohist(["load", out_dir, "--es-url", URL, "--index-prefix", "ldd"]
+                           + MAPPINGS)
+    check(rc == 0 and bucket_count("ldd") == len(loaded_buckets),
+          "the per-direction files loaded again (%s)" % (out + err).strip()[-300:])
+    compact_dir = os.path.join(os.path.dirname(out_dir), "compact")
+    rc, _, err = fiohist(["push", "--quiet", "--out", compact_dir, "--bucket-form", "compact",
+                          "--run", RUN] + LOGS)
+    check(rc == 0, "push --out --bucket-form compact (%s)" % err.strip()[-300:])
+    rc, out, err = fiohist(["load", compact_dir, "--es-url", URL, "--index-prefix", "ldd"]
+                           + MAPPINGS)
+    check(rc == 0 and "stored with bucket_version 2, the files hold 3" in err,
+          "load of merged files over the per-direction run deletes it first (%s)"
+          % (out + err).strip()[-300:])
+    check(bucket_count("ldd") == merged_count,
+          "after loading the merged files: %d bucket documents, one per job and quantum (%d)"
+          % (bucket_count("ldd"), merged_count))
+    check(read_back("ldd") == direct_rows, "after loading the merged files: read-back unchanged")
 
 
 if __name__ == "__main__":
