@@ -13,8 +13,9 @@ store of the two loaded copies, after refresh and force-merge, within 10 % of ea
 read-back (`pctiles --run --es-url`) of each copy byte-identical to the direct push's, which
 equals `pctiles` of the logs (samples and percentiles within 1e-9 relative: the same sums up
 to floating-point addition order). Re-push safety: loading the files over the direct push's
-run, then pushing directly over the loaded one, deletes the run of the other shape first,
-and leaves the documents and read-back of the last one alone.
+run, then pushing directly over the loaded one, then loading `--bucket-form compact` files
+(one bucket document per job and quantum) over per-direction ones, deletes the run of the
+other shape first, and leaves the documents and read-back of the last one alone.
 
 Usage: load_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, FIOHIST_MAPPINGS_DIR)
 """
