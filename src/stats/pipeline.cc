@@ -58,8 +58,10 @@ struct QuantumState {
 // Sets `*out` to the results of every wanted direction of `h` (none when nothing was
 // touched). Reuses the storage of the results already there: a quantum has as many
 // results as the one before, so strings and vectors are overwritten, not reallocated.
+// `full_stats` false: only the samples of each (ComputeSamplesOnly), where no sink reads more.
 void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
-                const ScopeResult& base, Histogram* all_scratch, std::vector<ScopeResult>* out) {
+                const ScopeResult& base, Histogram* all_scratch, std::vector<ScopeResult>* out,
+                bool full_stats = true) {
   size_t n = 0;
   // `same_as`: the index of a result already made from the same histogram, whose
   // statistics are copied rather than computed again; -1 for none.
@@ -83,6 +85,8 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     r.prepared.clear();
     if (same_as >= 0) {
       r.stats = (*out)[static_cast<size_t>(same_as)].stats;
+    } else if (!full_stats) {
+      ComputeSamplesOnly(*histogram, &r.stats, o.confidence);
     } else {
       ComputeStats(*histogram, layout, o.percentiles.values, &r.stats, o.confidence);
     }
@@ -225,6 +229,9 @@ class Pipeline {
   bool job_histograms_ = true;
   // The hosts' whole-run sums are kept and their statistics made (the sink reads them).
   bool whole_hosts_ = true;
+  // The sink reads the statistics of job quanta, not only their samples
+  // (ResultSink::reads_job_quantum_stats).
+  bool job_quantum_stats_ = true;
   // Job results come after the others, log by log (ResultSink::takes_jobs_by_log), read
   // again from the spill: with many logs, what the sink keeps per job series lives for a
   // few logs at a time.
@@ -319,6 +326,7 @@ Status Pipeline::Stream() {
   if (!s.ok()) return s;
   prepares_ = sink_->prepares();
   job_histograms_ = sink_->reads_job_histograms();
+  job_quantum_stats_ = sink_->reads_job_quantum_stats();
   whole_hosts_ = o_.scopes[1] && sink_->reads_whole_run(ScopeKind::kHost);
   // The cluster's or hosts' results, all in before the first job's, tell the sink every
   // window of the run (ResolutionSink decides its levels from them).
@@ -505,7 +513,7 @@ void Pipeline::MakeJobResults(const QuantumGrid& grid, int64_t q, double elapsed
   base->elapsed_s = elapsed;
   SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), base);
   SetCompleteTo(mine.complete_to_ms, base);
-  SetResults(mine, o_, info_.layout, *base, all, out);
+  SetResults(mine, o_, info_.layout, *base, all, out, job_quantum_stats_);
   if (placed) {
     for (ScopeResult& r : *out) r.records = placed;
   }

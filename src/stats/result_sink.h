@@ -157,6 +157,12 @@ class ResultSink {
   /// done, not until it is written out: a buffer less per log, and Quantum() sees
   /// `histogram == nullptr` in job results.
   virtual bool reads_job_histograms() const { return true; }
+  /// False when Quantum() reads no statistic of per-quantum job results (resolution 1) but
+  /// `stats.samples` (job percentiles start at a coarser resolution; the job quanta are
+  /// summed into its windows and written as bucket documents). Asked after Begin(): the
+  /// pipeline then computes only the samples of those results (ComputeSamplesOnly), not
+  /// their percentiles and confidence bounds, most of a push's statistics.
+  virtual bool reads_job_quantum_stats() const { return true; }
   /// False when WholeRun() ignores every result of scope `kind`: a producer may then skip
   /// those (the pipeline: the job scope's whole run read again from thousands of spilled
   /// logs, the hosts' whole-run sums; read-back: a histogram per series for the whole run).
