@@ -177,6 +177,8 @@ class ResultSink {
   /// at a time (each log's quanta in time order, logs' results interleaved in a fixed
   /// order) and calls JobDone() after a log's last one, so that state kept per job series
   /// (coarser windows, bucket carries) lives for a few logs at a time, not for all of them.
+  /// The job scope's whole-run results are then made as those logs are read and come with
+  /// `histogram == nullptr` to WholeRun().
   virtual bool takes_jobs_by_log() const { return false; }
   /// With takes_jobs_by_log(): the job (host, job) has no more per-quantum results.
   virtual Status JobDone(const std::string& /*host*/, const std::string& /*job*/) {
