@@ -28,7 +28,7 @@ struct JobLane {
   };
   size_t log = kNoLog;  // the log being read; kNoLog: idle
   SpilledLogs::Position at;
-  ScopeHistograms whole;  // the log's sum so far (with a JobWholeTaker)
+  ScopeHistograms whole;       // the log's sum so far (with a JobWholeTaker)
   std::array<Chunk, 2> chunk;  // the one being read, the one being written out
 };
 
