@@ -53,6 +53,7 @@ class CommandProgress {
       return Status();
     }
     bool reads_job_histograms() const override { return false; }
+    bool reads_job_quantum_stats() const override { return false; }
     bool reads_whole_run(ScopeKind) const override { return false; }
     bool takes_jobs_by_log() const override { return true; }
 

@@ -415,6 +415,7 @@ class AnchorGate : public ResultSink {
     next_->Prepare(r, prepared);
   }
   bool takes_jobs_by_log() const override { return next_->takes_jobs_by_log(); }
+  bool reads_job_quantum_stats() const override { return next_->reads_job_quantum_stats(); }
   Status JobDone(const std::string& host, const std::string& job) override {
     return next_->JobDone(host, job);
   }

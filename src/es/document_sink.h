@@ -61,6 +61,9 @@ class DocumentSink : public ResultSink {
   /// documents need the carry, so Quantum() builds them, in order).
   bool prepares() const override { return true; }
   void Prepare(const ScopeResult& r, std::string* prepared) const override;
+  /// Job quanta finer than the run's job resolution get a bucket document only, which
+  /// reads their samples (known once Begin() has the run's job resolution).
+  bool reads_job_quantum_stats() const override { return info_.job_resolution <= 1; }
   /// Documents do not depend on each other's order; a job's bucket carries go with it.
   bool takes_jobs_by_log() const override { return true; }
   Status JobDone(const std::string& host, const std::string& job) override {
@@ -158,6 +161,7 @@ class WindowDocumentSink : public ResultSink {
   Status End(const RunSummary&) override { return Status(); }
   bool reads_job_histograms() const override { return false; }
   bool reads_whole_run(ScopeKind) const override { return false; }
+  bool reads_job_quantum_stats() const override { return false; }
 
  private:
   DocumentSink* documents_;

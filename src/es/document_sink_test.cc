@@ -136,6 +136,21 @@ TEST(DocumentSink, JobPercentilesStartAtTheJobResolution) {
   EXPECT_NE(coarse.back().source.find("\"job_resolution\":5"), std::string::npos);
 }
 
+// The pipeline computes only the samples of job quanta for a sink that does not read more
+// (ResultSink::reads_job_quantum_stats): here, where job percentiles start above 1.
+TEST(DocumentSink, ReadsJobQuantumStatsOnlyWhereItWritesTheirPercentiles) {
+  DocumentSink documents("fiohist", RunMeta{"r", {}, {}}, [](BulkAction) { return Status(); });
+  EXPECT_TRUE(documents.reads_job_quantum_stats());  // not yet known: the safe answer
+  RunInfo info;
+  info.resolutions = {1, 10};
+  info.job_resolution = 1;
+  ASSERT_TRUE(documents.Begin(info).ok());
+  EXPECT_TRUE(documents.reads_job_quantum_stats());
+  info.job_resolution = 10;
+  ASSERT_TRUE(documents.Begin(info).ok());
+  EXPECT_FALSE(documents.reads_job_quantum_stats());
+}
+
 }  // namespace
 }  // namespace fiohist
 

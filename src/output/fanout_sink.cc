@@ -46,6 +46,13 @@ bool FanoutSink::reads_whole_run(ScopeKind kind) const {
   return false;
 }
 
+bool FanoutSink::reads_job_quantum_stats() const {
+  for (const ResultSink* s : sinks_) {
+    if (s->reads_job_quantum_stats()) return true;
+  }
+  return false;
+}
+
 bool FanoutSink::takes_jobs_by_log() const {
   for (const ResultSink* s : sinks_) {
     if (!s->takes_jobs_by_log()) return false;

@@ -24,6 +24,8 @@ class FanoutSink : public ResultSink {
   bool reads_job_histograms() const override;
   /// True when any of the sinks reads them.
   bool reads_whole_run(ScopeKind kind) const override;
+  /// True when any of the sinks reads them.
+  bool reads_job_quantum_stats() const override;
   /// True when all of the sinks take them.
   bool takes_jobs_by_log() const override;
   Status JobDone(const std::string& host, const std::string& job) override;

@@ -30,6 +30,7 @@ class SlaReportSink : public ResultSink {
   bool reads_whole_run(ScopeKind) const override { return false; }
   Status End(const RunSummary& summary) override;
   bool reads_job_histograms() const override { return false; }
+  bool reads_job_quantum_stats() const override { return false; }
   /// Checks cluster results only.
   bool takes_jobs_by_log() const override { return true; }
 

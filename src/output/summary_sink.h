@@ -25,6 +25,7 @@ class SummarySink : public ResultSink {
   bool reads_whole_run(ScopeKind kind) const override { return kind == ScopeKind::kCluster; }
   Status End(const RunSummary& summary) override;
   bool reads_job_histograms() const override { return false; }
+  bool reads_job_quantum_stats() const override { return false; }
   /// Reads cluster results only.
   bool takes_jobs_by_log() const override { return true; }
 

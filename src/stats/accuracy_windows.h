@@ -94,6 +94,7 @@ class AccuracyWindowSink : public ResultSink {
   Status WholeRun(const ScopeResult& result) override;
   Status End(const RunSummary& summary) override;
   bool reads_job_histograms() const override { return false; }
+  bool reads_job_quantum_stats() const override { return false; }
   bool reads_whole_run(ScopeKind kind) const override { return next_->reads_whole_run(kind); }
   /// Windows passed on that did not meet the targets: (start_ms, end_ms, direction).
   const std::vector<ScopeResult>& inaccurate() const { return inaccurate_; }

@@ -28,12 +28,13 @@ struct JobLane {
   };
   size_t log = kNoLog;  // the log being read; kNoLog: idle
   SpilledLogs::Position at;
+  ScopeHistograms whole;       // the log's sum so far (with a JobWholeTaker)
   std::array<Chunk, 2> chunk;  // the one being read, the one being written out
 };
 
 // Reads the lane's next chunk of quanta into its buffer `b` and makes their results.
 void ReadChunk(const SpilledLogs& spill, bool keep_records, const JobResultMaker& make,
-               JobLane* lane, size_t b, std::string* bytes) {
+               const JobWholeTaker* whole, JobLane* lane, size_t b, std::string* bytes) {
   JobLane::Chunk& c = lane->chunk[b];
   c.log = lane->log;
   c.n = 0;
@@ -48,10 +49,15 @@ void ReadChunk(const SpilledLogs& spill, bool keep_records, const JobResultMaker
     if (!c.status.ok()) return;
     if (!mine.any()) continue;  // as in step: a quantum no direction touched has no results
     mine.logs = 1;
+    if (whole) {  // summed as SpilledLogs::ReadWhole sums it
+      lane->whole.Merge(mine);
+      lane->whole.logs = 1;
+    }
     make(lane->log, q, mine, placed, &c.all[c.n], &c.results[c.n]);
     ++c.n;
   }
   if (lane->at.done()) {
+    if (whole) (*whole)(lane->log, lane->whole);
     c.last = true;
     lane->log = kNoLog;
   }
@@ -82,7 +88,7 @@ Status WriteChunks(const std::vector<LogSource>& logs, std::vector<JobLane>* lan
 
 Status ReplayJobsByLog(const SpilledLogs& spill, const std::vector<LogSource>& logs,
                        bool keep_records, const JobResultMaker& make, WorkerPool* pool,
-                       ResultSink* sink) {
+                       ResultSink* sink, const JobWholeTaker* whole) {
   std::vector<JobLane> lanes(kJobLanes);
   std::vector<std::string> bytes(static_cast<size_t>(pool->size()));  // per worker
   size_t next_log = 0;
@@ -94,6 +100,7 @@ Status ReplayJobsByLog(const SpilledLogs& spill, const std::vector<LogSource>& l
       if (lane.log == kNoLog && next_log < logs.size()) {
         lane.log = next_log;
         lane.at = spill.Restart(next_log++);
+        lane.whole.Clear();
       }
       reading = reading || lane.log != kNoLog;
       writing = writing || lane.chunk[1 - cur].log != kNoLog;
@@ -104,7 +111,7 @@ Status ReplayJobsByLog(const SpilledLogs& spill, const std::vector<LogSource>& l
       if (task == 0) {
         written = WriteChunks(logs, &lanes, 1 - cur, sink);
       } else {
-        ReadChunk(spill, keep_records, make, &lanes[task - 1], cur,
+        ReadChunk(spill, keep_records, make, whole, &lanes[task - 1], cur,
                   &bytes[static_cast<size_t>(worker)]);
       }
     });

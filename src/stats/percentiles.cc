@@ -139,6 +139,21 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
   return s;
 }
 
+void ComputeSamplesOnly(const Histogram& h, LatencyStats* stats, double confidence) {
+  LatencyStats& s = *stats;
+  s.min_ns = s.mean_ns = s.max_ns = s.top_bucket = 0;
+  s.max_lower_bound = false;
+  s.interval_ios = 0;
+  s.confidence = confidence;
+  s.percentile_ns.clear();
+  s.lower_bound.clear();
+  s.percentile_low_ns.clear();
+  s.percentile_high_ns.clear();
+  s.few_ios.clear();
+  const double total = h.total();
+  s.samples = total > 0 ? total : 0;
+}
+
 void ComputeStats(const Histogram& h, const BucketLayout& layout,
                   const std::vector<double>& percentiles, LatencyStats* stats,
                   double confidence) {

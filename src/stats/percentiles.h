@@ -80,5 +80,10 @@ LatencyStats ComputeStats(const Histogram& h, const BucketLayout& layout,
 void ComputeStats(const Histogram& h, const BucketLayout& layout,
                   const std::vector<double>& percentiles, LatencyStats* stats,
                   double confidence = kDefaultConfidence);
+/// Only `samples` of the statistics of `h` into `*stats`, as ComputeStats() sets it; the
+/// rest are those of an empty histogram, with no percentiles: for results whose
+/// statistics beyond the samples nobody reads (ResultSink::reads_job_quantum_stats).
+void ComputeSamplesOnly(const Histogram& h, LatencyStats* stats,
+                        double confidence = kDefaultConfidence);
 
 }  // namespace fiohist

@@ -58,8 +58,10 @@ struct QuantumState {
 // Sets `*out` to the results of every wanted direction of `h` (none when nothing was
 // touched). Reuses the storage of the results already there: a quantum has as many
 // results as the one before, so strings and vectors are overwritten, not reallocated.
+// `full_stats` false: only the samples of each (ComputeSamplesOnly), where no sink reads more.
 void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const BucketLayout& layout,
-                const ScopeResult& base, Histogram* all_scratch, std::vector<ScopeResult>* out) {
+                const ScopeResult& base, Histogram* all_scratch, std::vector<ScopeResult>* out,
+                bool full_stats = true) {
   size_t n = 0;
   // `same_as`: the index of a result already made from the same histogram, whose
   // statistics are copied rather than computed again; -1 for none.
@@ -83,6 +85,8 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
     r.prepared.clear();
     if (same_as >= 0) {
       r.stats = (*out)[static_cast<size_t>(same_as)].stats;
+    } else if (!full_stats) {
+      ComputeSamplesOnly(*histogram, &r.stats, o.confidence);
     } else {
       ComputeStats(*histogram, layout, o.percentiles.values, &r.stats, o.confidence);
     }
@@ -179,8 +183,14 @@ class Pipeline {
   void EmitPending(int b, StreamState* st);
   // The earliest instant any log may still contribute to (INT64_MAX: all done).
   int64_t NextStart() const;
-  // The job scope when it comes log by log (jobs_by_log_), after every other quantum.
-  Status EmitJobsByLog(const QuantumGrid& grid);
+  // The job scope when it comes log by log (jobs_by_log_), after every other quantum; with
+  // the whole run's job results made there too (`last_end`: the run's end), not from a
+  // third reading of the spill (job_whole_).
+  Status EmitJobsByLog(const QuantumGrid& grid, int64_t last_end);
+  // Log i's whole-run results from its sum `whole` over the run (`all`: room for the sum
+  // over directions).
+  void MakeWholeJobResults(size_t i, const ScopeHistograms& whole, int64_t last_end,
+                           Histogram* all, std::vector<ScopeResult>* out) const;
   // The job scope's results are made with the others, quantum by quantum.
   bool jobs_inline() const { return o_.scopes[2] && !jobs_by_log_; }
   // Whole-run statistics of every scope, after the last quantum.
@@ -225,6 +235,9 @@ class Pipeline {
   bool job_histograms_ = true;
   // The hosts' whole-run sums are kept and their statistics made (the sink reads them).
   bool whole_hosts_ = true;
+  // The sink reads the statistics of job quanta, not only their samples
+  // (ResultSink::reads_job_quantum_stats).
+  bool job_quantum_stats_ = true;
   // Job results come after the others, log by log (ResultSink::takes_jobs_by_log), read
   // again from the spill: with many logs, what the sink keeps per job series lives for a
   // few logs at a time.
@@ -237,6 +250,11 @@ class Pipeline {
   std::unique_ptr<SpilledLogs> spill_;
   // With spill_: each worker's share of the log it feeds.
   std::vector<ScopeHistograms> worker_share_;
+  // With jobs_by_log_: each log's whole-run job results, made while the job scope was read
+  // again (histograms not kept: a sink that takes jobs by log gets none in WholeRun), and
+  // whether they were.
+  std::vector<std::vector<ScopeResult>> job_whole_;
+  bool job_whole_made_ = false;
   SlaChecker sla_;  // counts the quanta that breach o_.sla
 };
 
@@ -319,6 +337,7 @@ Status Pipeline::Stream() {
   if (!s.ok()) return s;
   prepares_ = sink_->prepares();
   job_histograms_ = sink_->reads_job_histograms();
+  job_quantum_stats_ = sink_->reads_job_quantum_stats();
   whole_hosts_ = o_.scopes[1] && sink_->reads_whole_run(ScopeKind::kHost);
   // The cluster's or hosts' results, all in before the first job's, tell the sink every
   // window of the run (ResolutionSink decides its levels from them).
@@ -346,7 +365,7 @@ Status Pipeline::Stream() {
   for (QuantumState& done : st.state) done = QuantumState(0);
   ReleaseFreeMemory();  // else kept for this thread, while workers make the job results
   if (jobs_by_log_) {
-    s = EmitJobsByLog(grid);
+    s = EmitJobsByLog(grid, st.last_end);
     if (!s.ok()) return s;
   }
   summary_->end_ms = st.last_end;
@@ -505,7 +524,7 @@ void Pipeline::MakeJobResults(const QuantumGrid& grid, int64_t q, double elapsed
   base->elapsed_s = elapsed;
   SetCoverage(mine.covered_ms, 1, grid.quantum_ms(), base);
   SetCompleteTo(mine.complete_to_ms, base);
-  SetResults(mine, o_, info_.layout, *base, all, out);
+  SetResults(mine, o_, info_.layout, *base, all, out, job_quantum_stats_);
   if (placed) {
     for (ScopeResult& r : *out) r.records = placed;
   }
@@ -533,15 +552,34 @@ void Pipeline::EmitPending(int b, StreamState* st) {
   if (st->emitted.ok()) st->emitted = EmitQuantum(state, b);
 }
 
-Status Pipeline::EmitJobsByLog(const QuantumGrid& grid) {
-  return ReplayJobsByLog(
+Status Pipeline::EmitJobsByLog(const QuantumGrid& grid, int64_t last_end) {
+  const bool whole = o_.scopes[2] && sink_->reads_whole_run(ScopeKind::kJob);
+  if (whole) job_whole_.assign(slots_.size(), {});
+  const JobWholeTaker take_whole = [&](size_t log, const ScopeHistograms& sum) {
+    Histogram all;
+    MakeWholeJobResults(log, sum, last_end, &all, &job_whole_[log]);
+    for (ScopeResult& r : job_whole_[log]) r.histogram = nullptr;
+  };
+  Status s = ReplayJobsByLog(
       *spill_, info_.logs, o_.keep_records,
       [&](size_t log, int64_t q, const ScopeHistograms& mine, std::vector<PlacedRecord>* placed,
           Histogram* all, std::vector<ScopeResult>* out) {
         ScopeResult base = slots_[log].base;  // kind, host, job, logs
         MakeJobResults(grid, q, ElapsedOf(grid.Start(q)), mine, placed, &base, all, out);
       },
-      pool_, sink_);
+      pool_, sink_, whole ? &take_whole : nullptr);
+  job_whole_made_ = whole && s.ok();
+  return s;
+}
+
+void Pipeline::MakeWholeJobResults(size_t i, const ScopeHistograms& whole, int64_t last_end,
+                                   Histogram* all, std::vector<ScopeResult>* out) const {
+  ScopeResult base = slots_[i].base;  // kind, host, job, logs
+  base.start_ms = info_.first_quantum_ms;
+  base.end_ms = last_end;
+  base.elapsed_s = 0;
+  SetCoverage(whole.covered_ms, 1, last_end - info_.first_quantum_ms, &base);
+  SetResults(whole, o_, info_.layout, base, all, out);
 }
 
 int64_t Pipeline::NextStart() const {
@@ -568,6 +606,13 @@ Status Pipeline::EmitWholeRun(int64_t last_end, QuantumState* whole) {
 }
 
 Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
+  if (job_whole_made_) {  // made while the job scope was read again (EmitJobsByLog)
+    for (const std::vector<ScopeResult>& rs : job_whole_) {
+      Status s = Emit(rs, true);
+      if (!s.ok()) return s;
+    }
+    return Status();
+  }
   // A chunk of logs is read back and its statistics made on every worker, then emitted in
   // log order: with thousands of spilled logs this replay is otherwise a serial tail.
   struct Slot {
@@ -589,12 +634,7 @@ Status Pipeline::EmitWholeRunJobs(int64_t last_end) {
         w.status = spill_->ReadWhole(i, &w.spilled, &w.bytes);
         if (!w.status.ok()) return;
       }
-      ScopeResult base = slots_[i].base;  // kind, host, job, logs
-      base.start_ms = info_.first_quantum_ms;
-      base.end_ms = last_end;
-      base.elapsed_s = 0;
-      SetCoverage(whole->covered_ms, 1, last_end - info_.first_quantum_ms, &base);
-      SetResults(*whole, o_, info_.layout, base, &w.all, &w.results);
+      MakeWholeJobResults(i, *whole, last_end, &w.all, &w.results);
     });
     for (size_t k = 0; k < n; ++k) {
       if (!work[k].status.ok()) return work[k].status;

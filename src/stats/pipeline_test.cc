@@ -284,6 +284,46 @@ TEST(Pipeline, SinksWithoutJobHistogramsGetTheSameStatistics) {
   }
 }
 
+// A sink that reads only the samples of job quanta (as push's documents with job
+// percentiles at 10 quanta): those get no percentiles, everything else is as before.
+class JobSamplesSink : public CollectingSink {
+ public:
+  bool reads_job_quantum_stats() const override { return false; }
+};
+
+TEST(Pipeline, JobQuantaGetOnlyTheirSamplesWhereNoSinkReadsMore) {
+  const std::vector<std::string> logs = Epoch2Logs();
+  PipelineOptions o;
+  o.scopes = {true, true, true};
+  for (size_t spill_min_logs : {size_t{0}, size_t{1}}) {  // in step, and spilled
+    o.spill_min_logs = spill_min_logs;
+    CollectingSink full;
+    RunSummary summary;
+    ASSERT_TRUE(RunPipeline(o, logs, &full, &summary).ok());
+    JobSamplesSink lean;
+    RunSummary lean_summary;
+    ASSERT_TRUE(RunPipeline(o, logs, &lean, &lean_summary).ok());
+    ASSERT_EQ(full.quanta.size(), lean.quanta.size());
+    int jobs = 0;
+    for (size_t i = 0; i < full.quanta.size(); ++i) {
+      const ScopeResult& f = full.quanta[i];
+      const ScopeResult& l = lean.quanta[i];
+      ASSERT_EQ(f.kind, l.kind);
+      EXPECT_EQ(f.stats.samples, l.stats.samples);
+      if (f.kind == ScopeKind::kJob) {
+        ++jobs;
+        EXPECT_TRUE(l.stats.percentile_ns.empty());
+        EXPECT_EQ(l.stats.max_ns, 0);
+      } else {
+        EXPECT_EQ(f.stats.percentile_ns, l.stats.percentile_ns);
+        EXPECT_EQ(f.stats.percentile_high_ns, l.stats.percentile_high_ns);
+      }
+    }
+    EXPECT_GT(jobs, 10);
+    EXPECT_EQ(StatValues(full.whole), StatValues(lean.whole));  // whole runs: every statistic
+  }
+}
+
 // A sink that reads the cluster's whole run only (as pctiles' summary does).
 class ClusterWholeRunSink : public CollectingSink {
  public:

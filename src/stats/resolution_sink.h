@@ -67,6 +67,8 @@ class ResolutionSink : public ResultSink {
   Status Quantum(const ScopeResult& r) override;
   Status WholeRun(const ScopeResult& r) override { return inner_->WholeRun(r); }
   bool reads_whole_run(ScopeKind kind) const override { return inner_->reads_whole_run(kind); }
+  /// Job quanta are only summed here (windows have their own statistics).
+  bool reads_job_quantum_stats() const override { return inner_->reads_job_quantum_stats(); }
   Status End(const RunSummary& summary) override;
   bool prepares() const override { return inner_->prepares(); }
   void Prepare(const ScopeResult& r, std::string* prepared) const override {

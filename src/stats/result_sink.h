@@ -157,6 +157,12 @@ class ResultSink {
   /// done, not until it is written out: a buffer less per log, and Quantum() sees
   /// `histogram == nullptr` in job results.
   virtual bool reads_job_histograms() const { return true; }
+  /// False when Quantum() reads no statistic of per-quantum job results (resolution 1) but
+  /// `stats.samples` (job percentiles start at a coarser resolution; the job quanta are
+  /// summed into its windows and written as bucket documents). Asked after Begin(): the
+  /// pipeline then computes only the samples of those results (ComputeSamplesOnly), not
+  /// their percentiles and confidence bounds, most of a push's statistics.
+  virtual bool reads_job_quantum_stats() const { return true; }
   /// False when WholeRun() ignores every result of scope `kind`: a producer may then skip
   /// those (the pipeline: the job scope's whole run read again from thousands of spilled
   /// logs, the hosts' whole-run sums; read-back: a histogram per series for the whole run).
@@ -171,6 +177,8 @@ class ResultSink {
   /// at a time (each log's quanta in time order, logs' results interleaved in a fixed
   /// order) and calls JobDone() after a log's last one, so that state kept per job series
   /// (coarser windows, bucket carries) lives for a few logs at a time, not for all of them.
+  /// The job scope's whole-run results are then made as those logs are read and come with
+  /// `histogram == nullptr` to WholeRun().
   virtual bool takes_jobs_by_log() const { return false; }
   /// With takes_jobs_by_log(): the job (host, job) has no more per-quantum results.
   virtual Status JobDone(const std::string& /*host*/, const std::string& /*job*/) {
