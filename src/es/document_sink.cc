@@ -117,16 +117,7 @@ bool DocumentSink::MergesDirections(const ScopeResult& r) const {
 Status DocumentSink::GatherJobDirection(const ScopeResult& r) {
   if (!job_parts_.any()) {
     // The fields the job's results of the quantum share (AppendCommon's); not the stats.
-    job_.start_ms = r.start_ms;
-    job_.end_ms = r.end_ms;
-    job_.elapsed_s = r.elapsed_s;
-    job_.kind = r.kind;
-    job_.host = r.host;
-    job_.job = r.job;
-    job_.direction = r.direction;
-    job_.logs = r.logs;
-    job_.coverage = r.coverage;
-    job_.partial = r.partial;
+    CopyPlace(r, &job_);
   }
   const size_t d = static_cast<size_t>(r.direction);
   mine_.clear();

@@ -68,17 +68,8 @@ void SetResults(const ScopeHistograms& h, const PipelineOptions& o, const Bucket
   auto add = [&](Direction d, const Histogram* histogram, int same_as) {
     if (n == out->size()) out->emplace_back();
     ScopeResult& r = (*out)[n++];
-    r.start_ms = base.start_ms;
-    r.end_ms = base.end_ms;
-    r.elapsed_s = base.elapsed_s;
-    r.kind = base.kind;
-    r.host = base.host;
-    r.job = base.job;
+    CopyPlace(base, &r);
     r.direction = d;
-    r.logs = base.logs;
-    r.coverage = base.coverage;
-    r.partial = base.partial;
-    r.complete_to_ms = base.complete_to_ms;
     r.straddled = h.StraddledShare(static_cast<size_t>(d));  // kAll is kLogDirections
     r.histogram = histogram;
     r.records = nullptr;
@@ -152,8 +143,8 @@ class Pipeline {
   // Log i's task in quantum q on `worker`: feeds its stream (or spill) into `mine` and,
   // for the job scope, adds that to its whole-run sum (unless spilled) and makes its
   // results (in buffer `rb`; `lb` is the buffer of `mine` when it is the log's own).
-  void FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb, double elapsed,
-               int worker, size_t i, ScopeHistograms* mine);
+  void FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb, double elapsed, int worker,
+               size_t i, ScopeHistograms* mine);
   // StreamQuantum's feeding and host sums with spilled logs whose quantum histograms
   // need not outlive it: one task per host feeds its logs into a worker's scratch one
   // after the other and adds them up, so no log keeps histograms of its own.
@@ -189,8 +180,8 @@ class Pipeline {
   Status EmitJobsByLog(const QuantumGrid& grid, int64_t last_end);
   // Log i's whole-run results from its sum `whole` over the run (`all`: room for the sum
   // over directions).
-  void MakeWholeJobResults(size_t i, const ScopeHistograms& whole, int64_t last_end,
-                           Histogram* all, std::vector<ScopeResult>* out) const;
+  void MakeWholeJobResults(size_t i, const ScopeHistograms& whole, int64_t last_end, Histogram* all,
+                           std::vector<ScopeResult>* out) const;
   // The job scope's results are made with the others, quantum by quantum.
   bool jobs_inline() const { return o_.scopes[2] && !jobs_by_log_; }
   // Whole-run statistics of every scope, after the last quantum.
@@ -475,8 +466,8 @@ void Pipeline::FeedHosts(const QuantumGrid& grid, int64_t q, size_t rb, double e
   });
 }
 
-void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb,
-                       double elapsed, int worker, size_t i, ScopeHistograms* share) {
+void Pipeline::FeedLog(const QuantumGrid& grid, int64_t q, size_t lb, size_t rb, double elapsed,
+                       int worker, size_t i, ScopeHistograms* share) {
   const bool job_scope = jobs_inline();
   LogSlot* slot = &slots_[i];
   ScopeHistograms& mine = *share;

@@ -16,6 +16,20 @@ const char* ScopeName(ScopeKind kind) {
   return "?";
 }
 
+void CopyPlace(const ScopeResult& from, ScopeResult* to) {
+  to->start_ms = from.start_ms;
+  to->end_ms = from.end_ms;
+  to->elapsed_s = from.elapsed_s;
+  to->kind = from.kind;
+  to->host = from.host;
+  to->job = from.job;
+  to->direction = from.direction;
+  to->logs = from.logs;
+  to->coverage = from.coverage;
+  to->partial = from.partial;
+  to->complete_to_ms = from.complete_to_ms;
+}
+
 void SetCoverage(int64_t covered_ms, int logs, int64_t length_ms, ScopeResult* r) {
   const int64_t whole = static_cast<int64_t>(logs) * length_ms;
   r->coverage =

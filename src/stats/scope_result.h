@@ -29,6 +29,11 @@ void SetCoverage(int64_t covered_ms, int logs, int64_t length_ms, ScopeResult* r
 /// logs end before I/Os issued in the span as slow as their slowest would have completed).
 void SetCompleteTo(int64_t complete_to_ms, ScopeResult* r);
 
+/// Copies what `from` is about into `to`: its span, scope, host, job, direction, logs,
+/// coverage, partial and complete_to_ms, the fields every result of one place and time
+/// shares; not its statistics, histogram or records.
+void CopyPlace(const ScopeResult& from, ScopeResult* to);
+
 /// The statistics of one scope and direction over one quantum (or the whole run).
 struct ScopeResult {
   int64_t start_ms = 0;
