@@ -131,18 +131,24 @@ TEST(BucketDecode, BadDocumentsSayWhatWasExpected) {
   EXPECT_FALSE(decoder.Decode(d, &h).ok());
 }
 
+// One job's quantum as the record-form tests write it (direction: the caller's).
+ScopeResult JobQuantumAt(int64_t start_ms) {
+  ScopeResult r;
+  r.start_ms = start_ms;
+  r.end_ms = start_ms + 1000;
+  r.kind = ScopeKind::kJob;
+  r.host = "h";
+  r.job = "j.1";
+  return r;
+}
+
 // The record form reads back as written: spans on the time line, whole counts, columns.
 TEST(BucketDecode, RecordFormRoundTrip) {
   RunInfo info;
   info.absolute = true;
   info.quantum_ms = 1000;
   DocumentBuilder b(info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
-  ScopeResult r;
-  r.start_ms = 1795305600000;
-  r.end_ms = r.start_ms + 1000;
-  r.kind = ScopeKind::kJob;
-  r.host = "h";
-  r.job = "j.1";
+  ScopeResult r = JobQuantumAt(1795305600000);
   r.direction = Direction::kWrite;
   PlacedRecord a, c;
   a.direction = c.direction = Direction::kWrite;
@@ -176,19 +182,19 @@ TEST(BucketDecode, BadRecordsSayWhatWasExpected) {
   BucketDecoder decoder{BucketLayout()};
   std::vector<PlacedRecord> out;
   rapidjson::Document d;
-  for (const char* bad : {R"({"records":{}})", R"({"records":[{"span":[0,0],"runs":[],"ios":[]}]})",
-                          R"({"records":[{"span":[0,5],"runs":[0,2],"ios":[1]}]})",
-                          R"({"records":[{"span":[0,5],"runs":[1900,1],"ios":[1]}]})",
-                          R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[0]}]})",
-                          R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[1.5]}]})",
-                          R"({"records":[{"span":[0,5],"hist":3}]})",
-                          R"({"records":[{"span":[0,5],"hist":"0A"}]})",
-                          R"({"records":[{"span":[0,5],"hist":"10"}]})",
-                          R"({"records":[{"span":[0,5],"hist":"11."}]})",
-                          R"({"records":[{"span":[0,5],"hist":"11~2"}]})",
-                          R"({"records":[{"span":[0,5],"hist":"11~4"}]})",
-                          R"({"records":[{"span":[0,5],"hist":"1!"}]})",
-                          R"({"records":[{"span":[0,5],"hist":"1x~_zz1"}]})"}) {
+  for (const char* bad :
+       {R"({"records":{}})", R"({"records":[{"span":[0,0],"runs":[],"ios":[]}]})",
+        R"({"records":[{"span":[0,5],"runs":[0,2],"ios":[1]}]})",
+        R"({"records":[{"span":[0,5],"runs":[1900,1],"ios":[1]}]})",
+        R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[0]}]})",
+        R"({"records":[{"span":[0,5],"runs":[0,1],"ios":[1.5]}]})",
+        R"({"records":[{"span":[0,5],"hist":3}]})", R"({"records":[{"span":[0,5],"hist":"0A"}]})",
+        R"({"records":[{"span":[0,5],"hist":"10"}]})",
+        R"({"records":[{"span":[0,5],"hist":"11."}]})",
+        R"({"records":[{"span":[0,5],"hist":"11~2"}]})",
+        R"({"records":[{"span":[0,5],"hist":"11~4"}]})",
+        R"({"records":[{"span":[0,5],"hist":"1!"}]})",
+        R"({"records":[{"span":[0,5],"hist":"1x~_zz1"}]})"}) {
     d.Parse(bad);
     const Status s = decoder.DecodeRecords(d, 0, Direction::kRead, &out);
     EXPECT_FALSE(s.ok()) << bad;
@@ -235,12 +241,6 @@ TEST(BucketDecode, RecordsOfBucketVersionOneStillRead) {
   EXPECT_EQ(back[1].counts, (Counts{{563, 1}, {565, 2}}));
 }
 
-}  // namespace
-}  // namespace fiohist
-
-namespace fiohist {
-namespace {
-
 // bucket_version 3: a job document of every direction reads back as the per-direction
 // documents did: each direction's records with its direction, in slot order whatever the
 // members' order; a smallfile run's ops by their names; a name that is no slot is an error.
@@ -249,12 +249,7 @@ TEST(BucketDecode, RecordsByDirectionRoundTrip) {
   info.absolute = true;
   info.quantum_ms = 1000;
   DocumentBuilder b(info, RunMeta{"r", {}, {}}, 1000.0, BucketForm::kCompact);
-  ScopeResult r;
-  r.start_ms = 1795305600000;
-  r.end_ms = r.start_ms + 1000;
-  r.kind = ScopeKind::kJob;
-  r.host = "h";
-  r.job = "j.1";
+  ScopeResult r = JobQuantumAt(1795305600000);
   PlacedRecord rd, wr;
   rd.direction = Direction::kRead;
   rd.span = {r.start_ms + 1, r.start_ms + 501};
