@@ -2,8 +2,8 @@
 """`fiohist push` when things go wrong mid-push, against a real Elasticsearch or OpenSearch node.
 
 1. fiohist is killed with SIGKILL in the middle of a push; pushing again ends with exactly
-   the documents of one clean push (the ids `push --out` writes), none lost, none doubled,
-   and puts back the refresh interval the killed push had turned off (and says so).
+   the documents of one clean push (the ids `push --out --bucket-form compact` writes), none
+   lost, none doubled, and puts back the refresh interval the killed push had turned off (and says so).
    Interrupted by SIGINT instead, push exits non-zero saying so, with the refresh interval
    of the run's indices restored at once.
 2. The node is killed (SIGKILL) in the middle of a push: a clear error and a non-zero exit;
@@ -100,10 +100,11 @@ env = dict(os.environ)
 env.pop("FIOHIST_ES_URL", None)
 
 def clean_ids(run):
-    """The ids of one clean push, from the NDJSON that push --out writes."""
+    """The ids of one clean push, from the NDJSON that push --out writes in the form a direct
+    push to these nodes takes (no `histogram` type: one bucket document per job and quantum)."""
     out_dir = os.path.join(work, "out-" + run)
     p = subprocess.run([FIOHIST, "push", "--quiet", "--out", out_dir, "--run", run,
-                        "--batch-docs", "100"] + common + logs,
+                        "--bucket-form", "compact", "--batch-docs", "100"] + common + logs,
                        capture_output=True, text=True, env=env)
     check(p.returncode == 0, "push --out writes the clean push's documents")
     ids = set()
