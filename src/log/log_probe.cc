@@ -20,9 +20,14 @@ Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, Log
   return ProbeLog(source, max_lines, skip_bad_lines, probe);
 }
 
-Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe) {
+Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe,
+                std::string* records) {
   const std::string& path = source.path;
   *probe = LogProbe();
+  // Records are kept only while the log may still turn out to be read whole and clean.
+  bool keep = records != nullptr && source.segment_end < 0;
+  if (records) records->clear();
+  long long kept_line = 0;  // line of the last record kept
   std::unique_ptr<LogReader> reader;
   Status s = OpenLogSource(source, &reader);
   if (!s.ok()) return s;
@@ -36,6 +41,15 @@ Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, Log
   while (seen < max_lines && reader->NextLine(&line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     bool good = ParseRecord(line, &record, &what);
+    if (keep) {
+      // The stream reads a line's head first (LogStream::ReadPeek): a line whose head it
+      // would judge otherwise, or one without its '\n', is read from the log.
+      int64_t head_time;
+      Direction head_direction;
+      keep = good && !reader->last_line_unterminated() &&
+             ParseRecordHead(line, &head_time, &head_direction) && head_time == record.time_ms &&
+             head_direction == record.direction;
+    }
     if (good && probe->empty && reader->last_line_unterminated()) {
       // A cut line can still parse (with fewer columns, which may even match a coarse
       // layout); with no complete line before it nothing tells, so it is not used.
@@ -54,10 +68,12 @@ Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, Log
                            head_time < last[static_cast<int>(head_direction)];
     if (!good && IsStatsResetLine(line, went_back, &wrapped)) {
       // fio's latency_target reset: the lines after it are not intervals of the run.
+      keep = false;
       if (skip_bad_lines) break;
       return Status::InputError(path, reader->line_number(), StatsResetMessage(wrapped));
     }
     if (!good) {
+      keep = false;
       what = ExplainBadHistLine(line, what);
       if (reader->last_line_unterminated()) {
         what = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
@@ -79,7 +95,20 @@ Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, Log
     l = record.time_ms;
     probe->stamps.push_back({record.time_ms, static_cast<double>(record.total), record.direction});
     carried.Add(record);
+    if (keep) {
+      PutRecord(record, reader->line_number() - kept_line, records);
+      kept_line = reader->line_number();
+    }
     ++seen;
+  }
+  // Kept only when the log ends here (blank lines aside).
+  while (keep && reader->NextLine(&line)) {
+    keep = line.find_first_not_of(" \t") == std::string_view::npos;
+  }
+  if (keep && reader->status().ok() && !probe->empty) {
+    probe->probed.trailing_blank_lines = reader->line_number() - kept_line;
+  } else if (records) {
+    records->clear();
   }
   probe->carried_lines = carried.Carried();
   // With --skip-bad-lines the stream reports the damage (and uses what came before it).

@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "log/grid_phase.h"
 #include "log/log_source.h"
+#include "log/probed_records.h"
 
 namespace fiohist {
 
@@ -37,12 +38,18 @@ struct LogProbe {
   int per_io_columns = 0;
   /// The lines carry the line two before them (fio's client/server bug, carried_lines.h).
   bool carried_lines = false;
+  /// The log's records kept for its stream (ProbeLog's `records`; the caller stores them).
+  ProbedRecords probed;
 };
 
 /// Reads up to `max_lines` lines of `path`. Malformed lines are errors unless
 /// `skip_bad_lines`; a file without any record is reported through `probe->empty`.
 Status ProbeLog(const std::string& path, int max_lines, bool skip_bad_lines, LogProbe* probe);
-/// The same for the log (or the one job's segment of it) of `source`.
-Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe);
+/// The same for the log (or the one job's segment of it) of `source`. With `records`, a
+/// log read whole (its end within `max_lines` records, every non-blank line a well-formed
+/// record ending in '\n', no segment) leaves its records there (PutRecord's form) and its
+/// trailing blank lines in `probe->probed`; any other log leaves `*records` empty.
+Status ProbeLog(const LogSource& source, int max_lines, bool skip_bad_lines, LogProbe* probe,
+                std::string* records = nullptr);
 
 }  // namespace fiohist

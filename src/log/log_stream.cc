@@ -21,22 +21,22 @@ LogStream::LogStream(const LogSource& source, const StreamSetup& setup)
 
 Status LogStream::BadLine(const std::string& what) {
   std::string message = what;
-  if (reader_->last_line_unterminated()) {
+  if (LastLineUnterminated()) {
     message = "last line is incomplete (no newline at the end: fio killed mid-write?): " + what;
   }
   if (!setup_.skip_bad_lines) {
-    return Status::InputError(source_.path, reader_->line_number(), message);
+    return Status::InputError(source_.path, LineNumber(), message);
   }
   ++report_.skipped_lines;
   if (report_.skipped_examples.size() < kMaxSkippedExamples) {
-    report_.skipped_examples.push_back(source_.path + ":" + std::to_string(reader_->line_number()) +
-                                       ": " + message);
+    report_.skipped_examples.push_back(source_.path + ":" + std::to_string(LineNumber()) + ": " +
+                                       message);
   }
   return Status();
 }
 
 Status LogStream::StatsReset(int wrapped) {
-  const long long line = reader_->line_number();
+  const long long line = LineNumber();
   const std::string message = StatsResetMessage(wrapped);
   if (!setup_.skip_bad_lines) return Status::InputError(source_.path, line, message);
   StatsResetTail tail;
@@ -60,9 +60,32 @@ Status LogStream::StatsReset(int wrapped) {
   return Status();
 }
 
+Status LogStream::ReadProbedPeek(bool* have) {
+  if (probed_at_ == probed_bytes_.size()) {
+    report_.blank_lines += setup_.probed.trailing_blank_lines;
+    probed_line_ += setup_.probed.trailing_blank_lines;
+    return Status();
+  }
+  const char* p = probed_bytes_.data() + probed_at_;
+  const char* end = probed_bytes_.data() + probed_bytes_.size();
+  long long step;
+  if (!GetRecord(&p, end, &record_, &step) || step < 1) {
+    return Status::Error("temporary data of " + source_.path + " read back damaged (in " +
+                         SpillFile::Directory() + ")");
+  }
+  probed_at_ = static_cast<size_t>(p - probed_bytes_.data());
+  report_.blank_lines += step - 1;  // every other line the probe passed over was blank
+  probed_line_ += step;
+  peek_time_ = record_.time_ms;
+  peek_direction_ = record_.direction;
+  *have = true;
+  return Status();
+}
+
 Status LogStream::ReadPeek(bool* have) {
   *have = false;
   if (stopped_) return Status();
+  if (probed_) return ReadProbedPeek(have);
   std::string_view line;
   while (reader_->NextLine(&line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) {
@@ -93,6 +116,7 @@ Status LogStream::ReadPeek(bool* have) {
 
 void LogStream::Close() {
   reader_.reset();
+  if (probed_) std::string().swap(probed_bytes_);
   for (auto& r : ahead_) r.reset();
 }
 
@@ -265,12 +289,13 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
   if (!r) {
     Status s = LogReader::Open(source_.path, &r);
     if (!s.ok()) return s;
-    r->SkipTo(reader_->bytes_read(), reader_->line_number());
+    // Probed records have no byte offset in the log: skipped by lines as for gzip.
+    if (!probed_) r->SkipTo(reader_->bytes_read(), reader_->line_number());
     r->set_end(source_.segment_end);
   }
   std::string_view line;
   // A gzip look-ahead starts at the top; skip to the main reader's position.
-  while (r->line_number() < reader_->line_number() && r->NextLine(&line)) {
+  while (r->line_number() < LineNumber() && r->NextLine(&line)) {
   }
   const int64_t last = model_.last(d);
   std::string what;
@@ -308,9 +333,20 @@ Status LogStream::LookAhead(Direction d, const QuantumGrid& grid, int64_t q, Dir
 Status LogStream::Prime() {
   if (opened_) return Status();
   opened_ = true;
-  Status s = OpenLogSource(source_, &reader_);
-  if (!s.ok()) return s;
-  reader_->CountReadsInto(&InputBytesRead());  // the one reader that reads the whole file
+  Status s;
+  if (setup_.probed.present()) {
+    // The probe read the whole log: its records, not the log, without a second inflate
+    // and parse (a few dozen KB per log, read from the temporary file; the buffer goes
+    // when the stream is done).
+    s = setup_.probed.file->ReadAt(setup_.probed.offset, setup_.probed.length, &probed_bytes_);
+    if (!s.ok()) return s;
+    probed_ = true;
+    InputBytesRead() += setup_.probed.file_bytes;
+  } else {
+    s = OpenLogSource(source_, &reader_);
+    if (!s.ok()) return s;
+    reader_->CountReadsInto(&InputBytesRead());  // the one reader that reads the whole file
+  }
   s = ReadPeek(&have_peek_);
   if (!s.ok()) return s;
   if (!have_peek_) {
@@ -366,7 +402,7 @@ Status LogStream::FeedLines(const QuantumGrid& grid, int64_t q, DirectionSums* o
   while (have_peek_) {
     const int64_t stamp = peek_time_ + setup_.offset_ms;
     const size_t pd = static_cast<size_t>(peek_direction_);
-    const long long line = reader_->line_number();
+    const long long line = LineNumber();
     Status s;
     if (ahead_line_[pd] != 0 && line <= ahead_line_[pd]) {
       s = SettleLookedAhead(line);
@@ -389,7 +425,7 @@ Status LogStream::SettleLookedAhead(long long line) {
     return Status();
   }
   std::string what;
-  if (!ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
+  if (!probed_ && !ParseRecord(peek_line_, &record_, &what)) return BadLine(what);
   return BadLine("time stamp out of order: " + std::to_string(record_.time_ms) + " ms between " +
                  DirectionName(peek_direction_) + " records at " +
                  std::to_string(ahead_prev_[pd] - setup_.offset_ms) + " and " +
@@ -399,7 +435,7 @@ Status LogStream::SettleLookedAhead(long long line) {
 Status LogStream::PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, DirectionSums* out,
                             DirectionFlags* touched) {
   std::string what;
-  if (!ParseRecord(peek_line_, &record_, &what)) {
+  if (!probed_ && !ParseRecord(peek_line_, &record_, &what)) {  // probed: record_ is read
     int wrapped = 0;
     const int64_t last = model_.last(peek_direction_);
     const bool went_back = last != IntervalModel::kNone && peek_time_ + setup_.offset_ms < last;
@@ -425,7 +461,7 @@ Status LogStream::PlaceLine(int64_t stamp, const QuantumGrid& grid, int64_t q, D
                      " ms is before the previous " + DirectionName(d) + " record at " +
                      std::to_string(model_.last(d) - setup_.offset_ms) + " ms");
     case IntervalModel::Verdict::kPlaced:
-      Accept(record_, placement, reader_->last_line_unterminated(), grid, q, out, touched);
+      Accept(record_, placement, LastLineUnterminated(), grid, q, out, touched);
       break;
   }
   return Status();

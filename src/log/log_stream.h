@@ -19,6 +19,7 @@
 #include "log/log_report.h"
 #include "log/log_source.h"
 #include "log/placed_record.h"
+#include "log/probed_records.h"
 #include "log/quantum_grid.h"
 #include "log/record_stream.h"
 
@@ -52,6 +53,8 @@ struct StreamSetup {
   /// The run's grid (place_issue only: the issue streams read ahead on it).
   int64_t grid_origin_ms = 0;
   int64_t grid_quantum_ms = 1000;
+  /// The log's records as its probe kept them (none: the log is read).
+  ProbedRecords probed;
 };
 
 /// Streams one log in time order, handing out what it contributes to each quantum.
@@ -169,10 +172,22 @@ class LogStream : public RecordStream {
   void UpdateNextStart();
   // Drops the readers (their buffers) once the file is done.
   void Close();
+  // The main reader's line number and whether its last line lacked its '\n' (the probed
+  // records' when reading them).
+  long long LineNumber() const { return probed_ ? probed_line_ : reader_->line_number(); }
+  bool LastLineUnterminated() const { return !probed_ && reader_->last_line_unterminated(); }
+  // ReadPeek from the probed records: record_ is the peeked line's record.
+  Status ReadProbedPeek(bool* have);
 
   LogSource source_;
   StreamSetup setup_;
   std::unique_ptr<LogReader> reader_;
+  // Reading the probed records (setup_.probed) instead of the log: their bytes, the next
+  // one's place in them, and the line last read.
+  bool probed_ = false;
+  std::string probed_bytes_;
+  size_t probed_at_ = 0;
+  long long probed_line_ = 0;
   IntervalModel model_;
   LogRecord record_;
   // --repair-client-logs: the differences, and the record Accept() repaired.

@@ -315,6 +315,10 @@ Status Pipeline::Stream() {
   WorkerPool pool(o_.threads);
   pool_ = &pool;
   SpillLogs(grid);
+  // What the probes kept of the logs served the spill: logs read in step (a spill that
+  // failed) are read from their files, as the errors they report name them.
+  for (StreamSetup& setup : layout_.setups) setup.probed = ProbedRecords();
+  layout_.probed_files.clear();
   OpenStreams();
   const std::vector<size_t> host_begin = HostRanges();
   for (LogSlot& slot : slots_) {

@@ -1,5 +1,7 @@
 #include "stats/run_layout.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -22,6 +24,12 @@ namespace {
 
 // Enough lines to see several records of each direction.
 constexpr int kProbeLines = 64;
+
+// The size of the file at `path` (0 when it cannot be told): progress counts it.
+uint64_t ProbedLogFileBytes(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
 
 // Logs are added up only when they share the first log's layout and kind of stamps.
 Status CheckLikeFirst(const LogSource& src, const LogProbe& probe, const LogSource& first,
@@ -54,7 +62,8 @@ class Planner {
         setups_(layout->setups),
         json_specs_(layout->json_specs),
         jsons_(layout->jsons),
-        matches_(layout->matches) {}
+        matches_(layout->matches),
+        probed_files_(layout->probed_files) {}
 
   // Which logs, their layout and time line, and each one's stream setup.
   Status Layout(const std::vector<std::string>& paths);
@@ -81,6 +90,9 @@ class Planner {
   void SetAnchor();
   // One stream setup per log: its layout, first interval and place on the time line.
   Status MakeSetups(const std::vector<LogProbe>& probes);
+  // One temporary file per probing worker for the records of logs probed whole; false
+  // (and none) when one cannot be made.
+  bool MakeProbedFiles(int workers);
   // The quantum grid's origin (PlanGrid, from the probed records' ends) and the hosts far
   // from its edges.
   void ChooseGrid(const std::vector<LogProbe>& probes);
@@ -107,6 +119,7 @@ class Planner {
   std::vector<FioJsonSpec>& json_specs_;
   std::vector<FioJsonOutput>& jsons_;
   std::vector<FioJsonMatch>& matches_;
+  std::vector<std::unique_ptr<SpillFile>>& probed_files_;
   LogPlacement placed_;
   bool per_io_unit_noted_ = false;
   int carried_ = 0;  // logs showing fio's client/server bug
@@ -164,11 +177,34 @@ Status Planner::ProbeLogs(const std::vector<LogSource>& sources, std::vector<Log
   std::vector<LogProbe> all(sources.size());
   std::vector<Status> statuses(sources.size());
   WorkerPool pool(sources.size() > 1 ? o_.threads : 1);
-  pool.ParallelFor(sources.size(), [&](int, size_t i) {
-    statuses[i] = sources[i].per_io
-                      ? ProbePerIoLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i])
-                      : ProbeLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i]);
+  // Logs that will be spilled keep what their probe parsed where it read them whole (short
+  // logs: 30 s of 1 s records is 60 lines), in a temporary file per worker: the spill then
+  // reads that instead of inflating and parsing each log again (ProbedRecords).
+  const bool keep = o_.spill_min_logs > 0 && sources.size() >= o_.spill_min_logs &&
+                    !o_.place_issue && MakeProbedFiles(pool.size());
+  std::vector<std::string> kept_bytes(static_cast<size_t>(pool.size()));
+  pool.ParallelFor(sources.size(), [&](int worker, size_t i) {
+    if (sources[i].per_io) {
+      statuses[i] = ProbePerIoLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i]);
+      return;
+    }
+    std::string* bytes = keep ? &kept_bytes[static_cast<size_t>(worker)] : nullptr;
+    statuses[i] = ProbeLog(sources[i], kProbeLines, o_.skip_bad_lines, &all[i], bytes);
+    if (!statuses[i].ok() || bytes == nullptr || bytes->empty()) return;
+    SpillFile& file = *probed_files_[static_cast<size_t>(worker)];
+    ProbedRecords& probed = all[i].probed;
+    probed.offset = file.size();
+    probed.length = bytes->size();
+    if (!file.Append(*bytes).ok()) return;  // the log is read again, as without keeping
+    probed.file = &file;
+    probed.file_bytes = ProbedLogFileBytes(sources[i].path);
   });
+  for (std::unique_ptr<SpillFile>& f : probed_files_) {
+    if (f->Flush().ok()) continue;
+    for (LogProbe& p : all) p.probed = ProbedRecords();  // every log is read again
+    probed_files_.clear();
+    break;
+  }
   std::vector<LogSource> kept;
   // The first histogram log decides the layout (per-I/O logs are binned into it); with
   // none, fio 3's (or --layout's).
@@ -439,9 +475,22 @@ Status Planner::MakeSetups(const std::vector<LogProbe>& probes) {
       setup.floor_ms = placed_.floor_ms[i];  // relative stamps count from the job's start
       setup.floor_is_job_start = info_.anchor == "fio-json" || info_.anchor == "start-time";
     }
+    setup.probed = probes[i].probed;
     setups_.push_back(setup);
   }
   return Status();
+}
+
+bool Planner::MakeProbedFiles(int workers) {
+  probed_files_.clear();
+  for (int w = 0; w < workers; ++w) {
+    probed_files_.push_back(std::make_unique<SpillFile>());
+    if (!probed_files_.back()->Create().ok()) {
+      probed_files_.clear();
+      return false;
+    }
+  }
+  return true;
 }
 
 void Planner::ChooseGrid(const std::vector<LogProbe>& probes) {

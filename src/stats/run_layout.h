@@ -3,9 +3,11 @@
 // quantum grid that suits their records.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "base/spill_file.h"
 #include "base/status.h"
 #include "log/fio_json.h"
 #include "log/log_stream.h"
@@ -26,6 +28,10 @@ struct RunLayout {
   std::vector<FioJsonSpec> json_specs;
   std::vector<FioJsonOutput> jsons;
   std::vector<FioJsonMatch> matches;
+  /// The temporary files holding the records of logs their probe read whole (one per
+  /// probing worker; StreamSetup::probed points into them): made when the logs will be
+  /// spilled (PipelineOptions::spill_min_logs), so that the spill does not read them again.
+  std::vector<std::unique_ptr<SpillFile>> probed_files;
 };
 
 /// Lays out the run of the logs at `paths`: probes each, keeps those with records (an empty

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "base/varint.h"
+#include "log/probed_records.h"
 #include "log/record_stream.h"
 
 namespace fiohist {
@@ -34,40 +35,6 @@ bool GetShareFlags(const char** p, const char* end, ScopeHistograms* share) {
   if (!GetSignedVarint(p, end, &share->covered_ms)) return false;
   for (double& s : share->straddled) {
     if (!GetDouble(p, end, &s)) return false;
-  }
-  return true;
-}
-
-// A record's counts: how many, then (column step, count) pairs.
-void PutCounts(const std::vector<std::pair<uint32_t, uint64_t>>& counts, std::string* out) {
-  // Encoded into room made once per thread, not appended byte by byte: every record of
-  // every log passes here. The room (10 bytes a varint) is several times what is written;
-  // growing `out` by it zero-filled it for each record (2 % of `push --out`'s instructions).
-  thread_local std::vector<char> room;
-  const size_t most = kMaxVarintBytes * (1 + 2 * counts.size());
-  if (room.size() < most) room.resize(most);
-  char* p = EncodeVarint(counts.size(), room.data());
-  uint32_t previous = 0;
-  for (const auto& [column, count] : counts) {
-    p = EncodeVarint(column - previous, p);
-    previous = column;
-    p = EncodeVarint(count, p);
-  }
-  out->append(room.data(), static_cast<size_t>(p - room.data()));
-}
-
-bool GetCounts(const char** p, const char* end,
-               std::vector<std::pair<uint32_t, uint64_t>>* counts) {
-  uint64_t n;
-  if (!GetVarint(p, end, &n) || n > static_cast<uint64_t>(end - *p)) return false;
-  counts->resize(n);
-  uint64_t column = 0;
-  for (auto& [c, count] : *counts) {
-    uint64_t delta;
-    if (!GetVarint(p, end, &delta) || !GetVarint(p, end, &count)) return false;
-    column += delta;
-    if (column >= static_cast<uint64_t>(Histogram::kMaxColumns)) return false;
-    c = static_cast<uint32_t>(column);
   }
   return true;
 }
