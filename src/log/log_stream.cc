@@ -258,7 +258,7 @@ void LogStream::AddPart(Direction direction,
   const size_t d = static_cast<size_t>(direction);
   const double w = grid.Weight(span, q);
   if (w > 0 && !counts.empty()) {
-    (*out)[d].AddWeighted(counts, w);
+    if (out) (*out)[d].AddWeighted(counts, w);
     if (observer_) observer_(direction, counts, w);
   }
   if (w > 0 && w < 1) straddled_[d] += std::min(w, 1 - w) * total;
@@ -377,7 +377,7 @@ void LogStream::FeedPending(const QuantumGrid& grid, int64_t q, DirectionSums* o
     const int d = static_cast<int>(p.direction);
     if (w > 0) {
       if (!p.counts.empty()) {
-        (*out)[d].AddWeighted(p.counts, w);
+        if (out) (*out)[d].AddWeighted(p.counts, w);
         if (observer_) observer_(p.direction, p.counts, w);
       }
       (*touched)[d] = true;

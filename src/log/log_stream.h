@@ -80,8 +80,9 @@ class LogStream : public RecordStream {
   /// Opens the file and reads up to the first record.
   Status Prime() override;
 
-  /// Adds this log's share of quantum `q` to `out[direction]` and sets `touched[d]` for
-  /// every direction with a span overlapping the quantum. Quanta must come in order. With
+  /// Adds this log's share of quantum `q` to `out[direction]` (`out` null: to the addition
+  /// observer alone) and sets `touched[d]` for every direction with a span overlapping the
+  /// quantum. Quanta must come in order. With
   /// `placed`, appends every record whose span starts in the quantum (bucket documents).
   Status Feed(const QuantumGrid& grid, int64_t q, DirectionSums* out, DirectionFlags* touched,
               std::vector<PlacedRecord>* placed = nullptr) override;
@@ -106,6 +107,8 @@ class LogStream : public RecordStream {
   void set_addition_observer(AdditionObserver observer) override {
     observer_ = std::move(observer);
   }
+  /// Feed()'s `out` may be null.
+  bool feeds_without_sums() const override { return true; }
 
   /// The file and its host and job.
   const LogSource& source() const override { return source_; }

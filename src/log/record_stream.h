@@ -65,6 +65,9 @@ class RecordStream {
   static constexpr int64_t kCompleteToAll = INT64_MAX;
   /// Sets the observer of Feed()'s additions (none by default).
   virtual void set_addition_observer(AdditionObserver observer) = 0;
+  /// True when Feed() may be given no `out` (null): the additions then go to the observer
+  /// alone, which is all SpilledLogs keeps of them.
+  virtual bool feeds_without_sums() const { return false; }
   /// The file and its host and job.
   virtual const LogSource& source() const = 0;
   /// What reading the file came to so far (complete once done()).
