@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <array>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "base/test_util.h"
 
@@ -222,6 +224,47 @@ TEST(LogStreamTest, NoLateIosWithTheLookAhead) {
   LogStream stream(Source(WriteTempFile("nolate_clat_hist.1.log", StalledWrites())), TwoColumns());
   FeedAll(&stream, QuantumGrid(0, 1000));
   EXPECT_EQ(stream.report().late_ios, 0);
+}
+
+// Fed without sums (as SpilledLogs feeds it), the stream tells its observer the same
+// additions, and sets the same flags, coverage and straddled I/Os, as when it adds them up.
+TEST(LogStreamTest, FedWithoutSumsTellsTheObserverTheSame) {
+  const std::string path = WriteTempFile("nosums_clat_hist.1.log", StalledWrites());
+  const QuantumGrid grid(0, 1000);
+  struct Fed {
+    std::vector<std::string> additions;  // quantum, direction, weight, counts
+    std::vector<LogStream::DirectionFlags> touched;
+    std::vector<int64_t> covered;
+    std::vector<std::array<double, kLogDirections>> straddled;
+  } fed[2];
+  for (int k = 0; k < 2; ++k) {
+    LogStream stream(Source(path), TwoColumns());
+    ASSERT_EQ(stream.feeds_without_sums(), true);
+    int64_t q = 0;
+    stream.set_addition_observer(
+        [&](Direction d, const std::vector<std::pair<uint32_t, uint64_t>>& counts, double w) {
+          std::string a = std::to_string(q) + " " + DirectionName(d) + " " + std::to_string(w);
+          for (const auto& [c, n] : counts) a += " " + std::to_string(c) + ":" + std::to_string(n);
+          fed[k].additions.push_back(a);
+        });
+    ASSERT_TRUE(stream.Prime().ok());
+    q = grid.IndexOf(stream.next_start_ms());
+    while (!stream.done()) {
+      LogStream::DirectionSums sums;
+      LogStream::DirectionFlags touched{};
+      ASSERT_TRUE(stream.Feed(grid, q, k == 0 ? &sums : nullptr, &touched).ok());
+      fed[k].touched.push_back(touched);
+      fed[k].covered.push_back(stream.covered_ms(q));
+      fed[k].straddled.push_back(stream.straddled_ios(q));
+      if (stream.done()) break;
+      q = std::max(q + 1, grid.IndexOf(stream.next_start_ms()));
+    }
+  }
+  EXPECT_FALSE(fed[0].additions.empty());
+  EXPECT_EQ(fed[1].additions, fed[0].additions);
+  EXPECT_EQ(fed[1].touched, fed[0].touched);
+  EXPECT_EQ(fed[1].covered, fed[0].covered);
+  EXPECT_EQ(fed[1].straddled, fed[0].straddled);
 }
 
 }  // namespace
