@@ -113,6 +113,10 @@ const std::vector<Field>& ResultFields() {
       // A job document of bucket_version 3 (one per job and quantum, `records` an object by
       // direction): each direction's `samples`, by direction name, in _source only.
       {"samples_by_direction", FieldType::kObject, kInBuckets},
+      // A job document of bucket_version 4 (one per job and window of 10 quanta): per
+      // quantum with records, its offset_ms from @timestamp, samples, samples_by_direction,
+      // records (by direction) and coverage, in _source only.
+      {"quanta", FieldType::kObject, kInBuckets},
   };
   return fields;
 }
