@@ -739,35 +739,31 @@ void DocumentBuilder::AppendJobRecords(const ScopeResult& r, const JobQuantumRec
   char* p = out.Room(room);
   // Each direction's own share, as its per-direction document had it (a direction can have
   // I/Os in the quantum without a record starting there).
-  p = Put(p, samples_by_direction_key_);
-  char c = '{';
-  for (size_t d = 0; d < parts.present.size(); ++d) {
-    if (!parts.present[d]) continue;
-    *p++ = c;
-    c = ',';
-    p = Put(p, direction_key_json_[d]);
-    p = PutNum(p, parts.samples[d]);
-  }
-  *p++ = '}';
+  p = PutByDirection(p, parts, true);
   p = Put(p, buckets_head_);
   p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
   p = PutTime(p, end_ms, info_.absolute);
-  p = Put(p, records_key_);
-  c = '{';
-  for (size_t d = 0; d < parts.present.size(); ++d) {
-    if (!parts.present[d]) continue;
-    *p++ = c;
-    c = ',';
-    p = Put(p, direction_key_json_[d]);
-    p = Put(p, parts.records[d]);
-  }
-  *p++ = '}';
+  p = PutByDirection(p, parts, false);
   if (r.coverage != 1) {  // the job's, whatever the direction
     p = Put(p, coverage_key_);
     p = PutNum(p, r.coverage);
   }
   *p++ = '}';
   out.Done(p);
+}
+
+char* DocumentBuilder::PutByDirection(char* p, const JobQuantumRecords& parts, bool samples) const {
+  p = Put(p, samples ? samples_by_direction_key_ : records_key_);
+  char c = '{';
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    *p++ = c;
+    c = ',';
+    p = Put(p, direction_key_json_[d]);
+    p = samples ? PutNum(p, parts.samples[d]) : Put(p, parts.records[d]);
+  }
+  *p++ = '}';
+  return p;
 }
 
 JobWindowRecords::Quantum& JobWindowRecords::At(int64_t start_ms, int64_t end_ms, double coverage) {
@@ -832,26 +828,8 @@ void DocumentBuilder::AppendJobWindow(const ScopeResult& r, const JobWindowRecor
     p = Put(p, common_keys_[kSamplesKey]);
     p = PutNum(p, quantum_samples);
     // As AppendJobRecords writes them for one quantum.
-    p = Put(p, samples_by_direction_key_);
-    char c = '{';
-    for (size_t d = 0; d < parts.present.size(); ++d) {
-      if (!parts.present[d]) continue;
-      *p++ = c;
-      c = ',';
-      p = Put(p, direction_key_json_[d]);
-      p = PutNum(p, parts.samples[d]);
-    }
-    *p++ = '}';
-    p = Put(p, records_key_);
-    c = '{';
-    for (size_t d = 0; d < parts.present.size(); ++d) {
-      if (!parts.present[d]) continue;
-      *p++ = c;
-      c = ',';
-      p = Put(p, direction_key_json_[d]);
-      p = Put(p, parts.records[d]);
-    }
-    *p++ = '}';
+    p = PutByDirection(p, parts, true);
+    p = PutByDirection(p, parts, false);
     if (q.coverage != 1) {
       p = Put(p, coverage_key_);
       p = PutNum(p, q.coverage);

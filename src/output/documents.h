@@ -146,6 +146,9 @@ class DocumentBuilder {
                     const std::string* direction_json = nullptr) const;
   // AppendId; a bucket document's series without its direction where `direction` is false.
   void AppendSeriesId(DocKind kind, const ScopeResult& r, bool direction, std::string* out) const;
+  // `samples_by_direction` (`samples`) or `records` of `parts`: an object by direction name
+  // of the directions present (AppendJobRecords, AppendJobWindow).
+  char* PutByDirection(char* p, const JobQuantumRecords& parts, bool samples) const;
   // Bytes AppendCommon may write for `r`.
   size_t CommonRoom(const ScopeResult& r) const;
 

@@ -156,7 +156,7 @@ const std::vector<Field>& RunFields() {
       {"job_resolution", FieldType::kInteger, kInRuns},
       // How the run's bucket documents are coded (kBucketVersion; absent: 1, records as
       // runs/ios arrays; 2: records as `hist` strings; 3: a job's directions of a quantum
-      // in one record-form document).
+      // in one record-form document; 4: a job's quanta of a window of 10 in one).
       {"bucket_version", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},
