@@ -135,7 +135,8 @@ bound() {
     printf "%.1f s (fiohist alone %.1f s on %d cores; fiohist + nodes %.1f s on %d cores)", (a > b ? a : b), a, u, b, p}'
 }
 
-# timed OUT ERR cmd...: runs cmd under `ulimit -n 1024`, prints "wall_s cpu_s rc".
+# timed OUT ERR cmd...: runs cmd under `ulimit -n 1024`, prints "wall_s cpu_s user_s rc
+# peak_rss_mb".
 timed() {
   python3 - "$@" <<'EOF'
 import resource, subprocess, sys, time
@@ -146,7 +147,8 @@ with open(out, "w") as o, open(err, "w") as e:
                          stdout=o, stderr=e)
 wall = time.time() - t
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.1f %.1f %.1f %d" % (wall, ru.ru_utime + ru.ru_stime, ru.ru_utime, rc))
+print("%.1f %.1f %.1f %d %.0f" % (wall, ru.ru_utime + ru.ru_stime, ru.ru_utime, rc,
+                                 ru.ru_maxrss / 1024))
 EOF
 }
 
@@ -155,16 +157,16 @@ row() { ROWS+=("$(printf '%-34s %s' "$1" "$2")"); }
 mb() { awk -v b="$1" 'BEGIN{printf "%.1f MB", b/1e6}'; }
 
 # push_once LABEL BIN URL PIDS...: one measured push of the whole corpus by BIN into a clean
-# prefix; prints "wall fiohist_cpu fiohist_user node_cpu_until_idle docs".
+# prefix; prints "wall fiohist_cpu fiohist_user node_cpu_until_idle docs fiohist_peak_rss_mb".
 push_once() {
   local label=$1 bin=$2 url=$3 first=${3%%,*}
   shift 3
-  local pids=("$@") jvm0 jvm1 wall cpu user rc docs
+  local pids=("$@") jvm0 jvm1 wall cpu user rc rss docs
   curl -s -o /dev/null -X DELETE "$first/$PREFIX-*?ignore_unavailable=true" || true
   settle "${pids[@]}"
   jvm0=$(jvm_cpu "${pids[@]}")
   log "$label: pushing $N logs ($bin; load average $(cut -d' ' -f1 /proc/loadavg))"
-  read -r wall cpu user rc < <(timed "$WORK/push.out" "$WORK/push.err" "$bin" push \
+  read -r wall cpu user rc rss < <(timed "$WORK/push.out" "$WORK/push.err" "$bin" push \
     --es-url "$url" --index-prefix "$PREFIX" --run "$RUN" --start-time "$START" --quiet \
     "${PUSH_ARGS[@]}" "${LOGS[@]}")
   [ "$rc" = 0 ] || { tail -5 "$WORK/push.err" >&2; die "$label: push exited $rc"; }
@@ -173,7 +175,7 @@ push_once() {
   curl -s -o /dev/null -X POST "$first/$PREFIX-*/_refresh"
   docs=$(curl -s "$first/$PREFIX-*/_count" | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
   log "$label: wall $wall s, fiohist $cpu CPU s, nodes $(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.1f", b - a}') CPU s, $docs documents"
-  echo "$wall $cpu $user $(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.2f", b - a}') $docs"
+  echo "$wall $cpu $user $(awk -v a="$jvm0" -v b="$jvm1" 'BEGIN{printf "%.2f", b - a}') $docs $rss"
 }
 # median of the arguments
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -201,12 +203,13 @@ measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: warm, push, 
   # always first); the store is measured after each binary's last push.
   local names=("") bins=("$FIOHIST") i rep
   if [ -n "$COMPARE" ]; then names=("main: " "new: "); bins=("$COMPARE" "$FIOHIST"); fi
-  local -A walls cpus users nodes docs_of
+  local -A walls cpus users nodes docs_of rsss
   for rep in $(seq "$REPS"); do
     for i in "${!bins[@]}"; do
       local r
       r=($(push_once "$label ${names[$i]}(push $rep of $REPS)" "${bins[$i]}" "$url" "${pids[@]}"))
-      [ "${#r[@]}" = 5 ] || die "$label: a measured push failed"
+      [ "${#r[@]}" = 6 ] || die "$label: a measured push failed"
+      rsss[$i]+="${r[5]} "
       walls[$i]+="${r[0]} "; cpus[$i]+="${r[1]} "; users[$i]+="${r[2]} "; nodes[$i]+="${r[3]} "
       docs_of[$i]=${r[4]}
       [ "$rep" = "$REPS" ] && store_rows "$label${names[$i]:+ ${names[$i]%: }}" "$first" "${docs_of[$i]}"
@@ -221,6 +224,7 @@ measure() {  # $1 = label, $2 = URL (comma list), $3.. = node pids: warm, push, 
     row "$n: fiohist CPU (user+sys)" "$cpu s ($user user; each: ${cpus[$i]% })"
     row "$n: nodes' CPU (${#pids[@]} JVMs)" "$node s until idle ($(awk -v c="$node" -v d="$docs" 'BEGIN{printf "%.0f", c / d * 1e6}') us per document; each: ${nodes[$i]% })"
     row "$n: idle-machine wall bound" "$(bound "$cpu" "$node")"
+    row "$n: fiohist peak RSS" "$(median ${rsss[$i]}) MB (each: ${rsss[$i]% })"
   done
 }
 
@@ -260,7 +264,7 @@ for t in "${WANT[@]}"; do
   case "$t" in
     out)
       load=$(cut -d' ' -f1 /proc/loadavg)
-      read -r wall cpu user rc < <(timed "$WORK/out.out" "$WORK/out.err" "$FIOHIST" push \
+      read -r wall cpu user rc rss < <(timed "$WORK/out.out" "$WORK/out.err" "$FIOHIST" push \
         --out "$WORK/out" --run "$RUN" --start-time "$START" --quiet "${PUSH_ARGS[@]}" \
         "${LOGS[@]}")
       [ "$rc" = 0 ] || die "push --out exited $rc"
@@ -268,6 +272,7 @@ for t in "${WANT[@]}"; do
       row "push --out: files" "$(mb "$OUT_BYTES") ($(awk -v a="$OUT_BYTES" -v b="$GZ_BYTES" 'BEGIN{printf "%.2fx", a/b}') the gzipped logs), $(ls "$WORK/out" | wc -l) files"
       row "push --out: wall" "$wall s (load average $load before it)"
       row "push --out: fiohist CPU (user+sys)" "$cpu s ($user user)"
+      row "push --out: fiohist peak RSS" "$rss MB"
       row "push --out: idle-machine wall bound" "$(bound "$cpu" 0)"
       rm -rf "$WORK/out" ;;
     node)

@@ -46,12 +46,15 @@ bool LoadedDocumentRun(const std::string& source, std::string* run) {
 }
 
 /// The bucket_version a document of the files shows, 0 when it shows none: a bucket
-/// document's records are an object by direction in one per job and quantum
-/// (kMergedBucketVersion), else per direction (kBucketVersion); a run document says it
-/// (absent: 1). The files are fiohist's own output, so the keys are found by their text.
+/// document holds a job's window of quanta (kWindowBucketVersion: push --out
+/// --bucket-form compact), or its records are an object by direction in one per job and
+/// quantum (kMergedBucketVersion), else per direction (kBucketVersion); a run document
+/// says it (absent: 1). The files are fiohist's own output, so the keys are found by
+/// their text.
 int FilesBucketVersion(const std::string& index, const std::string& source,
                        const std::string& buckets, const std::string& runs) {
   if (index.compare(0, buckets.size(), buckets) == 0) {
+    if (source.find("\"quanta\":[") != std::string::npos) return kWindowBucketVersion;
     return source.find("\"records\":{") != std::string::npos ? kMergedBucketVersion
                                                              : kBucketVersion;
   }

@@ -377,8 +377,12 @@ Status BucketReader::Read(const BucketQuery& query,
   std::unique_ptr<RecordRegrid> regrid;  // record-form documents' records, placed again
   std::vector<PlacedRecord> records;     // reused
   StoredQuantum q;
-  // One document, in time, host, job and direction order.
-  auto handle = [&](const rapidjson::Value& hit) -> Status {
+  // One document, in time, host, job and direction order, or one quantum of a window
+  // document (kWindowBucketVersion; `part`, starting at `start_ms`, null for a window without
+  // quanta): `flush_ms`, the start of the documents still to come, says which quanta of the
+  // regrid are complete; `count`: the document's first part.
+  auto handle_part = [&](const rapidjson::Value& hit, int64_t flush_ms, int64_t start_ms,
+                         bool window, const rapidjson::Value* part, bool count) -> Status {
     Status s;
     const auto& src = hit["_source"];
     const std::string where = "bucket document " + std::string(hit["_id"].GetString());
@@ -400,7 +404,7 @@ Status BucketReader::Read(const BucketQuery& query,
       s = begin(run);
       if (!s.ok()) return s;
     }
-    q.start_ms = hit["sort"][0].GetInt64();
+    q.start_ms = start_ms;
     const double quantum_s =
         src.HasMember("quantum_s") && src["quantum_s"].IsNumber() ? src["quantum_s"].GetDouble()
                                                                   : 0;
@@ -416,23 +420,35 @@ Status BucketReader::Read(const BucketQuery& query,
     // Quanta before this document, and this quantum's series sorted before this one, are
     // complete: no later record starts before it or belongs to them.
     if (regrid) {
-      s = regrid->FlushBefore(q.start_ms, q.host, q.job, each);
+      s = regrid->FlushBefore(flush_ms, q.host, q.job, each);
       if (!s.ok()) return s;
     }
-    ++documents_;
-    if (progress_ != nullptr) progress_->documents.fetch_add(1, std::memory_order_relaxed);
-    if (BucketDecoder::HasRecords(src)) {
+    if (count) {
+      ++documents_;
+      if (progress_ != nullptr) progress_->documents.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (window || BucketDecoder::HasRecords(src)) {
       if (!regrid) {
         if (run.quantum_ms <= 0) return Status::Error(where + ": expected quantum_s > 0");
         regrid = std::make_unique<RecordRegrid>(QuantumGrid(q.start_ms, run.quantum_ms),
                                                 query.from_ms, query.to_ms);
       }
+      if (window && part == nullptr) return Status();
       records.clear();
-      // bucket_version 3: one document of the job's quantum holds each of its directions.
-      s = BucketDecoder::HasRecordsByDirection(src)
-              ? decoder->DecodeRecordsByDirection(src, q.start_ms, run.directions, &records)
+      // bucket_version 3: one document of the job's quantum holds each of its directions;
+      // 4: each quantum of a window document does.
+      s = window || BucketDecoder::HasRecordsByDirection(src)
+              ? decoder->DecodeRecordsByDirection(window ? *part : src, q.start_ms, run.directions,
+                                                  &records)
               : decoder->DecodeRecords(src, q.start_ms, q.direction, &records);
       if (!s.ok()) return Status::Error(where + ": " + s.message());
+      if (window && q.start_ms < query.from_ms) {
+        // A quantum of a window that starts before the query's: only records reaching into
+        // it count, as per-quantum documents were read (records_end > from).
+        int64_t end_ms = q.start_ms;
+        for (const PlacedRecord& rec : records) end_ms = std::max(end_ms, rec.span.end_ms);
+        if (end_ms <= query.from_ms) return Status();
+      }
       for (const PlacedRecord& rec : records) regrid->Add(q.host, q.job, rec);
       return Status();
     }
@@ -440,6 +456,49 @@ Status BucketReader::Read(const BucketQuery& query,
     s = decoder->Decode(src, &q.histogram);
     if (!s.ok()) return Status::Error(where + ": " + s.message());
     return each(q);
+  };
+  // A document's parts: itself, or a window document's quanta (within the query's time).
+  struct Part {
+    int64_t start_ms;
+    const rapidjson::Value* hit;
+    bool window;
+    const rapidjson::Value* quantum;  // of a window document; null for none
+    bool first;                       // the document's first part
+  };
+  std::vector<std::pair<int64_t, const rapidjson::Value*>> quanta;  // reused
+  const auto parts_of = [&](const rapidjson::Value& hit, std::vector<Part>* out) -> Status {
+    const int64_t t = hit["sort"][0].GetInt64();
+    const auto& src = hit["_source"];
+    if (!BucketDecoder::HasQuanta(src)) {
+      out->push_back(Part{t, &hit, false, nullptr, true});
+      return Status();
+    }
+    quanta.clear();
+    Status s = BucketDecoder::WindowQuanta(src, t, &quanta);
+    if (!s.ok()) {
+      return Status::Error("bucket document " + std::string(hit["_id"].GetString()) + ": " +
+                           s.message());
+    }
+    bool first = true;
+    for (const auto& [start_ms, quantum] : quanta) {
+      if (start_ms >= query.to_ms) break;
+      out->push_back(Part{start_ms, &hit, true, quantum, first});
+      first = false;
+    }
+    if (first) out->push_back(Part{t, &hit, true, nullptr, true});
+    return Status();
+  };
+  // One document on its own (documents of one time paged through ReadQuantum): a window
+  // document's quanta one after another, the regrid's quanta complete before its start.
+  std::vector<Part> doc_parts;  // reused
+  auto handle = [&](const rapidjson::Value& hit) -> Status {
+    doc_parts.clear();
+    Status s = parts_of(hit, &doc_parts);
+    for (const Part& p : doc_parts) {
+      if (!s.ok()) break;
+      s = handle_part(*p.hit, hit["sort"][0].GetInt64(), p.start_ms, p.window, p.quantum, p.first);
+    }
+    return s;
   };
   // The server sorts by time only: a sort on the keyword fields costs it seconds a page
   // (Elasticsearch 8.19, 250 k documents: 5-10 s for 1000 hits against 0.2 s by time).
@@ -491,8 +550,18 @@ Status BucketReader::Read(const BucketQuery& query,
                        const int64_t ta = sort_values(*a), tb = sort_values(*b);
                        return ta != tb ? ta < tb : SeriesKey(*a) < SeriesKey(*b);
                      });
+    // Window documents (kWindowBucketVersion) of a time are all in the page: their quanta
+    // go quantum by quantum in host and job order, as per-quantum documents came, so the
+    // regrid holds about one quantum of every job, not a window of them.
+    std::vector<Part> parts;
     for (const rapidjson::Value* hit : order) {
-      s = handle(*hit);
+      s = parts_of(*hit, &parts);
+      if (!s.ok()) return s;
+    }
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const Part& a, const Part& b) { return a.start_ms < b.start_ms; });
+    for (const Part& p : parts) {
+      s = handle_part(*p.hit, p.start_ms, p.start_ms, p.window, p.quantum, p.first);
       if (!s.ok()) return s;
     }
     if (!full) break;

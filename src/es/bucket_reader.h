@@ -53,7 +53,9 @@ struct BucketReadProgress {
 /// Pages through one run's bucket documents of its finest stored scope (job, else host,
 /// else cluster) and its real directions (`all` only where nothing else was stored),
 /// sorted by time, host, job and direction (search_after), decoding each in any form
-/// fiohist wrote (BucketDecoder).
+/// fiohist wrote (BucketDecoder). A job's document of a window of quanta
+/// (kWindowBucketVersion) is handed on quantum by quantum, the window's documents of all
+/// jobs interleaved as per-quantum documents came (time, host, job).
 class BucketReader {
  public:
   BucketReader(HttpClient* client, std::string index_prefix)

@@ -1,8 +1,10 @@
 #include "es/document_sink.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "es/index_templates.h"
+#include "log/quantum_grid.h"
 #include "output/hist_code.h"
 #include "output/stall_document.h"
 
@@ -66,18 +68,17 @@ Status WindowDocumentSink::Begin(const RunInfo& info) {
 }
 
 int BucketVersionOf(const BucketOptions& buckets) {
-  return buckets.merge_directions && buckets.form == BucketForm::kCompact ? kMergedBucketVersion
+  return buckets.merge_directions && buckets.form == BucketForm::kCompact ? kWindowBucketVersion
                                                                           : kBucketVersion;
 }
 
 Status DocumentSink::Quantum(const ScopeResult& r) {
   Status s = WritesPercentiles(r) ? QuantumPercentiles(r) : Status();
   if (!s.ok() || r.resolution != 1) return s;
-  // The job document being gathered is complete once its `all` or any result of another
-  // series or quantum comes (a job's results of a quantum come one after another).
-  if (job_parts_.any() && (r.direction == Direction::kAll || r.start_ms != job_.start_ms ||
-                           r.kind != job_.kind || r.job != job_.job || r.host != job_.host)) {
-    s = FlushJob();
+  // A cluster or host result of a quantum comes after every job result of the quanta
+  // before it (or before any job result): the open windows that end by it are complete.
+  if (r.kind != ScopeKind::kJob && r.start_ms >= windows_end_) {
+    s = FlushWindows(r.start_ms);
     if (!s.ok()) return s;
   }
   // Coarser resolutions have percentile documents only: sums of the quanta's bucket
@@ -114,40 +115,88 @@ bool DocumentSink::MergesDirections(const ScopeResult& r) const {
          r.direction != Direction::kAll;
 }
 
-Status DocumentSink::GatherJobDirection(const ScopeResult& r) {
-  if (!job_parts_.any()) {
-    // The fields the job's results of the quantum share (AppendCommon's); not the stats.
-    CopyPlace(r, &job_);
+Status DocumentSink::GatherWindow(const ScopeResult& r) {
+  const int64_t length = info_.quantum_ms * buckets_.window_quanta;
+  const QuantumGrid grid(info_.grid_origin_ms, length);
+  const int64_t window = grid.Start(grid.IndexOf(r.start_ms));
+  OpenWindow* w = last_window_;
+  if (w == nullptr || w->place.job != r.job || w->place.host != r.host) {
+    auto it = windows_.find(std::make_pair(r.host, r.job));
+    w = it == windows_.end() ? nullptr : &it->second;
   }
+  if (w != nullptr && w->end_ms <= r.start_ms) {  // the job's next window starts
+    Status s = FlushWindow(w);
+    if (!s.ok()) return s;
+    w = nullptr;
+  }
+  if (w == nullptr) {
+    w = &windows_[std::make_pair(r.host, r.job)];
+    CopyPlace(r, &w->place);
+    w->end_ms = window + length;
+    if (!spare_windows_.empty()) {
+      w->records = std::move(spare_windows_.back());
+      spare_windows_.pop_back();
+    }
+    w->records.Clear();
+    // Clipped to the run: its first window starts at its first quantum.
+    w->records.start_ms = std::max(window, info_.first_quantum_ms);
+    windows_end_ = std::min(windows_end_, w->end_ms);
+  }
+  last_window_ = w;
+  JobQuantumRecords& parts = w->records.At(r.start_ms, r.end_ms, r.coverage).parts;
   const size_t d = static_cast<size_t>(r.direction);
   mine_.clear();
   for (const PlacedRecord& rec : *r.records) {
     if (rec.direction == r.direction) mine_.push_back(&rec);
   }
   // As text now: the records live in the pipeline's buffers only while r is handed on.
-  job_parts_.records[d].clear();
-  job_parts_.end_ms[d] = builder_->AppendRecordList(r, mine_, &job_parts_.records[d]);
-  job_parts_.samples[d] = r.stats.samples;
-  job_parts_.present[d] = true;
+  parts.records[d].clear();
+  parts.end_ms[d] = builder_->AppendRecordList(r, mine_, &parts.records[d]);
+  parts.samples[d] = r.stats.samples;
+  parts.present[d] = true;
   return Status();
 }
 
-Status DocumentSink::FlushJob() {
-  if (!job_parts_.any()) return Status();
+Status DocumentSink::FlushWindow(OpenWindow* w) {
   BulkAction b;
   text_.clear();
-  builder_->AppendJobRecords(job_, job_parts_, &text_);
-  job_parts_.Clear();
+  builder_->AppendJobWindow(w->place, w->records, &text_);
   b.source = text_;
   b.index = index_name(DocKind::kBuckets);
-  builder_->AppendJobId(job_, &b.id);
+  builder_->AppendJobWindowId(w->place, w->records, &b.id);
+  // Its storage goes to the next window (a few kept: they hold a window of records text).
+  if (spare_windows_.size() < 16) spare_windows_.push_back(std::move(w->records));
+  if (last_window_ == w) last_window_ = nullptr;
+  windows_.erase(std::make_pair(w->place.host, w->place.job));
   Status s = consume_(std::move(b));
   if (s.ok()) ++bucket_docs_;
   return s;
 }
 
+Status DocumentSink::FlushWindows(int64_t t_ms) {
+  int64_t earliest = INT64_MAX;
+  for (auto it = windows_.begin(); it != windows_.end();) {
+    OpenWindow* w = &it->second;
+    ++it;  // FlushWindow erases w
+    if (w->end_ms > t_ms) {
+      earliest = std::min(earliest, w->end_ms);
+      continue;
+    }
+    Status s = FlushWindow(w);
+    if (!s.ok()) return s;
+  }
+  windows_end_ = earliest;
+  return Status();
+}
+
+Status DocumentSink::JobDone(const std::string& host, const std::string& job) {
+  carry_.ForgetJob(host, job);
+  auto it = windows_.find(std::make_pair(host, job));
+  return it == windows_.end() ? Status() : FlushWindow(&it->second);
+}
+
 Status DocumentSink::QuantumBuckets(const ScopeResult& r) {
-  if (MergesDirections(r)) return GatherJobDirection(r);
+  if (MergesDirections(r)) return GatherWindow(r);
   BulkAction b;
   text_.clear();
   if (buckets_.form != BucketForm::kHistogram && r.records) {
@@ -199,7 +248,7 @@ Status DocumentSink::Progress(const RunInfo& info, const RunSummary& summary,
 }
 
 Status DocumentSink::End(const RunSummary& summary) {
-  Status flushed = FlushJob();
+  Status flushed = FlushWindows(INT64_MAX);
   if (!flushed.ok()) return flushed;
   // Each stall and idle gap as a document of its own (what Grafana draws as annotations),
   // then the run document, which keeps their summary.

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "es/bulk_indexer.h"
 #include "output/bucket_carry.h"
 #include "output/documents.h"
+#include "output/hist_code.h"
 #include "stats/accuracy_windows.h"
 #include "stats/result_sink.h"
 
@@ -30,15 +33,18 @@ struct BucketOptions {
   /// documents within 0.1 % of fiohist's own (docs/documents.md has the measurements).
   int64_t scale = 5000;
   /// The record form of a direct push (kCompact, job results with records): one document per
-  /// job and quantum holding all of its directions (kMergedBucketVersion) instead of one per
-  /// direction. The server's CPU per document sets a push's pace: 27 % less of it for a
-  /// third fewer documents (docs/documents.md). Files (kFile) stay per direction.
+  /// job and window of `window_quanta` quanta holding all of its directions
+  /// (kWindowBucketVersion) instead of one per quantum and direction. The server's CPU per
+  /// document sets a push's pace (docs/documents.md). Files (kFile) stay per direction.
   bool merge_directions = false;
+  /// Quanta per window of merge_directions: windows on the grid of that many quanta from
+  /// the run's grid origin (the push's coarser resolutions'), clipped to the run.
+  int window_quanta = kBucketWindowQuanta;
 };
 
 /// The run document's `bucket_version` of a push with `buckets` (its form decided):
-/// kMergedBucketVersion where job documents hold every direction (merge_directions in the
-/// compact form), else kBucketVersion.
+/// kWindowBucketVersion where job documents hold every direction of a window of quanta
+/// (merge_directions in the compact form), else kBucketVersion.
 int BucketVersionOf(const BucketOptions& buckets);
 
 /// A ResultSink that makes a percentile document of every result and a bucket document of
@@ -66,10 +72,7 @@ class DocumentSink : public ResultSink {
   bool reads_job_quantum_stats() const override { return info_.job_resolution <= 1; }
   /// Documents do not depend on each other's order; a job's bucket carries go with it.
   bool takes_jobs_by_log() const override { return true; }
-  Status JobDone(const std::string& host, const std::string& job) override {
-    carry_.ForgetJob(host, job);
-    return FlushJob();
-  }
+  Status JobDone(const std::string& host, const std::string& job) override;
 
   /// A live run (follow): hands on the run document now, from `info`'s hosts and jobs (they
   /// grow as streams start) and the whole-run results so far; End() writes the last one,
@@ -87,9 +90,8 @@ class DocumentSink : public ResultSink {
   /// its bucket document only.
   bool WritesPercentiles(const ScopeResult& r) const;
 
-  /// The run document's `bucket_version`: kMergedBucketVersion where job documents hold
-  /// every direction (BucketOptions::merge_directions in the compact form), else
-  /// kBucketVersion. Known once the form is (set_bucket_form).
+  /// The run document's `bucket_version` (BucketVersionOf). Known once the form is
+  /// (set_bucket_form).
   int bucket_version() const { return BucketVersionOf(buckets_); }
 
   /// Documents handed on so far, per kind.
@@ -111,13 +113,18 @@ class DocumentSink : public ResultSink {
   // The percentile document of `r`, then (quanta of the selected scopes) its bucket one.
   Status QuantumPercentiles(const ScopeResult& r);
   Status QuantumBuckets(const ScopeResult& r);
-  // BucketOptions::merge_directions: adds r's direction to the job's document of its
-  // quantum (job_); FlushJob() hands that document on. A job's results of a quantum come
-  // one after another, its `all` last: that, another result of the quantum grid, JobDone()
-  // or End() closes the document.
+  // BucketOptions::merge_directions: adds r's direction to its quantum in the job's open
+  // window (windows_). A job's results come quantum by quantum, in time order (all jobs
+  // quantum by quantum, or log by log: ResultSink::takes_jobs_by_log), so a window is
+  // complete when its job's next window starts, at JobDone(), at a cluster or host result
+  // of a quantum past it (those come before the jobs' of their quantum, or before every
+  // job result) or at End(): one open window per job at a time.
   bool MergesDirections(const ScopeResult& r) const;
-  Status GatherJobDirection(const ScopeResult& r);
-  Status FlushJob();
+  Status GatherWindow(const ScopeResult& r);
+  struct OpenWindow;
+  Status FlushWindow(OpenWindow* w);
+  // Hands on every open window that ends by `t_ms`.
+  Status FlushWindows(int64_t t_ms);
 
   std::string prefix_;
   std::string index_[kDocKindCount];
@@ -131,10 +138,17 @@ class DocumentSink : public ResultSink {
   // that capacity (measured: 28 MB of a push's queued documents were such room).
   std::string text_;
   std::vector<const PlacedRecord*> mine_;  // reused: a result's records of its direction
-  // The job document being gathered (merge_directions): its first result's fields (no
-  // histogram, no records) and its directions so far; job_parts_.any() while open.
-  ScopeResult job_;
-  JobQuantumRecords job_parts_;
+  // The jobs' open windows (merge_directions), by (host, job): the fields of the job's
+  // first result in it (no histogram, no records) and its quanta so far.
+  struct OpenWindow {
+    ScopeResult place;
+    int64_t end_ms = 0;  // of the window on the grid (the run may end before)
+    JobWindowRecords records;
+  };
+  std::map<std::pair<std::string, std::string>, OpenWindow> windows_;
+  OpenWindow* last_window_ = nullptr;  // the last one gathered into (directions come together)
+  int64_t windows_end_ = INT64_MAX;    // the earliest end_ms of an open window
+  std::vector<JobWindowRecords> spare_windows_;  // closed ones' storage, for reuse
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_;
   std::vector<ScopeResult> whole_run_;

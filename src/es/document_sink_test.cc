@@ -4,12 +4,18 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <map>
+#include <memory>
 #include <set>
+#include <tuple>
 
+#include "output/bucket_decode.h"
 #include "output/bucket_form_chooser.h"
 #include "output/stall_document.h"
 #include "stats/pipeline.h"
+#include "stats/record_regrid.h"
 #include "stats/resolution_sink.h"
 
 namespace fiohist {
@@ -211,18 +217,32 @@ namespace {
 
 bool IsBuckets(const BulkAction& a) { return a.index.find("-buckets") != std::string::npos; }
 
-// bucket_version 3 (merge_directions, the record form of a direct push): one bucket
-// document per job and quantum in place of one per job, quantum and direction, holding
-// exactly what those held (each direction's records and samples, coverage), the percentile
-// documents unchanged, the count what was sent, the run document saying 3; jobs read log
-// by log give the same documents. Files (kFile) keep one per direction.
-TEST(DocumentSink, RecordFormMergesAJobsDirectionsOfAQuantum) {
+// Milliseconds since the epoch of a document's ISO @timestamp ("2026-11-22T10:00:01.000Z").
+int64_t IsoMs(const std::string& t) {
+  std::tm tm{};
+  int ms = 0;
+  EXPECT_EQ(std::sscanf(t.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                        &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms),
+            7)
+      << t;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<int64_t>(timegm(&tm)) * 1000 + ms;
+}
+
+// The record form of a direct push (bucket_version 4): one document per job and window of
+// 10 quanta on the grid of the 10x resolution (clipped to the run), each quantum holding what
+// the per-direction documents of the quantum held (records, samples, coverage).
+TEST(DocumentSink, RecordFormGathersAJobsWindowOfQuanta) {
   uint64_t counted = 0;
   const std::vector<BulkAction> per_direction = Push(BucketForm::kCompact);
   const std::vector<BulkAction> merged = Push(BucketForm::kCompact, 256, 1, true, &counted);
   // Per direction: (host, job, start) -> direction -> the document.
-  std::map<std::string, std::map<std::string, rapidjson::Document>> want;
+  std::map<std::tuple<std::string, std::string, int64_t>,
+           std::map<std::string, rapidjson::Document>>
+      want;
   size_t want_pctiles = 0;
+  int64_t run_start = INT64_MAX, run_end = 0;
   for (const BulkAction& a : per_direction) {
     if (!IsBuckets(a)) {
       want_pctiles += a.index.find("-pctiles") != std::string::npos;
@@ -232,10 +252,14 @@ TEST(DocumentSink, RecordFormMergesAJobsDirectionsOfAQuantum) {
     d.Parse(a.source.c_str());
     ASSERT_TRUE(d.IsObject());
     ASSERT_STREQ(d["scope"].GetString(), "job");
-    want[std::string(d["host"].GetString()) + "/" + d["job"].GetString() + "/" +
-         d["@timestamp"].GetString()][d["direction"][0].GetString()] = std::move(d);
+    const int64_t t = IsoMs(d["@timestamp"].GetString());
+    run_start = std::min(run_start, t);
+    run_end = std::max(run_end, t + 1000);
+    want[{d["host"].GetString(), d["job"].GetString(), t}][d["direction"][0].GetString()] =
+        std::move(d);
   }
-  size_t got_buckets = 0, got_pctiles = 0, without_records = 0, both = 0;
+  size_t got_buckets = 0, got_pctiles = 0, got_quanta = 0, without_records = 0, both = 0;
+  size_t clipped_start = 0, clipped_end = 0, with_coverage = 0;
   std::set<std::string> ids;
   for (const BulkAction& a : merged) {
     if (!IsBuckets(a)) {
@@ -247,40 +271,65 @@ TEST(DocumentSink, RecordFormMergesAJobsDirectionsOfAQuantum) {
     rapidjson::Document d;
     d.Parse(a.source.c_str());
     ASSERT_TRUE(d.IsObject()) << a.source;
-    const std::string key = std::string(d["host"].GetString()) + "/" + d["job"].GetString() + "/" +
-                            d["@timestamp"].GetString();
-    ASSERT_TRUE(want.count(key)) << key;
-    const auto& dirs = want[key];
-    ASSERT_TRUE(d["records"].IsObject()) << a.source;
-    EXPECT_EQ(d["records"].MemberCount(), dirs.size()) << a.source;
-    ASSERT_EQ(d["direction"].Size(), dirs.size() + 1) << a.source;
-    EXPECT_STREQ(d["direction"][d["direction"].Size() - 1].GetString(), "all");
+    const int64_t window = IsoMs(d["@timestamp"].GetString());
+    // On the 10-quantum grid from the quanta's origin, or the run's start.
+    const int64_t origin = run_start % 1000;
+    EXPECT_TRUE((window - origin) % 10000 == 0 || window == run_start) << a.source;
+    clipped_start += (window - origin) % 10000 != 0;
+    ASSERT_TRUE(d["quanta"].IsArray()) << a.source;
+    ASSERT_FALSE(d["quanta"].Empty());
+    EXPECT_FALSE(d.HasMember("records"));
     double samples = 0;
     std::string records_end;
-    rapidjson::SizeType i = 0;
-    for (const auto& [dir, one] : dirs) {  // read before write: name order is slot order
-      EXPECT_STREQ(d["direction"][i++].GetString(), dir.c_str());
-      ASSERT_TRUE(d["records"].HasMember(dir.c_str())) << a.source;
-      EXPECT_TRUE(d["records"][dir.c_str()] == one["records"]) << key << " " << dir;
-      EXPECT_EQ(d["samples_by_direction"][dir.c_str()].GetDouble(), one["samples"].GetDouble());
-      samples += one["samples"].GetDouble();
-      records_end = std::max(records_end, std::string(one["records_end"].GetString()));
-      EXPECT_EQ(d.HasMember("coverage"), one.HasMember("coverage"));
-      if (one.HasMember("coverage")) {
-        EXPECT_EQ(d["coverage"].GetDouble(), one["coverage"].GetDouble());
+    std::set<std::string> directions;
+    int64_t last = -1;
+    for (const auto& q : d["quanta"].GetArray()) {
+      ++got_quanta;
+      const int64_t offset = q["offset_ms"].GetInt64();
+      EXPECT_GT(offset, last);
+      last = offset;
+      const int64_t t = window + offset;
+      EXPECT_LT(t, ((window - origin) / 10000 + 1) * 10000 + origin) << "inside the window";
+      clipped_end += t + 1000 == run_end && offset < 9000;
+      const auto key =
+          std::make_tuple(std::string(d["host"].GetString()), std::string(d["job"].GetString()), t);
+      ASSERT_TRUE(want.count(key)) << t;
+      const auto& dirs = want[key];
+      ASSERT_TRUE(q["records"].IsObject());
+      EXPECT_EQ(q["records"].MemberCount(), dirs.size());
+      double quantum_samples = 0;
+      for (const auto& [dir, one] : dirs) {
+        directions.insert(dir);
+        ASSERT_TRUE(q["records"].HasMember(dir.c_str()));
+        EXPECT_TRUE(q["records"][dir.c_str()] == one["records"]) << t << " " << dir;
+        EXPECT_EQ(q["samples_by_direction"][dir.c_str()].GetDouble(), one["samples"].GetDouble());
+        quantum_samples += one["samples"].GetDouble();
+        records_end = std::max(records_end, std::string(one["records_end"].GetString()));
+        EXPECT_EQ(q.HasMember("coverage"), one.HasMember("coverage"));
+        if (one.HasMember("coverage")) {
+          EXPECT_EQ(q["coverage"].GetDouble(), one["coverage"].GetDouble());
+          ++with_coverage;
+        }
+        without_records += one["records"].Empty() && one["samples"].GetDouble() > 0;
       }
-      without_records += one["records"].Empty() && one["samples"].GetDouble() > 0;
+      EXPECT_DOUBLE_EQ(q["samples"].GetDouble(), quantum_samples);
+      samples += quantum_samples;
+      both += dirs.size() > 1;
     }
-    both += dirs.size() > 1;
-    EXPECT_DOUBLE_EQ(d["samples"].GetDouble(), samples);
+    ASSERT_EQ(d["direction"].Size(), directions.size() + 1) << a.source;
+    EXPECT_STREQ(d["direction"][d["direction"].Size() - 1].GetString(), "all");
+    EXPECT_NEAR(d["samples"].GetDouble(), samples, 1e-9 * samples);
     EXPECT_EQ(records_end, d["records_end"].GetString());
   }
-  EXPECT_EQ(got_buckets, want.size());
+  EXPECT_EQ(got_quanta, want.size());
+  EXPECT_LT(got_buckets * 5, want.size());  // ~10 quanta a document
   EXPECT_EQ(counted, got_buckets);
   EXPECT_GT(both, 50u);            // the sample jobs read and write
   EXPECT_GT(without_records, 0u);  // a direction with I/Os but no record starting there
+  EXPECT_GT(with_coverage, 0u);
+  EXPECT_GT(clipped_start + clipped_end, 0u);
   EXPECT_EQ(got_pctiles, want_pctiles);
-  EXPECT_NE(merged.back().source.find("\"bucket_version\":3"), std::string::npos);
+  EXPECT_NE(merged.back().source.find("\"bucket_version\":4"), std::string::npos);
   EXPECT_NE(per_direction.back().source.find("\"bucket_version\":2"), std::string::npos);
   // Jobs read log by log: the same documents.
   auto sorted = [](const std::vector<BulkAction>& actions) {
@@ -297,10 +346,115 @@ TEST(DocumentSink, RecordFormMergesAJobsDirectionsOfAQuantum) {
   }
 }
 
-// Results handed in by hand: a job without `all` (--directions read,write) is closed by the
-// next series' result, JobDone or End; only real directions with records are gathered; a
-// direction with samples and no record keeps them.
-TEST(DocumentSink, MergedDocumentClosesWithoutAll) {
+// The records of a run's stored quanta, placed on the grid again (RecordRegrid) from
+// per-direction documents (bucket_version 2) or from window documents (4) read as
+// BucketReader reads them: the same quanta, bit for bit, over the whole run and over a time
+// window that starts and ends inside document windows.
+TEST(DocumentSink, WindowDocumentsReadBackAsTheirQuanta) {
+  const std::vector<BulkAction> per_direction = Push(BucketForm::kCompact);
+  const std::vector<BulkAction> windows = Push(BucketForm::kCompact, 256, 1, true);
+  const BucketDecoder decoder{BucketLayout()};
+  const DirectionNames names;
+  struct Doc {
+    int64_t t;
+    std::string host, job, dir;
+    std::shared_ptr<rapidjson::Document> d;
+  };
+  auto docs_of = [&](const std::vector<BulkAction>& actions) {
+    std::vector<Doc> out;
+    for (const BulkAction& a : actions) {
+      if (!IsBuckets(a)) continue;
+      auto d = std::make_shared<rapidjson::Document>();
+      d->Parse(a.source.c_str());
+      const std::string dir = (*d)["direction"][0].GetString();
+      out.push_back(Doc{IsoMs((*d)["@timestamp"].GetString()), (*d)["host"].GetString(),
+                        (*d)["job"].GetString(), dir, d});
+    }
+    // The server's order, and BucketReader's within a time: host, job, direction.
+    std::sort(out.begin(), out.end(), [](const Doc& a, const Doc& b) {
+      return std::tie(a.t, a.host, a.job, a.dir) < std::tie(b.t, b.host, b.job, b.dir);
+    });
+    return out;
+  };
+  const std::vector<Doc> v2 = docs_of(per_direction), v4 = docs_of(windows);
+  ASSERT_FALSE(v2.empty());
+  const int64_t run_start = v2.front().t;
+  using Quanta = std::vector<std::string>;
+  auto emit = [](Quanta* out) {
+    return [out](const StoredQuantum& q) {
+      std::string line = std::to_string(q.start_ms) + " " + q.host + " " + q.job + " " +
+                         std::to_string(static_cast<int>(q.direction)) + " " +
+                         std::to_string(q.coverage);
+      q.histogram.ForEachNonZero([&](int c, double n) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " %d:%a", c, n);
+        line += buf;
+      });
+      out->push_back(line);
+      return Status();
+    };
+  };
+  // [from, to): the whole run, then from the 3rd quantum (inside the first window) to the
+  // 13th's end (inside the second).
+  for (const auto& [from, to] : std::vector<std::pair<int64_t, int64_t>>{
+           {INT64_MIN, INT64_MAX}, {run_start + 3000, run_start + 13000}}) {
+    Quanta want, got;
+    RecordRegrid a(QuantumGrid(run_start, 1000), from, to),
+        b(QuantumGrid(run_start, 1000), from, to);
+    for (const Doc& doc : v2) {
+      if (doc.t >= to) continue;
+      std::vector<PlacedRecord> records;
+      Direction d = Direction::kAll;
+      ASSERT_TRUE(names.Find(doc.dir, &d));
+      ASSERT_TRUE(decoder.DecodeRecords(*doc.d, doc.t, d, &records).ok());
+      int64_t end = doc.t;
+      for (const PlacedRecord& r : records) end = std::max(end, r.span.end_ms);
+      if (doc.t < from && end <= from) continue;  // the server's records_end > from
+      ASSERT_TRUE(a.FlushBefore(doc.t, doc.host, doc.job, emit(&want)).ok());
+      for (const PlacedRecord& r : records) a.Add(doc.host, doc.job, r);
+    }
+    ASSERT_TRUE(a.Finish(emit(&want)).ok());
+    // Window documents: their quanta in time, host and job order (BucketReader's parts).
+    struct Part {
+      int64_t t;
+      const Doc* doc;
+      const rapidjson::Value* q;
+    };
+    std::vector<Part> parts;
+    for (const Doc& doc : v4) {
+      if (doc.t >= to) continue;
+      if (from != INT64_MIN) {
+        EXPECT_TRUE((*doc.d)["records_end"].IsString());
+        if (doc.t < from && IsoMs((*doc.d)["records_end"].GetString()) <= from) continue;
+      }
+      std::vector<std::pair<int64_t, const rapidjson::Value*>> quanta;
+      ASSERT_TRUE(BucketDecoder::WindowQuanta(*doc.d, doc.t, &quanta).ok());
+      for (const auto& [t, q] : quanta) {
+        if (t < to) parts.push_back(Part{t, &doc, q});
+      }
+    }
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const Part& x, const Part& y) { return x.t < y.t; });
+    for (const Part& p : parts) {
+      std::vector<PlacedRecord> records;
+      ASSERT_TRUE(decoder.DecodeRecordsByDirection(*p.q, p.t, names, &records).ok());
+      int64_t end = p.t;
+      for (const PlacedRecord& r : records) end = std::max(end, r.span.end_ms);
+      if (p.t < from && end <= from) continue;
+      ASSERT_TRUE(b.FlushBefore(p.t, p.doc->host, p.doc->job, emit(&got)).ok());
+      for (const PlacedRecord& r : records) b.Add(p.doc->host, p.doc->job, r);
+    }
+    ASSERT_TRUE(b.Finish(emit(&got)).ok());
+    EXPECT_FALSE(want.empty());
+    EXPECT_EQ(got, want) << "from " << from;
+  }
+}
+
+// Results handed in by hand: a window of a job is closed by the job's next window, a cluster
+// result past it, JobDone or End; only real directions with records are gathered; a
+// direction with samples and no record keeps them; a quantum without a result is left out;
+// the run's first window is clipped to its start.
+TEST(DocumentSink, WindowDocumentClosesAsItsJobMovesOn) {
   std::vector<BulkAction> actions;
   BucketOptions buckets;
   buckets.form = BucketForm::kCompact;
@@ -315,20 +469,22 @@ TEST(DocumentSink, MergedDocumentClosesWithoutAll) {
   RunInfo info;
   info.absolute = true;
   info.quantum_ms = 1000;
-  info.first_quantum_ms = 1795305600000;
+  info.first_quantum_ms = 1795305607000;  // 3 quanta before a window of the 10 s grid ends
   info.percentiles = DefaultPercentiles();
   ASSERT_TRUE(documents.Begin(info).ok());
+  const int64_t t0 = info.first_quantum_ms;
   std::vector<PlacedRecord> records(1);
   records[0].direction = Direction::kRead;
-  records[0].span = {info.first_quantum_ms + 10, info.first_quantum_ms + 510};
+  records[0].span = {t0 + 10, t0 + 510};
   records[0].counts = {{300, 4}};
+  std::vector<PlacedRecord> none;
   Histogram h;
   h.Add(300, 4);
   ScopeResult r;
   r.kind = ScopeKind::kJob;
   r.host = "h";
   r.job = "j";
-  r.start_ms = info.first_quantum_ms;
+  r.start_ms = t0;
   r.end_ms = r.start_ms + 1000;
   r.histogram = &h;
   r.records = &records;
@@ -338,31 +494,96 @@ TEST(DocumentSink, MergedDocumentClosesWithoutAll) {
   ASSERT_TRUE(documents.Quantum(r).ok());
   r.direction = Direction::kWrite;  // I/Os of an earlier record, none starting here
   r.stats.samples = 1.5;
+  r.records = &none;
   ASSERT_TRUE(documents.Quantum(r).ok());
-  EXPECT_EQ(buckets_sent(), 0);
-  ScopeResult other = r;  // the next job
+  ScopeResult other = r;  // the next job, in the same quantum
   other.job = "k";
   other.direction = Direction::kRead;
   other.stats.samples = 4;
   ASSERT_TRUE(documents.Quantum(other).ok());
-  ASSERT_EQ(buckets_sent(), 1);
-  rapidjson::Document d;
+  // Job j skips t0 + 1 s; its t0 + 2 s has a write of its own.
+  r.start_ms = t0 + 2000;
+  r.end_ms = r.start_ms + 1000;
+  r.coverage = 0.5;
+  std::vector<PlacedRecord> late(1);
+  late[0].direction = Direction::kWrite;
+  late[0].span = {t0 + 2100, t0 + 2900};
+  late[0].counts = {{310, 2}};
+  r.records = &late;
+  r.stats.samples = 2;
+  ASSERT_TRUE(documents.Quantum(r).ok());
+  EXPECT_EQ(buckets_sent(), 0);
+  // A cluster result of the next window: both jobs' windows are complete.
+  ScopeResult cluster;
+  cluster.kind = ScopeKind::kCluster;
+  cluster.direction = Direction::kRead;
+  cluster.start_ms = t0 + 3000;
+  cluster.end_ms = cluster.start_ms + 1000;
+  cluster.histogram = &h;
+  ASSERT_TRUE(documents.Quantum(cluster).ok());
+  ASSERT_EQ(buckets_sent(), 2);
   const BulkAction* first = nullptr;
   for (const BulkAction& a : actions) {
-    if (IsBuckets(a)) first = &a;
+    if (IsBuckets(a) && first == nullptr) first = &a;
   }
+  rapidjson::Document d;
   d.Parse(first->source.c_str());
   ASSERT_TRUE(d.IsObject()) << first->source;
-  EXPECT_EQ(d["samples"].GetDouble(), 5.5);
-  EXPECT_EQ(d["samples_by_direction"]["write"].GetDouble(), 1.5);
-  EXPECT_EQ(d["records"]["write"].Size(), 0u);
-  EXPECT_EQ(d["records"]["read"].Size(), 1u);
+  EXPECT_EQ(IsoMs(d["@timestamp"].GetString()), t0) << "clipped to the run's start";
+  EXPECT_EQ(d["samples"].GetDouble(), 7.5);
+  EXPECT_EQ(IsoMs(d["records_end"].GetString()), t0 + 2900);
+  ASSERT_EQ(d["quanta"].Size(), 2u) << first->source;
+  const auto& q0 = d["quanta"][0];
+  EXPECT_EQ(q0["offset_ms"].GetInt64(), 0);
+  EXPECT_EQ(q0["samples"].GetDouble(), 5.5);
+  EXPECT_EQ(q0["samples_by_direction"]["write"].GetDouble(), 1.5);
+  EXPECT_EQ(q0["records"]["write"].Size(), 0u);
+  EXPECT_EQ(q0["records"]["read"].Size(), 1u);
+  EXPECT_FALSE(q0.HasMember("coverage"));
+  const auto& q2 = d["quanta"][1];
+  EXPECT_EQ(q2["offset_ms"].GetInt64(), 2000);
+  EXPECT_EQ(q2["coverage"].GetDouble(), 0.5);
+  EXPECT_FALSE(q2["records"].HasMember("read"));
+  // Read back: the quanta's records where their spans are.
+  const BucketDecoder decoder{BucketLayout()};
+  std::vector<std::pair<int64_t, const rapidjson::Value*>> quanta;
+  ASSERT_TRUE(BucketDecoder::WindowQuanta(d, t0, &quanta).ok());
+  ASSERT_EQ(quanta.size(), 2u);
+  EXPECT_EQ(quanta[1].first, t0 + 2000);
+  std::vector<PlacedRecord> back;
+  for (const auto& [t, q] : quanta) {
+    ASSERT_TRUE(decoder.DecodeRecordsByDirection(*q, t, DirectionNames(), &back).ok());
+  }
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].span.start_ms, records[0].span.start_ms);
+  EXPECT_EQ(back[0].span.end_ms, records[0].span.end_ms);
+  EXPECT_EQ(back[0].counts, records[0].counts);
+  EXPECT_EQ(back[1].direction, Direction::kWrite);
+  EXPECT_EQ(back[1].span.start_ms, late[0].span.start_ms);
+  EXPECT_EQ(back[1].counts, late[0].counts);
+  // A window of its own at t0 + 3 s for job j, closed by its next window; job k's by JobDone.
+  r.start_ms = t0 + 3000;
+  r.end_ms = r.start_ms + 1000;
+  r.records = &late;
+  ASSERT_TRUE(documents.Quantum(r).ok());
+  other.start_ms = t0 + 3000;
+  other.end_ms = other.start_ms + 1000;
+  ASSERT_TRUE(documents.Quantum(other).ok());
+  r.start_ms = t0 + 13000;
+  r.end_ms = r.start_ms + 1000;
+  ASSERT_TRUE(documents.Quantum(r).ok());
+  EXPECT_EQ(buckets_sent(), 3);
   ASSERT_TRUE(documents.JobDone("h", "k").ok());
-  EXPECT_EQ(buckets_sent(), 2);
-  EXPECT_EQ(documents.bucket_docs(), 2u);
+  EXPECT_EQ(buckets_sent(), 4);
   ASSERT_TRUE(documents.End(RunSummary()).ok());
-  EXPECT_EQ(documents.bucket_docs(), 2u);
-  EXPECT_NE(actions.back().source.find("\"bucket_version\":3"), std::string::npos);
+  EXPECT_EQ(documents.bucket_docs(), 5u);
+  std::set<std::string> ids;
+  for (const BulkAction& a : actions) {
+    if (IsBuckets(a)) {
+      EXPECT_TRUE(ids.insert(a.id).second);
+    }
+  }
+  EXPECT_NE(actions.back().source.find("\"bucket_version\":4"), std::string::npos);
 }
 
 }  // namespace

@@ -76,6 +76,31 @@ bool BucketDecoder::HasRecordsByDirection(const rapidjson::Value& v) {
   return recs != v.MemberEnd() && recs->value.IsObject();
 }
 
+bool BucketDecoder::HasQuanta(const rapidjson::Value& v) {
+  return v.IsObject() && v.HasMember("quanta");
+}
+
+Status BucketDecoder::WindowQuanta(const rapidjson::Value& v, int64_t window_ms,
+                                   std::vector<std::pair<int64_t, const rapidjson::Value*>>* out) {
+  const auto quanta = v.FindMember("quanta");
+  if (quanta == v.MemberEnd() || !quanta->value.IsArray()) {
+    return Status::Error("bucket document: expected an array 'quanta'");
+  }
+  int64_t after = -1;  // quanta come by start
+  for (rapidjson::SizeType i = 0; i < quanta->value.Size(); ++i) {
+    const rapidjson::Value& q = quanta->value[i];
+    const auto offset = q.IsObject() ? q.FindMember("offset_ms") : q.MemberEnd();
+    if (!q.IsObject() || offset == q.MemberEnd() || !offset->value.IsInt64() ||
+        offset->value.GetInt64() <= after || !HasRecordsByDirection(q)) {
+      return Status::Error("bucket document: quanta[" + std::to_string(i) +
+                           "]: expected offset_ms (ascending, >= 0) and an object 'records'");
+    }
+    after = offset->value.GetInt64();
+    out->emplace_back(window_ms + after, &q);
+  }
+  return Status();
+}
+
 Status BucketDecoder::DecodeRecordsByDirection(const rapidjson::Value& v, int64_t start_ms,
                                                const DirectionNames& names,
                                                std::vector<PlacedRecord>* out) const {

@@ -5,6 +5,7 @@
 #include <rapidjson/document.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -43,6 +44,15 @@ class BucketDecoder {
   Status DecodeRecordsByDirection(const rapidjson::Value& source, int64_t start_ms,
                                   const DirectionNames& names,
                                   std::vector<PlacedRecord>* out) const;
+  /// Whether `source` is a job document of a window of quanta (kWindowBucketVersion:
+  /// `quanta`, each quantum what a kMergedBucketVersion document held).
+  static bool HasQuanta(const rapidjson::Value& source);
+  /// Appends the quanta of such a document whose window starts at `window_ms` (its
+  /// @timestamp): each quantum's start (window_ms + its `offset_ms`) and its element of
+  /// `quanta`, which DecodeRecordsByDirection reads with that start. Errors name what was
+  /// expected.
+  static Status WindowQuanta(const rapidjson::Value& source, int64_t window_ms,
+                             std::vector<std::pair<int64_t, const rapidjson::Value*>>* out);
   /// The column whose midpoint (in us) is `mid_us`, or -1.
   int ColumnOfMidpoint(double mid_us) const;
 

@@ -229,6 +229,7 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
   records_key_ = ResultKey("records");
   records_end_key_ = ResultKey("records_end");
   samples_by_direction_key_ = ResultKey("samples_by_direction");
+  quanta_key_ = ResultKey("quanta");
   buckets_head_ = ResultKey("layout") + StringText(layout.data(), layout.size());
   for (Stat stat : {Stat::kIops, Stat::kMin, Stat::kMean, Stat::kMax, Stat::kTopBucket}) {
     stat_keys_[static_cast<size_t>(stat)] = ResultKey(StatName(stat));
@@ -335,6 +336,17 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
 void DocumentBuilder::AppendJobId(const ScopeResult& r, std::string* out) const {
   // kMergedBucketVersion: the job's one document of the quantum holds every direction.
   AppendSeriesId(DocKind::kBuckets, r, false, out);
+}
+
+void DocumentBuilder::AppendJobWindowId(const ScopeResult& r, const JobWindowRecords& w,
+                                        std::string* out) const {
+  // kWindowBucketVersion: the job's one document of the window; its start ends the id.
+  ScopeResult at;
+  at.kind = r.kind;
+  at.host = r.host;
+  at.job = r.job;
+  at.start_ms = w.start_ms;
+  AppendSeriesId(DocKind::kBuckets, at, false, out);
 }
 
 void DocumentBuilder::AppendSeriesId(DocKind kind, const ScopeResult& r, bool direction,
@@ -727,33 +739,108 @@ void DocumentBuilder::AppendJobRecords(const ScopeResult& r, const JobQuantumRec
   char* p = out.Room(room);
   // Each direction's own share, as its per-direction document had it (a direction can have
   // I/Os in the quantum without a record starting there).
-  p = Put(p, samples_by_direction_key_);
+  p = PutByDirection(p, parts, true);
+  p = Put(p, buckets_head_);
+  p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
+  p = PutTime(p, end_ms, info_.absolute);
+  p = PutByDirection(p, parts, false);
+  if (r.coverage != 1) {  // the job's, whatever the direction
+    p = Put(p, coverage_key_);
+    p = PutNum(p, r.coverage);
+  }
+  *p++ = '}';
+  out.Done(p);
+}
+
+char* DocumentBuilder::PutByDirection(char* p, const JobQuantumRecords& parts, bool samples) const {
+  p = Put(p, samples ? samples_by_direction_key_ : records_key_);
   char c = '{';
   for (size_t d = 0; d < parts.present.size(); ++d) {
     if (!parts.present[d]) continue;
     *p++ = c;
     c = ',';
     p = Put(p, direction_key_json_[d]);
-    p = PutNum(p, parts.samples[d]);
+    p = samples ? PutNum(p, parts.samples[d]) : Put(p, parts.records[d]);
   }
   *p++ = '}';
+  return p;
+}
+
+JobWindowRecords::Quantum& JobWindowRecords::At(int64_t start_ms, int64_t end_ms, double coverage) {
+  if (size > 0 && quanta[size - 1].start_ms == start_ms) return quanta[size - 1];
+  if (size == quanta.size()) quanta.emplace_back();
+  Quantum& q = quanta[size++];
+  q.start_ms = start_ms;
+  q.end_ms = end_ms;
+  q.coverage = coverage;
+  q.parts.Clear();
+  return q;
+}
+
+void DocumentBuilder::AppendJobWindow(const ScopeResult& r, const JobWindowRecords& w,
+                                      std::string* doc) const {
+  size_t mask = 0;
+  double samples = 0;
+  int64_t end_ms = w.start_ms;
+  size_t room = buckets_head_.size() + records_end_key_.size() + quanta_key_.size() +
+                MaxValueBytes(FieldType::kDate) + 8;
+  for (size_t i = 0; i < w.size; ++i) {
+    const JobQuantumRecords& parts = w.quanta[i].parts;
+    // {"offset_ms":<int64>,"samples":<double>,"samples_by_direction":{},"records":{},
+    // "coverage":<double>,"quantum_s":<double>}
+    room += 24 + 20 + common_keys_[kSamplesKey].size() + samples_by_direction_key_.size() +
+            records_key_.size() + coverage_key_.size() + common_keys_[kQuantumKey].size() +
+            3 * kMaxDouble + 8;
+    for (size_t d = 0; d < parts.present.size(); ++d) {
+      if (!parts.present[d]) continue;
+      mask |= size_t{1} << d;
+      samples += parts.samples[d];
+      end_ms = std::max(end_ms, parts.end_ms[d]);
+      room += 2 * (direction_key_json_[d].size() + 1) + kMaxDouble + parts.records[d].size();
+    }
+  }
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + room);
+  ScopeResult at;  // the place of r, at the window's start
+  at.kind = r.kind;
+  at.host = r.host;
+  at.job = r.job;
+  at.logs = r.logs;
+  at.start_ms = w.start_ms;
+  at.end_ms = w.start_ms + quantum_ms_;
+  AppendCommon(at, samples, true, out, &job_direction_json_[mask]);
+  char* p = out.Room(room);
   p = Put(p, buckets_head_);
   p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
   p = PutTime(p, end_ms, info_.absolute);
-  p = Put(p, records_key_);
-  c = '{';
-  for (size_t d = 0; d < parts.present.size(); ++d) {
-    if (!parts.present[d]) continue;
-    *p++ = c;
-    c = ',';
-    p = Put(p, direction_key_json_[d]);
-    p = Put(p, parts.records[d]);
+  p = Put(p, quanta_key_);
+  *p++ = '[';
+  for (size_t i = 0; i < w.size; ++i) {
+    const JobWindowRecords::Quantum& q = w.quanta[i];
+    const JobQuantumRecords& parts = q.parts;
+    if (i > 0) *p++ = ',';
+    p = Lit(p, "{\"offset_ms\":");
+    p = std::to_chars(p, p + 20, q.start_ms - w.start_ms).ptr;
+    double quantum_samples = 0;
+    for (size_t d = 0; d < parts.present.size(); ++d) {
+      if (parts.present[d]) quantum_samples += parts.samples[d];
+    }
+    p = Put(p, common_keys_[kSamplesKey]);
+    p = PutNum(p, quantum_samples);
+    // As AppendJobRecords writes them for one quantum.
+    p = PutByDirection(p, parts, true);
+    p = PutByDirection(p, parts, false);
+    if (q.coverage != 1) {
+      p = Put(p, coverage_key_);
+      p = PutNum(p, q.coverage);
+    }
+    if (q.end_ms - q.start_ms != quantum_ms_) {  // as a per-quantum document's quantum_s
+      p = Put(p, common_keys_[kQuantumKey]);
+      p = PutNum(p, static_cast<double>(q.end_ms - q.start_ms) / 1000.0);
+    }
+    *p++ = '}';
   }
-  *p++ = '}';
-  if (r.coverage != 1) {  // the job's, whatever the direction
-    p = Put(p, coverage_key_);
-    p = PutNum(p, r.coverage);
-  }
+  *p++ = ']';
   *p++ = '}';
   out.Done(p);
 }

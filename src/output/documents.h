@@ -40,6 +40,29 @@ struct JobQuantumRecords {
   void Clear() { present = {}; }
 };
 
+/// A job's records over a window of consecutive quanta: what its one bucket document of
+/// kWindowBucketVersion holds (DocumentBuilder::AppendJobWindow), quantum by quantum as
+/// one of kMergedBucketVersion held them. DocumentSink fills it as the job's results come.
+struct JobWindowRecords {
+  /// One quantum of the window where the job has results.
+  struct Quantum {
+    int64_t start_ms = 0;
+    int64_t end_ms = 0;
+    double coverage = 1;  // the job's, whatever the direction
+    JobQuantumRecords parts;
+  };
+  /// The window's start (on the 10-quantum grid, clipped to the run's first quantum).
+  int64_t start_ms = 0;
+  /// Its quanta by start: the first `size` ones (the others keep their storage for reuse).
+  std::vector<Quantum> quanta;
+  size_t size = 0;
+
+  bool open() const { return size > 0; }
+  /// Starts quantum `start_ms` (after the window's last), or returns it when it is the last.
+  Quantum& At(int64_t start_ms, int64_t end_ms, double coverage);
+  void Clear() { size = 0; }
+};
+
 /// Builds document sources (JSON text) as docs/documents.md describes. Latencies are in
 /// microseconds unless another `ns_per_unit` is given (the NDJSON table output).
 /// Everything that is the same for every document of the run (meta, field names, the
@@ -88,6 +111,15 @@ class DocumentBuilder {
   /// Appends the id of AppendJobRecords' document: its series is a bucket document's
   /// without the direction, then the quantum's start.
   void AppendJobId(const ScopeResult& r, std::string* out) const;
+  /// Appends the job's bucket document of window `w` (kWindowBucketVersion): the fields of
+  /// AppendJobRecords' once (`r`: any of the job's results, for host, job and logs;
+  /// @timestamp the window's start, `direction` every direction of its quanta, `samples`
+  /// their sum, `records_end` the latest end), then `quanta`, per quantum of `w` its
+  /// `offset_ms` from @timestamp, `samples`, `samples_by_direction`, `records` by direction
+  /// (spans from the quantum's start) and `coverage` when below 1.
+  void AppendJobWindow(const ScopeResult& r, const JobWindowRecords& w, std::string* out) const;
+  /// Appends the id of AppendJobWindow's document: AppendJobId's with the window's start.
+  void AppendJobWindowId(const ScopeResult& r, const JobWindowRecords& w, std::string* out) const;
 
   /// Deterministic id of `r`'s document of `kind`: a re-push overwrites, never duplicates.
   std::string Id(DocKind kind, const ScopeResult& r) const;
@@ -114,6 +146,9 @@ class DocumentBuilder {
                     const std::string* direction_json = nullptr) const;
   // AppendId; a bucket document's series without its direction where `direction` is false.
   void AppendSeriesId(DocKind kind, const ScopeResult& r, bool direction, std::string* out) const;
+  // `samples_by_direction` (`samples`) or `records` of `parts`: an object by direction name
+  // of the directions present (AppendJobRecords, AppendJobWindow).
+  char* PutByDirection(char* p, const JobQuantumRecords& parts, bool samples) const;
   // Bytes AppendCommon may write for `r`.
   size_t CommonRoom(const ScopeResult& r) const;
 
@@ -156,6 +191,7 @@ class DocumentBuilder {
   std::array<std::string, 6> stat_keys_;
   std::string clamped_key_, lower_bound_key_, bucket_runs_key_, bucket_ios_key_, latency_key_;
   std::string latency_scale_key_, records_key_, records_end_key_, samples_by_direction_key_;
+  std::string quanta_key_;  // ,"quanta": (kWindowBucketVersion)
   std::string coverage_key_, partial_key_, straddled_key_;
   // --place issue (RunInfo::placement): "placement":"issue" and the complete_to key.
   bool issue_ = false;

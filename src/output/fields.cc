@@ -113,6 +113,10 @@ const std::vector<Field>& ResultFields() {
       // A job document of bucket_version 3 (one per job and quantum, `records` an object by
       // direction): each direction's `samples`, by direction name, in _source only.
       {"samples_by_direction", FieldType::kObject, kInBuckets},
+      // A job document of bucket_version 4 (one per job and window of 10 quanta): per
+      // quantum with records, its offset_ms from @timestamp, samples, samples_by_direction,
+      // records (by direction) and coverage, in _source only.
+      {"quanta", FieldType::kObject, kInBuckets},
   };
   return fields;
 }
@@ -152,7 +156,7 @@ const std::vector<Field>& RunFields() {
       {"job_resolution", FieldType::kInteger, kInRuns},
       // How the run's bucket documents are coded (kBucketVersion; absent: 1, records as
       // runs/ios arrays; 2: records as `hist` strings; 3: a job's directions of a quantum
-      // in one record-form document).
+      // in one record-form document; 4: a job's quanta of a window of 10 in one).
       {"bucket_version", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},

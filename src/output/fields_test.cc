@@ -229,6 +229,13 @@ class KeyCollector : public ResultSink {
         doc.clear();
         compact_->AppendJobRecords(r, parts, &doc);
         Collect(doc, &buckets);
+        // A job document of a window of quanta (bucket_version 4), here of r's quantum.
+        JobWindowRecords window;
+        window.start_ms = r.start_ms;
+        window.At(r.start_ms, r.end_ms, r.coverage).parts = parts;
+        doc.clear();
+        compact_->AppendJobWindow(r, window, &doc);
+        Collect(doc, &buckets);
       }
     }
     return Status();

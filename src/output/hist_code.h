@@ -19,6 +19,14 @@ constexpr int kBucketVersion = 2;
 /// direction of a job's quantum in one document (`records` an object by direction): the
 /// server's CPU per document sets a push's pace (docs/documents.md, "Bucket documents").
 constexpr int kMergedBucketVersion = 3;
+/// The run document's `bucket_version` of a run whose record-form job documents hold a
+/// window of consecutive quanta of a job (`quanta`, each what a kMergedBucketVersion
+/// document held): a tenth of the documents, and the server's CPU with them
+/// (docs/documents.md, "Bucket documents").
+constexpr int kWindowBucketVersion = 4;
+/// Quanta in a kWindowBucketVersion job document: windows on the 10-quantum grid of the
+/// push's first coarser resolution, clipped to the run.
+constexpr int kBucketWindowQuanta = 10;
 
 /// Coding (docs/documents.md, "Bucket documents"): the first occupied bucket's index, then
 /// bucket by bucket up to the last occupied one: a count (>= 1) as a number, one empty

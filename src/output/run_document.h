@@ -31,7 +31,7 @@ inline constexpr size_t kRunSummaryMaxEntries = 512;
 /// The run document (docs/documents.md, fields of RunFields()) from the whole-run results
 /// (cluster ones per direction give its statistics; all of them its `summary`). Latencies
 /// in units of `ns_per_unit` ns. `bucket_version` says how the run's bucket documents are
-/// coded (hist_code.h: kBucketVersion, or kMergedBucketVersion).
+/// coded (hist_code.h: kBucketVersion, kMergedBucketVersion or kWindowBucketVersion).
 std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_unit,
                         const RunSummary& summary, const std::vector<ScopeResult>& whole_run,
                         int bucket_version = kBucketVersion);

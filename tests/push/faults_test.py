@@ -101,7 +101,7 @@ env.pop("FIOHIST_ES_URL", None)
 
 def clean_ids(run):
     """The ids of one clean push, from the NDJSON that push --out writes in the form a direct
-    push to these nodes takes (no `histogram` type: one bucket document per job and quantum)."""
+    push to these nodes takes (no `histogram` type: one bucket document per job and window)."""
     out_dir = os.path.join(work, "out-" + run)
     p = subprocess.run([FIOHIST, "push", "--quiet", "--out", out_dir, "--run", run,
                         "--bucket-form", "compact", "--batch-docs", "100"] + common + logs,

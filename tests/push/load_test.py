@@ -5,21 +5,22 @@ OpenSearch node (neither test build has the `histogram` type: load must send the
 Pushes the shared sample logs directly (index prefix ldd) and writes them with `push --out`,
 loaded with `fiohist load` (prefix ldl), and once more with `load --no-setup` into the
 templates `setup` installed (prefix ldn). Checks: the same percentile and run documents (ids
-and every source, byte for byte, but the run's bucket_version: 3 direct, 2 loaded); the
-direct push's bucket documents one per job and quantum (bucket_version 3) holding exactly
-the loaded per-direction ones (the files carry both forms of the bucket counts and load
+and every source, byte for byte, but the run's bucket_version: 4 direct, 2 loaded); the
+direct push's bucket documents one per job and window of 10 quanta (bucket_version 4),
+their quanta holding exactly the loaded per-direction ones (the files carry both forms of the bucket counts and load
 keeps the one this server takes: each direction's records and samples equal); the index
 store of the two loaded copies, after refresh and force-merge, within 10 % of each other;
 read-back (`pctiles --run --es-url`) of each copy byte-identical to the direct push's, which
 equals `pctiles` of the logs (samples and percentiles within 1e-9 relative: the same sums up
 to floating-point addition order). Re-push safety: loading the files over the direct push's
 run, then pushing directly over the loaded one, then loading `--bucket-form compact` files
-(one bucket document per job and quantum) over per-direction ones, deletes the run of the
+(one bucket document per job and window of quanta) over per-direction ones, deletes the run of the
 other shape first, and leaves the documents and read-back of the last one alone.
 
 Usage: load_test.py FIOHIST LOGDIR  (env: FIOHIST_ES_URL, FIOHIST_MAPPINGS_DIR)
 """
 import csv
+import datetime
 import glob
 import io
 import json
@@ -122,9 +123,37 @@ def job_key(s):
     return (s["host"], s["job"], s["@timestamp"])
 
 
-def same_buckets(merged, per_direction):
-    """None when the merged job documents hold exactly the per-direction ones, else what
-    differs first."""
+def iso_plus(t, ms):
+    """The ISO @timestamp `t` (2026-11-22T10:00:01.000Z) plus `ms` milliseconds, as written."""
+    d = datetime.datetime.strptime(t, "%Y-%m-%dT%H:%M:%S.%fZ") + datetime.timedelta(
+        milliseconds=ms)
+    return d.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (d.microsecond // 1000)
+
+
+def window_quanta(windows):
+    """The quanta of window documents (bucket_version 4), each as a bucket_version 3
+    document of its quantum: the window's fields, the quantum's records, samples,
+    samples_by_direction and coverage, @timestamp its start and records_end its records'."""
+    out = []
+    for w in windows:
+        for q in w["quanta"]:
+            m = {k: v for k, v in w.items() if k not in ("quanta", "records_end", "samples")}
+            m.update({k: v for k, v in q.items() if k != "offset_ms"})
+            m["@timestamp"] = iso_plus(w["@timestamp"], q["offset_ms"])
+            m["direction"] = [d for d in ("read", "write", "trim") if d in q["records"]] + ["all"]
+            m["records_end"] = m["@timestamp"]
+            for d, recs in q["records"].items():
+                for r in recs:
+                    m["records_end"] = max(m["records_end"],
+                                           iso_plus(m["@timestamp"], r["span"][0] + r["span"][1]))
+            out.append(m)
+    return out
+
+
+def same_buckets(windows, per_direction):
+    """None when the window documents' quanta hold exactly the per-direction ones, else
+    what differs first."""
+    merged = window_quanta(windows)
     by_job = {}
     for s in per_direction:
         by_job.setdefault(job_key(s), {})[s["direction"][0]] = s
@@ -196,14 +225,14 @@ def main_in(tmp, prefixes):
 
     direct = documents("ldd")
     buckets = [s for (kind, _), s in direct.items() if kind == "buckets"]
-    # The sample logs' jobs read and write: a third of the documents fewer than per direction.
-    check(len(direct) > 250 and buckets and
-          all(isinstance(s.get("records"), dict) for s in buckets),
+    # One bucket document per job and window of 10 quanta.
+    check(len(direct) > 200 and buckets and
+          all(isinstance(s.get("quanta"), list) for s in buckets),
           "the direct push wrote %d documents, its %d bucket documents in the record form "
-          "(no histogram type here), one per job and quantum" % (len(direct), len(buckets)))
+          "(no histogram type here), one per job and window" % (len(direct), len(buckets)))
     runs = [s for (kind, _), s in direct.items() if kind == "runs"]
-    check(len(runs) == 1 and runs[0].get("bucket_version") == 3,
-          "the direct push's run document says bucket_version 3")
+    check(len(runs) == 1 and runs[0].get("bucket_version") == 4,
+          "the direct push's run document says bucket_version 4")
     for p in prefixes[1:]:
         loaded = documents(p)
         rest = {k: v for k, v in direct.items() if k[0] != "buckets"}
@@ -234,7 +263,7 @@ def main_in(tmp, prefixes):
         check(read_back(p) == direct_rows,
               "%s: read-back byte-identical to the direct push's" % p)
 
-    # Re-push safety: the files loaded over the direct push's run (bucket_version 3), then a
+    # Re-push safety: the files loaded over the direct push's run (bucket_version 4), then a
     # direct push over the loaded one (2): each deletes the other shape first, so read-back
     # never counts both.
     def bucket_count(prefix):
@@ -244,7 +273,7 @@ def main_in(tmp, prefixes):
     merged_count = bucket_count("ldd")
     rc, out, err = fiohist(["load", out_dir, "--es-url", URL, "--index-prefix", "ldd"]
                            + MAPPINGS)
-    check(rc == 0 and "stored with bucket_version 3, the files hold 2" in err and
+    check(rc == 0 and "stored with bucket_version 4, the files hold 2" in err and
           "deleting it" in err, "load over a direct push's run deletes it first (%s)"
           % (out + err).strip()[-300:])
     check(bucket_count("ldd") == len(loaded_buckets),
@@ -256,13 +285,13 @@ def main_in(tmp, prefixes):
     check(rc == 0 and "with other bucket documents (bucket_version 2" in err,
           "a direct push over the loaded run deletes it first (%s)" % err.strip()[-300:])
     check(bucket_count("ldd") == merged_count,
-          "after the direct push: %d bucket documents, one per job and quantum (%d)"
+          "after the direct push: %d bucket documents, one per job and window (%d)"
           % (bucket_count("ldd"), merged_count))
     check(read_back("ldd") == direct_rows, "after the direct push over it: read-back unchanged")
     rc, _, err = fiohist(["push", "--quiet", "--es-url", URL, "--index-prefix", "ldd",
                           "--run", RUN] + MAPPINGS + LOGS)
     check(rc == 0 and "deleting" not in err, "a re-push of the same shape deletes nothing")
-    # Files of one bucket document per job and quantum (--bucket-form compact, version 3)
+    # Files of one bucket document per job and window (--bucket-form compact, version 4)
     # loaded over the per-direction files' run (2): load learns the files' shape from their
     # first bucket document and deletes the other shape first.
     rc, out, err = fiohist(["load", out_dir, "--es-url", URL, "--index-prefix", "ldd"]
@@ -275,11 +304,11 @@ def main_in(tmp, prefixes):
     check(rc == 0, "push --out --bucket-form compact (%s)" % err.strip()[-300:])
     rc, out, err = fiohist(["load", compact_dir, "--es-url", URL, "--index-prefix", "ldd"]
                            + MAPPINGS)
-    check(rc == 0 and "stored with bucket_version 2, the files hold 3" in err,
+    check(rc == 0 and "stored with bucket_version 2, the files hold 4" in err,
           "load of merged files over the per-direction run deletes it first (%s)"
           % (out + err).strip()[-300:])
     check(bucket_count("ldd") == merged_count,
-          "after loading the merged files: %d bucket documents, one per job and quantum (%d)"
+          "after loading the merged files: %d bucket documents, one per job and window (%d)"
           % (bucket_count("ldd"), merged_count))
     check(read_back("ldd") == direct_rows, "after loading the merged files: read-back unchanged")
 

@@ -121,17 +121,24 @@ m = re.match(r"fiohist push: dashboard: http://127\.0\.0\.1:3000/d/fiohist-overv
 check(m is not None and int(m.group(1)) < int(m.group(2)),
       "push ends with the run's Grafana link (%r)" % last)
 # Bucket documents by default: per quantum, job and real direction (the rest are sums); where
-# the push wrote records (no `histogram` type: bucket_version 3), one per quantum and job
-# holding each of its directions.
+# the push wrote records (no `histogram` type: bucket_version 4), one per job and window of
+# 10 quanta (on the 10x resolution's grid) holding each of its quanta and directions.
 job_rows = [r for r in rows if r["scope"] == "job" and r["direction"] != "all"]
 merged = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}}
-            )["hits"]["hits"][0]["_source"].get("bucket_version") == 3
-bucket_rows = len({(r["start_ms"], r["host"], r["job"]) for r in job_rows}) if merged \
-    else len(job_rows)
+            )["hits"]["hits"][0]["_source"].get("bucket_version") == 4
+quantum_rows = len({(r["start_ms"], r["host"], r["job"]) for r in job_rows})
+bucket_rows = len(job_rows)
+if merged:
+    windows = sorted({int(r["start_ms"]) for r in rows if r["scope"] == "cluster"})
+    first = windows[0]
+    # The window of a quantum: the 10 s grid from the quanta's origin, clipped to the run.
+    origin = first % 1000
+    bucket_rows = len({(max(first, (int(r["start_ms"]) - origin) // 10000 * 10000 + origin),
+                        r["host"], r["job"]) for r in job_rows})
 check(count("push-test", "buckets") == bucket_rows,
-      "one bucket document per job row of a real direction%s (%d vs %d)"
-      % (", its directions of a quantum in one" if merged else "",
-         count("push-test", "buckets"), bucket_rows))
+      "one bucket document per job row of a real direction%s (%d vs %d; %d job quanta)"
+      % (", its quanta of a window and their directions in one" if merged else "",
+         count("push-test", "buckets"), bucket_rows, quantum_rows))
 check(count("push-test", "runs") == 1, "one run document")
 run_resolutions = es("POST", "/fiohist-runs*/_search", {"query": {"term": {"run": "push-test"}}}
                      )["hits"]["hits"][0]["_source"]["resolutions"]

@@ -82,7 +82,7 @@ def documents_carry_op():
         for h in r["hits"]["hits"]:
             s = h["_source"]
             d = s["direction"] if isinstance(s["direction"], list) else [s["direction"]]
-            # A job's bucket document of a quantum (bucket_version 3) holds each of its ops.
+            # A job's bucket document of a window (bucket_version 4) holds each of its ops.
             ops = s["op"] if isinstance(s["op"], list) else [s["op"]]
             if [x for x in d if x != "all"] != ops:
                 bad.append((s["op"], s["direction"]))

@@ -229,7 +229,7 @@ def main():
     check(es("GET", "/%s-runs-*/_search?q=run:old-v1" % PREFIX)["hits"]["hits"][0]["_source"]
           .get("bucket_version") is None and
           es("GET", "/%s-runs-*/_search?q=run:%s" % (PREFIX, run))["hits"]["hits"][0]["_source"]
-          .get("bucket_version") == 3, "run documents: bucket_version absent (v1) and 3")
+          .get("bucket_version") == 4, "run documents: bucket_version absent (v1) and 4")
     compare(logs, read_back("old-v1", all_scopes), jobs_of, "bucket_version 1 run")
     compare(from_logs(all_scopes + ["--quantum", "5"]),
             read_back("old-v1", all_scopes + ["--quantum", "5"]), jobs_of,
