@@ -3,6 +3,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,10 +67,8 @@ class DocumentSink : public ResultSink {
   bool reads_job_quantum_stats() const override { return info_.job_resolution <= 1; }
   /// Documents do not depend on each other's order; a job's bucket carries go with it.
   bool takes_jobs_by_log() const override { return true; }
-  Status JobDone(const std::string& host, const std::string& job) override {
-    carry_.ForgetJob(host, job);
-    return FlushJob();
-  }
+  /// Hands on the job's documents still being gathered (the job's results are all in).
+  Status JobDone(const std::string& host, const std::string& job) override;
 
   /// A live run (follow): hands on the run document now, from `info`'s hosts and jobs (they
   /// grow as streams start) and the whole-run results so far; End() writes the last one,
@@ -118,6 +117,20 @@ class DocumentSink : public ResultSink {
   bool MergesDirections(const ScopeResult& r) const;
   Status GatherJobDirection(const ScopeResult& r);
   Status FlushJob();
+  // One percentile document of a window (kPctilesVersion) being gathered, direction by
+  // direction.
+  struct PendingWindow {
+    ScopeResult head;  // the fields every direction shares (no statistics)
+    DirectionParts parts;
+    // Adds r's direction (its prepared object, or built now).
+    void Take(const ScopeResult& r, const DocumentBuilder& builder);
+  };
+  // Hands on `w`'s document, if it holds any direction.
+  Status FlushWindow(PendingWindow* w);
+  // Hands on the coarse windows gathered (all complete: see QuantumPercentiles).
+  Status FlushCoarse();
+  // Hands on every percentile document being gathered.
+  Status FlushPercentiles();
 
   std::string prefix_;
   std::string index_[kDocKindCount];
@@ -135,6 +148,8 @@ class DocumentSink : public ResultSink {
   // histogram, no records) and its directions so far; job_parts_.any() while open.
   ScopeResult job_;
   JobQuantumRecords job_parts_;
+  PendingWindow fine_;                           // of the quantum grid
+  std::map<std::string, PendingWindow> coarse_;  // of coarser resolutions, by window
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_;
   std::vector<ScopeResult> whole_run_;
