@@ -216,9 +216,10 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
       ++n_ops;
     }
     // One op as per-direction documents have it (a string), several as an array.
-    job_direction_json_[mask] =
-        ResultKey("direction") + "[" + names + "\"all\"]" +
-        (n_ops == 0 ? "" : ResultKey("op") + (n_ops == 1 ? ops : "[" + ops + "]"));
+    const std::string op_list =
+        n_ops == 0 ? "" : ResultKey("op") + (n_ops == 1 ? ops : "[" + ops + "]");
+    job_direction_json_[mask] = ResultKey("direction") + "[" + names + "\"all\"]" + op_list;
+    merged_op_json_[mask] = op_list;
     direction_room_ = std::max(direction_room_, job_direction_json_[mask].size());
   }
   for (const char* name : {"@timestamp", "end", "elapsed_s", "quantum_s", "scope", "host", "job",
@@ -533,7 +534,8 @@ void DocumentBuilder::AppendDirectionPart(const ScopeResult& r, std::string* doc
 void DocumentBuilder::AppendMergedPercentiles(const ScopeResult& r, const DirectionParts& parts,
                                               std::string* doc) const {
   size_t room = percentile_room_ + pctiles_version_json_.size() + directions_key_.size() +
-                sla_directions_key_.size() + sla_noise_directions_key_.size() + 12;
+                sla_directions_key_.size() + sla_noise_directions_key_.size() +
+                direction_room_ + 12;
   for (size_t d = 0; d < parts.present.size(); ++d) {
     if (!parts.present[d]) continue;
     room += 4 * (part_key_json_[d].size() + 2) + parts.text[d].size();
@@ -594,6 +596,10 @@ void DocumentBuilder::AppendMergedPercentiles(const ScopeResult& r, const Direct
   }
   if (c == '[') *p++ = '[';
   *p++ = ']';
+  // A smallfile run's ops in slots of their own: `op` lists them (the overview's op variable).
+  size_t mask = 0;
+  for (size_t d = 0; d < kLogDirections; ++d) mask |= parts.present[d] ? size_t{1} << d : 0;
+  p = Put(p, merged_op_json_[mask]);
   for (size_t d = 0; d < parts.present.size(); ++d) {
     if (!parts.present[d]) continue;
     *p++ = ',';

@@ -177,6 +177,8 @@ class DocumentBuilder {
   // By the set of real directions (bit d for Direction d) a job document holds:
   // ,"direction":["read","write","all"] (and ,"op":[..] where the slots are ops).
   std::array<std::string, 1 << kLogDirections> job_direction_json_;
+  // By the same set: ,"op":.. of the ops among them ("" for fio's directions).
+  std::array<std::string, 1 << kLogDirections> merged_op_json_;
   std::array<std::string, kLogDirections> direction_key_json_;  // "read": (its JSON key)
   // "read": by Direction, `all` too (a merged percentile document's object keys).
   std::array<std::string, 4> part_key_json_;

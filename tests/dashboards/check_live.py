@@ -386,7 +386,7 @@ class Checker:
             mine = [h for h in hits if h.get("run") == self.primary]
             for h in mine:
                 for key in ("timeField", "textField", "tagsField"):
-                    if a.get(key) and a[key] not in h:
+                    if a.get(key) and g.source_field(h, a[key]) is None:
                         fail(f"{fname} annotation: hit lacks {a[key]}")
                         return
             if "stalls" in ds["index"]:
