@@ -260,6 +260,10 @@ void DocumentSink::UpdateRun(const RunInfo& info) {
 
 Status DocumentSink::Progress(const RunInfo& info, const RunSummary& summary,
                               const std::vector<ScopeResult>& whole_run) {
+  // A live run publishes now: the percentile documents gathered so far are complete (the
+  // aggregator hands on whole quanta), so they go too rather than wait for the next one.
+  Status flushed = FlushPercentiles();
+  if (!flushed.ok()) return flushed;
   UpdateRun(info);
   BulkAction a;
   a.index = index_name(DocKind::kRun);

@@ -72,7 +72,7 @@ class DocumentSink : public ResultSink {
 
   /// A live run (follow): hands on the run document now, from `info`'s hosts and jobs (they
   /// grow as streams start) and the whole-run results so far; End() writes the last one,
-  /// under the same id.
+  /// under the same id. The percentile documents being gathered go first (whole quanta).
   Status Progress(const RunInfo& info, const RunSummary& summary,
                   const std::vector<ScopeResult>& whole_run);
   /// Takes `info`'s hosts, jobs and fio versions for the run document (a live run learns

@@ -475,8 +475,9 @@ try:
     run(push + ["--quiet", "--run", "olp-new", "--index-prefix", "olp"] + LOGS)
     rc, out, err = run(["compare", "--es-url", URL, "--index-prefix", "olp", "old-layout",
                         "olp-new"])
-    check(rc == 0 and out.strip(), "compare reads the run of the previous layout (rc %d %s)"
-          % (rc, err.strip()[-200:]))
+    # Its verdict on the same logs twice: no change, or too little data to say (exit 6).
+    check(rc in (0, 6) and out.strip(), "compare reads the run of the previous layout against "
+          "one of today's (rc %d %s)" % (rc, err.strip()[-200:]))
     def per_direction_left():
         es("POST", "/olp-*/_refresh")
         return es("POST", "/olp-pctiles*/_count", {"query": {"bool": {"filter": [
