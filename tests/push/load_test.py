@@ -196,8 +196,9 @@ def main_in(tmp, prefixes):
 
     direct = documents("ldd")
     buckets = [s for (kind, _), s in direct.items() if kind == "buckets"]
-    # The sample logs' jobs read and write: a third of the documents fewer than per direction.
-    check(len(direct) > 250 and buckets and
+    # The sample logs' jobs read and write: a third of the documents fewer than per direction
+    # (the percentile documents hold every direction of a window too: 140 in all).
+    check(len(direct) > 100 and buckets and
           all(isinstance(s.get("records"), dict) for s in buckets),
           "the direct push wrote %d documents, its %d bucket documents in the record form "
           "(no histogram type here), one per job and quantum" % (len(direct), len(buckets)))
