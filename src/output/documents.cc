@@ -534,8 +534,8 @@ void DocumentBuilder::AppendDirectionPart(const ScopeResult& r, std::string* doc
 void DocumentBuilder::AppendMergedPercentiles(const ScopeResult& r, const DirectionParts& parts,
                                               std::string* doc) const {
   size_t room = percentile_room_ + pctiles_version_json_.size() + directions_key_.size() +
-                sla_directions_key_.size() + sla_noise_directions_key_.size() +
-                direction_room_ + 12;
+                sla_directions_key_.size() + sla_noise_directions_key_.size() + direction_room_ +
+                12;
   for (size_t d = 0; d < parts.present.size(); ++d) {
     if (!parts.present[d]) continue;
     room += 4 * (part_key_json_[d].size() + 2) + parts.text[d].size();
