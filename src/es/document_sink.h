@@ -42,7 +42,9 @@ struct BucketOptions {
 /// compact form), else kBucketVersion.
 int BucketVersionOf(const BucketOptions& buckets);
 
-/// A ResultSink that makes a percentile document of every result and a bucket document of
+/// A ResultSink that makes a percentile document of every window (scope, host, job,
+/// resolution and start: its results of every direction in one, kPctilesVersion; a
+/// ResolutionSink in front hands on an entity's windows together) and a bucket document of
 /// every per-quantum result BucketOptions selects and, at the end, the run document and a
 /// document per stall of the run (output/stall_document.h), and hands them on as index actions with
 /// deterministic ids (a re-push overwrites the same documents). Bucket counts are rounded here, in
