@@ -27,6 +27,27 @@ class Checks:
         return cond
 
 
+def per_direction(docs):
+    """Percentile documents one per direction, as before pctiles_version 2: a document
+    holding every direction of its window (`directions`, an object per direction) becomes
+    one per direction with that object's fields at the top and `direction`; others (runs
+    pushed before it, accuracy windows) are kept as they are."""
+    out = []
+    for d in docs:
+        names = d.get("directions")
+        if names is None:
+            out.append(d)
+            continue
+        top = {k: v for k, v in d.items()
+               if k not in names and k not in ("directions", "pctiles_version")}
+        for n in names:
+            one = dict(top)
+            one.update(d[n])
+            one["direction"] = n
+            out.append(one)
+    return out
+
+
 def bulk_files(out_dir):
     """The bulk files of a `push --out` / `follow --out` directory in name order: gzip
     (bulk-NNNNNN.ndjson.gz, push's default) or plain (*.ndjson)."""

@@ -22,6 +22,7 @@
 #include "es/run_catalog.h"
 #include "output/bucket_form_chooser.h"
 #include "output/hist_code.h"
+#include "output/run_document.h"
 
 namespace po = boost::program_options;
 
@@ -66,11 +67,32 @@ int FilesBucketVersion(const std::string& index, const std::string& source,
 /// A run stored with another bucket_version than the files' has other bucket document ids
 /// (one per job and quantum against one per direction), so it is deleted before the files'
 /// documents of it go in: read-back would count both.
+/// The pctiles_version of a percentile document of the files: kPctilesVersion where it says
+/// so, else 1 (one per direction); 0 for another kind of document.
+int FilesPctilesVersion(const std::string& index, const std::string& source,
+                        const std::string& pctiles) {
+  if (index.compare(0, pctiles.size(), pctiles) != 0) return 0;
+  return source.find("\"pctiles_version\":") != std::string::npos ? kPctilesVersion : 1;
+}
+
 Status DeleteRunOfOtherShape(HttpClient* client, const std::string& prefix, const std::string& run,
-                             int files_version, const BulkOptions& bulk) {
+                             int files_version, int files_pctiles, const BulkOptions& bulk) {
   RunCatalog catalog(client, prefix);
   int version = 0;
   Status s = catalog.RunBucketVersion(run, &version);
+  if (s.ok() && version > 0 && files_pctiles > 0) {
+    // Percentile documents of the other layout have other ids as well (pctiles_version).
+    int pctiles = 0;
+    s = catalog.RunPctilesVersion(run, &pctiles);
+    if (s.ok() && pctiles != files_pctiles) {
+      std::fprintf(stderr,
+                   "fiohist load: run '%s' is stored with pctiles_version %d, the files hold %d "
+                   "(other percentile document ids): deleting it before loading it\n",
+                   run.c_str(), pctiles, files_pctiles);
+      DeleteReport deleted;
+      return catalog.DeleteRun(run, bulk, &deleted);
+    }
+  }
   if (!s.ok() || version == 0 || version == files_version) return s;
   std::fprintf(stderr,
                "fiohist load: run '%s' is stored with bucket_version %d, the files hold %d "
@@ -152,6 +174,7 @@ int RunLoadCommand(int argc, char** argv) {
   // The next files are read while earlier batches are on the wire. A run's documents wait
   // until the files show its bucket_version (DeleteRunOfOtherShape).
   const std::string runs = IndexBaseName(conn.index_prefix, DocKind::kRun);
+  const std::string pctiles_index = IndexBaseName(conn.index_prefix, DocKind::kPercentiles);
   std::set<std::string> decided;
   std::map<std::string, std::vector<BulkAction>> held;
   auto release = [&](const std::string& of) {
@@ -172,9 +195,16 @@ int RunLoadCommand(int argc, char** argv) {
         return Status();
       }
       decided.insert(run);
-      Status s = version == 0
-                     ? Status()
-                     : DeleteRunOfOtherShape(client.get(), conn.index_prefix, run, version, bulk);
+      // The percentile layout of the files: their run's first quantum's percentile
+      // documents come first (held, or this one).
+      int pctiles_layout = FilesPctilesVersion(action.index, action.source, pctiles_index);
+      for (const BulkAction& h : held[run]) {
+        if (pctiles_layout == 0)
+          pctiles_layout = FilesPctilesVersion(h.index, h.source, pctiles_index);
+      }
+      Status s = version == 0 ? Status()
+                              : DeleteRunOfOtherShape(client.get(), conn.index_prefix, run, version,
+                                                      pctiles_layout, bulk);
       if (s.ok()) s = release(run);
       if (!s.ok()) return s;
     }

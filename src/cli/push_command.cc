@@ -296,6 +296,20 @@ Status OpenCluster(PushArgs* args, int64_t run_start_ms, Destination* dest) {
             version, writes);
         DeleteReport deleted;
         s = catalog.DeleteRun(args->meta.run, args->bulk, &deleted);
+        version = 0;
+      }
+      // Percentile documents of another layout (one per direction, before pctiles_version
+      // 2) have other ids too: a re-push would leave them beside the new ones.
+      int pctiles = 0;
+      if (s.ok() && version > 0) s = catalog.RunPctilesVersion(args->meta.run, &pctiles);
+      if (s.ok() && pctiles > 0 && pctiles != kPctilesVersion) {
+        std::fprintf(stderr,
+                     "fiohist push: run '%s' was pushed with one percentile document per "
+                     "direction (pctiles_version %d; this push writes %d): deleting it before "
+                     "pushing it again\n",
+                     args->meta.run.c_str(), pctiles, kPctilesVersion);
+        DeleteReport deleted;
+        s = catalog.DeleteRun(args->meta.run, args->bulk, &deleted);
       }
     }
     if (s.ok() && !report.spread.empty() && !args->quiet) {

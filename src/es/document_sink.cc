@@ -35,12 +35,10 @@ bool DocumentSink::WritesPercentiles(const ScopeResult& r) const {
 }
 
 void DocumentSink::Prepare(const ScopeResult& r, std::string* prepared) const {
-  // Id and source, one per line: ids are hex and JSON text has no raw newline.
+  // The direction's object of the window's document (QuantumPercentiles merges them).
   prepared->clear();
   if (!WritesPercentiles(r)) return;
-  builder_->AppendId(DocKind::kPercentiles, r, prepared);
-  prepared->push_back('\n');
-  builder_->AppendPercentiles(r, prepared);
+  builder_->AppendDirectionPart(r, prepared);
 }
 
 Status DocumentSink::Window(const ScopeResult& w, bool accurate) {
@@ -78,7 +76,7 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
   // A cluster or host result of a quantum comes after every job result of the quanta
   // before it (or before any job result): the open windows that end by it are complete.
   if (r.kind != ScopeKind::kJob && r.start_ms >= windows_end_) {
-    s = FlushWindows(r.start_ms);
+    s = FlushBucketWindows(r.start_ms);
     if (!s.ok()) return s;
   }
   // Coarser resolutions have percentile documents only: sums of the quanta's bucket
@@ -90,24 +88,96 @@ Status DocumentSink::Quantum(const ScopeResult& r) {
   return QuantumBuckets(r);
 }
 
+namespace {
+
+// The window of a percentile document: scope, host, job, resolution and start.
+bool SameWindow(const ScopeResult& a, const ScopeResult& b) {
+  return a.start_ms == b.start_ms && a.resolution == b.resolution && a.kind == b.kind &&
+         a.job == b.job && a.host == b.host;
+}
+
+// The key of r's window among the coarse windows being gathered.
+std::string WindowKey(const ScopeResult& r) {
+  std::string key = std::to_string(r.resolution) + '\x1f' + std::to_string(r.start_ms) + '\x1f';
+  key += static_cast<char>('0' + static_cast<int>(r.kind));
+  key += r.host;
+  key += '\x1f';
+  key += r.job;
+  return key;
+}
+
+}  // namespace
+
+void DocumentSink::PendingWindow::Take(const ScopeResult& r, const DocumentBuilder& builder) {
+  // The fields all directions share come from the first result, and from `all` (a window
+  // of coarser resolution sums each direction's quanta: `all` has them all).
+  if (!parts.any() || r.direction == Direction::kAll) {
+    CopyPlace(r, &head);
+    head.resolution = r.resolution;
+    head.widest = r.widest;
+    head.zoom_from = r.zoom_from;
+  }
+  const size_t d = static_cast<size_t>(r.direction);
+  if (d >= parts.present.size()) return;
+  parts.text[d].clear();
+  if (r.prepared.empty()) {
+    builder.AppendDirectionPart(r, &parts.text[d]);
+  } else {
+    parts.text[d] = r.prepared;
+  }
+  parts.present[d] = true;
+  builder.AddSla(r, &parts);
+}
+
 Status DocumentSink::QuantumPercentiles(const ScopeResult& r) {
+  if (r.resolution != 1) {
+    // Coarse windows: every direction of one is handed on between two results of the quantum
+    // grid (ResolutionSink closes an entity's windows together), JobDone() or End().
+    PendingWindow& w = coarse_[WindowKey(r)];
+    w.Take(r, *builder_);
+    return Status();
+  }
+  // The quantum grid's results of a scope, host and job come one direction after another:
+  // another window closes the one gathered, and the coarse windows closed meanwhile.
+  Status s = FlushCoarse();
+  if (!s.ok()) return s;
+  if (fine_.parts.any() && !SameWindow(fine_.head, r)) {
+    s = FlushWindow(&fine_);
+    if (!s.ok()) return s;
+  }
+  fine_.Take(r, *builder_);
+  return Status();
+}
+
+Status DocumentSink::FlushWindow(PendingWindow* w) {
+  if (!w->parts.any()) return Status();
   BulkAction a;
   a.index = index_name(DocKind::kPercentiles);
-  if (r.prepared.empty()) {
-    builder_->AppendId(DocKind::kPercentiles, r, &a.id);
-    text_.clear();
-    builder_->AppendPercentiles(r, &text_);
-    a.source = text_;
-  } else {
-    const size_t nl = r.prepared.find('\n');
-    a.id = r.prepared.substr(0, nl);
-    a.source = r.prepared.substr(nl + 1);
-  }
+  builder_->AppendMergedId(w->head, &a.id);
+  text_.clear();
+  builder_->AppendMergedPercentiles(w->head, w->parts, &text_);
+  a.source = text_;
+  const bool coarse = w->head.resolution != 1;
+  w->parts.Clear();
   Status s = consume_(std::move(a));
   if (!s.ok()) return s;
   ++percentile_docs_;
-  if (r.resolution != 1) ++coarse_docs_;
+  if (coarse) ++coarse_docs_;
   return s;
+}
+
+Status DocumentSink::FlushCoarse() {
+  for (auto& [key, w] : coarse_) {
+    Status s = FlushWindow(&w);
+    if (!s.ok()) return s;
+  }
+  coarse_.clear();
+  return Status();
+}
+
+Status DocumentSink::FlushPercentiles() {
+  Status s = FlushWindow(&fine_);
+  return s.ok() ? FlushCoarse() : s;
 }
 
 bool DocumentSink::MergesDirections(const ScopeResult& r) const {
@@ -115,7 +185,7 @@ bool DocumentSink::MergesDirections(const ScopeResult& r) const {
          r.direction != Direction::kAll;
 }
 
-Status DocumentSink::GatherWindow(const ScopeResult& r) {
+Status DocumentSink::GatherBucketWindow(const ScopeResult& r) {
   const int64_t length = info_.quantum_ms * buckets_.window_quanta;
   const QuantumGrid grid(info_.grid_origin_ms, length);
   const int64_t window = grid.Start(grid.IndexOf(r.start_ms));
@@ -125,7 +195,7 @@ Status DocumentSink::GatherWindow(const ScopeResult& r) {
     w = it == windows_.end() ? nullptr : &it->second;
   }
   if (w != nullptr && w->end_ms <= r.start_ms) {  // the job's next window starts
-    Status s = FlushWindow(w);
+    Status s = FlushBucketWindow(w);
     if (!s.ok()) return s;
     w = nullptr;
   }
@@ -157,7 +227,7 @@ Status DocumentSink::GatherWindow(const ScopeResult& r) {
   return Status();
 }
 
-Status DocumentSink::FlushWindow(OpenWindow* w) {
+Status DocumentSink::FlushBucketWindow(OpenWindow* w) {
   BulkAction b;
   text_.clear();
   builder_->AppendJobWindow(w->place, w->records, &text_);
@@ -173,16 +243,16 @@ Status DocumentSink::FlushWindow(OpenWindow* w) {
   return s;
 }
 
-Status DocumentSink::FlushWindows(int64_t t_ms) {
+Status DocumentSink::FlushBucketWindows(int64_t t_ms) {
   int64_t earliest = INT64_MAX;
   for (auto it = windows_.begin(); it != windows_.end();) {
     OpenWindow* w = &it->second;
-    ++it;  // FlushWindow erases w
+    ++it;  // FlushBucketWindow erases w
     if (w->end_ms > t_ms) {
       earliest = std::min(earliest, w->end_ms);
       continue;
     }
-    Status s = FlushWindow(w);
+    Status s = FlushBucketWindow(w);
     if (!s.ok()) return s;
   }
   windows_end_ = earliest;
@@ -191,12 +261,14 @@ Status DocumentSink::FlushWindows(int64_t t_ms) {
 
 Status DocumentSink::JobDone(const std::string& host, const std::string& job) {
   carry_.ForgetJob(host, job);
+  Status s = FlushPercentiles();
+  if (!s.ok()) return s;
   auto it = windows_.find(std::make_pair(host, job));
-  return it == windows_.end() ? Status() : FlushWindow(&it->second);
+  return it == windows_.end() ? Status() : FlushBucketWindow(&it->second);
 }
 
 Status DocumentSink::QuantumBuckets(const ScopeResult& r) {
-  if (MergesDirections(r)) return GatherWindow(r);
+  if (MergesDirections(r)) return GatherBucketWindow(r);
   BulkAction b;
   text_.clear();
   if (buckets_.form != BucketForm::kHistogram && r.records) {
@@ -239,6 +311,10 @@ void DocumentSink::UpdateRun(const RunInfo& info) {
 
 Status DocumentSink::Progress(const RunInfo& info, const RunSummary& summary,
                               const std::vector<ScopeResult>& whole_run) {
+  // A live run publishes now: the percentile documents gathered so far are complete (the
+  // aggregator hands on whole quanta), so they go too rather than wait for the next one.
+  Status flushed = FlushPercentiles();
+  if (!flushed.ok()) return flushed;
   UpdateRun(info);
   BulkAction a;
   a.index = index_name(DocKind::kRun);
@@ -248,7 +324,8 @@ Status DocumentSink::Progress(const RunInfo& info, const RunSummary& summary,
 }
 
 Status DocumentSink::End(const RunSummary& summary) {
-  Status flushed = FlushWindows(INT64_MAX);
+  Status flushed = FlushPercentiles();
+  if (flushed.ok()) flushed = FlushBucketWindows(INT64_MAX);
   if (!flushed.ok()) return flushed;
   // Each stall and idle gap as a document of its own (what Grafana draws as annotations),
   // then the run document, which keeps their summary.

@@ -47,7 +47,9 @@ struct BucketOptions {
 /// (merge_directions in the compact form), else kBucketVersion.
 int BucketVersionOf(const BucketOptions& buckets);
 
-/// A ResultSink that makes a percentile document of every result and a bucket document of
+/// A ResultSink that makes a percentile document of every window (scope, host, job,
+/// resolution and start: its results of every direction in one, kPctilesVersion; a
+/// ResolutionSink in front hands on an entity's windows together) and a bucket document of
 /// every per-quantum result BucketOptions selects and, at the end, the run document and a
 /// document per stall of the run (output/stall_document.h), and hands them on as index actions with
 /// deterministic ids (a re-push overwrites the same documents). Bucket counts are rounded here, in
@@ -72,11 +74,12 @@ class DocumentSink : public ResultSink {
   bool reads_job_quantum_stats() const override { return info_.job_resolution <= 1; }
   /// Documents do not depend on each other's order; a job's bucket carries go with it.
   bool takes_jobs_by_log() const override { return true; }
+  /// Hands on the job's documents still being gathered (the job's results are all in).
   Status JobDone(const std::string& host, const std::string& job) override;
 
   /// A live run (follow): hands on the run document now, from `info`'s hosts and jobs (they
   /// grow as streams start) and the whole-run results so far; End() writes the last one,
-  /// under the same id.
+  /// under the same id. The percentile documents being gathered go first (whole quanta).
   Status Progress(const RunInfo& info, const RunSummary& summary,
                   const std::vector<ScopeResult>& whole_run);
   /// Takes `info`'s hosts, jobs and fio versions for the run document (a live run learns
@@ -120,11 +123,25 @@ class DocumentSink : public ResultSink {
   // of a quantum past it (those come before the jobs' of their quantum, or before every
   // job result) or at End(): one open window per job at a time.
   bool MergesDirections(const ScopeResult& r) const;
-  Status GatherWindow(const ScopeResult& r);
+  Status GatherBucketWindow(const ScopeResult& r);
   struct OpenWindow;
-  Status FlushWindow(OpenWindow* w);
-  // Hands on every open window that ends by `t_ms`.
-  Status FlushWindows(int64_t t_ms);
+  Status FlushBucketWindow(OpenWindow* w);
+  // Hands on every open bucket window that ends by `t_ms`.
+  Status FlushBucketWindows(int64_t t_ms);
+  // One percentile document of a window (kPctilesVersion) being gathered, direction by
+  // direction.
+  struct PendingWindow {
+    ScopeResult head;  // the fields every direction shares (no statistics)
+    DirectionParts parts;
+    // Adds r's direction (its prepared object, or built now).
+    void Take(const ScopeResult& r, const DocumentBuilder& builder);
+  };
+  // Hands on `w`'s document, if it holds any direction.
+  Status FlushWindow(PendingWindow* w);
+  // Hands on the coarse windows gathered (all complete: see QuantumPercentiles).
+  Status FlushCoarse();
+  // Hands on every percentile document being gathered.
+  Status FlushPercentiles();
 
   std::string prefix_;
   std::string index_[kDocKindCount];
@@ -149,6 +166,8 @@ class DocumentSink : public ResultSink {
   OpenWindow* last_window_ = nullptr;  // the last one gathered into (directions come together)
   int64_t windows_end_ = INT64_MAX;    // the earliest end_ms of an open window
   std::vector<JobWindowRecords> spare_windows_;  // closed ones' storage, for reuse
+  PendingWindow fine_;                           // of the quantum grid
+  std::map<std::string, PendingWindow> coarse_;  // of coarser resolutions, by window
   RunInfo info_;
   std::unique_ptr<DocumentBuilder> builder_;
   std::vector<ScopeResult> whole_run_;

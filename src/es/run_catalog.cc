@@ -184,12 +184,19 @@ Status RunCatalog::CountRunDocuments(const std::string& run, uint64_t* count) {
 }
 
 Status RunCatalog::RunBucketVersion(const std::string& run, int* version) {
+  return RunVersionField(run, "bucket_version", version);
+}
+
+Status RunCatalog::RunPctilesVersion(const std::string& run, int* version) {
+  return RunVersionField(run, "pctiles_version", version);
+}
+
+Status RunCatalog::RunVersionField(const std::string& run, const char* field, int* version) {
   *version = 0;
-  HttpResult r =
-      client_->Request("POST",
-                       "/" + IndexPattern(prefix_, DocKind::kRun) +
-                           "/_search?size=1&_source=bucket_version&" + kMultiIndexOptions,
-                       RunTermQuery(run));
+  HttpResult r = client_->Request("POST",
+                                  "/" + IndexPattern(prefix_, DocKind::kRun) +
+                                      "/_search?size=1&_source=" + field + "&" + kMultiIndexOptions,
+                                  RunTermQuery(run));
   if (!r.ok()) return Status::Error("looking up run " + run + " failed: " + DescribeHttpFailure(r));
   rapidjson::Document doc;
   Status st = ParseJson(r, "looking up a run", &doc);
@@ -200,9 +207,9 @@ Status RunCatalog::RunBucketVersion(const std::string& run, int* version) {
   }
   const rapidjson::Value& hit = doc["hits"]["hits"][0];
   *version = 1;
-  if (hit.HasMember("_source") && hit["_source"].IsObject() &&
-      hit["_source"].HasMember("bucket_version") && hit["_source"]["bucket_version"].IsInt()) {
-    *version = hit["_source"]["bucket_version"].GetInt();
+  if (hit.HasMember("_source") && hit["_source"].IsObject() && hit["_source"].HasMember(field) &&
+      hit["_source"][field].IsInt()) {
+    *version = hit["_source"][field].GetInt();
   }
   return Status();
 }

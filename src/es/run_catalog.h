@@ -69,12 +69,18 @@ class RunCatalog {
   /// The `bucket_version` of `run`'s run document: 0 when there is none, 1 when it has no
   /// such field (pushed before it).
   Status RunBucketVersion(const std::string& run, int* version);
+  /// The `pctiles_version` of `run`'s run document, as RunBucketVersion (1: one percentile
+  /// document per direction, pushed before the field).
+  Status RunPctilesVersion(const std::string& run, int* version);
 
   /// Deletes exactly the documents whose `run` is `run`, in the four indices: with
   /// `_delete_by_query` where the cluster has it, else by scrolling the ids and bulk-deleting.
   Status DeleteRun(const std::string& run, const BulkOptions& bulk_options, DeleteReport* report);
 
  private:
+  // The integer `field` of `run`'s run document: 0 without the document, 1 without the field.
+  Status RunVersionField(const std::string& run, const char* field, int* version);
+
   Status DeleteRunByScroll(const std::string& run, const BulkOptions& bulk_options,
                            DeleteReport* report);
 

@@ -68,6 +68,12 @@ char* PutTime(char* p, int64_t ms, bool absolute) {
   return PutString(p, FormatIsoTime(ms));
 }
 
+// Writes `s` at `p`.
+char* PutTextView(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
 // Bytes PutRecordList may write for `records`.
 size_t RecordListRoom(const std::vector<const PlacedRecord*>& records) {
   size_t room = 2;
@@ -191,7 +197,12 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
                                     : ResultKey("direction") + "[" + text + ",\"all\"]" + op_json;
     direction_room_ = std::max(direction_room_, bucket_direction_json_[i].size());
     if (i < direction_key_json_.size()) direction_key_json_[i] = text + ":";
+    part_key_json_[i] = text + ":";
   }
+  pctiles_version_json_ = ResultKey("pctiles_version") + std::to_string(kPctilesVersion);
+  directions_key_ = ResultKey("directions");
+  sla_directions_key_ = ResultKey("sla_breach_directions");
+  sla_noise_directions_key_ = ResultKey("sla_breach_beyond_noise_directions");
   for (size_t mask = 1; mask < job_direction_json_.size(); ++mask) {
     std::string names, ops;
     int n_ops = 0;
@@ -205,9 +216,10 @@ DocumentBuilder::DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_pe
       ++n_ops;
     }
     // One op as per-direction documents have it (a string), several as an array.
-    job_direction_json_[mask] =
-        ResultKey("direction") + "[" + names + "\"all\"]" +
-        (n_ops == 0 ? "" : ResultKey("op") + (n_ops == 1 ? ops : "[" + ops + "]"));
+    const std::string op_list =
+        n_ops == 0 ? "" : ResultKey("op") + (n_ops == 1 ? ops : "[" + ops + "]");
+    job_direction_json_[mask] = ResultKey("direction") + "[" + names + "\"all\"]" + op_list;
+    merged_op_json_[mask] = op_list;
     direction_room_ = std::max(direction_room_, job_direction_json_[mask].size());
   }
   for (const char* name : {"@timestamp", "end", "elapsed_s", "quantum_s", "scope", "host", "job",
@@ -333,6 +345,11 @@ void DocumentBuilder::AppendId(DocKind kind, const ScopeResult& r, std::string* 
   AppendSeriesId(kind, r, true, out);
 }
 
+void DocumentBuilder::AppendMergedId(const ScopeResult& r, std::string* out) const {
+  // kPctilesVersion 2: the entity's one document of the window holds every direction.
+  AppendSeriesId(DocKind::kPercentiles, r, false, out);
+}
+
 void DocumentBuilder::AppendJobId(const ScopeResult& r, std::string* out) const {
   // kMergedBucketVersion: the job's one document of the quantum holds every direction.
   AppendSeriesId(DocKind::kBuckets, r, false, out);
@@ -367,8 +384,10 @@ void DocumentBuilder::AppendSeriesId(DocKind kind, const ScopeResult& r, bool di
   if (kind == DocKind::kBuckets) {
     if (direction) h.Feed(DirectionName(r.direction));
   } else {
-    const std::string_view direction = info_.directions.Name(r.direction);
-    h.Feed(direction.data(), direction.size());
+    if (direction) {
+      const std::string_view name = info_.directions.Name(r.direction);
+      h.Feed(name.data(), name.size());
+    }
     h.Sep();
     char num[24];
     h.Feed(num, static_cast<size_t>(std::to_chars(num, num + sizeof(num), r.resolution).ptr - num));
@@ -432,7 +451,7 @@ size_t DocumentBuilder::CommonRoom(const ScopeResult& r) const {
 }
 
 void DocumentBuilder::AppendCommon(const ScopeResult& r, double samples, bool bucket, Out& out,
-                                   const std::string* direction_json) const {
+                                   const std::string* direction_json, bool with_samples) const {
   char* p = out.Room(CommonRoom(r));
   p = Put(p, common_keys_[kTimestampKey]);
   p = PutTime(p, r.start_ms, info_.absolute);
@@ -475,8 +494,10 @@ void DocumentBuilder::AppendCommon(const ScopeResult& r, double samples, bool bu
   }
   p = Put(p, common_keys_[kLogsKey]);
   p = std::to_chars(p, p + 12, r.logs).ptr;
-  p = Put(p, common_keys_[kSamplesKey]);
-  p = PutNum(p, samples);
+  if (with_samples) {
+    p = Put(p, common_keys_[kSamplesKey]);
+    p = PutNum(p, samples);
+  }
   out.Done(p);
 }
 
@@ -490,12 +511,118 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
   Out out(doc);
   out.Reserve(CommonRoom(r) + percentile_room_);
   AppendCommon(r, StatValue(Stat::kSamples, r, ns_per_unit_), false, out);
-  const LatencyStats& s = r.stats;
   char* p = out.Room(percentile_room_);
-  auto stat = [&](Stat which) {
-    p = Put(p, stat_keys_[static_cast<size_t>(which)]);
-    p = PutNum(p, StatValue(which, r, ns_per_unit_));
-  };
+  p = PutZoom(r, p);
+  p = PutStats(r, p);
+  p = PutPlace(r, p);
+  if (r.straddled >= 0) {
+    p = Put(p, straddled_key_);
+    p = PutNum(p, r.straddled);
+  }
+  p = PutIssue(r, p);
+  p = PutSla(r, p);
+  *p++ = '}';
+  out.Done(p);
+}
+
+void DocumentBuilder::AppendDirectionPart(const ScopeResult& r, std::string* doc) const {
+  Out out(doc);
+  const size_t room = kMaxDouble + common_keys_[kSamplesKey].size() + percentile_room_;
+  out.Reserve(room);
+  char* p = out.Room(room);
+  // `,"samples":` without its comma: the object's first field.
+  *p++ = '{';
+  p = PutTextView(p, std::string_view(common_keys_[kSamplesKey]).substr(1));
+  p = PutNum(p, StatValue(Stat::kSamples, r, ns_per_unit_));
+  p = PutStats(r, p);
+  if (r.straddled >= 0) {
+    p = Put(p, straddled_key_);
+    p = PutNum(p, r.straddled);
+  }
+  *p++ = '}';
+  out.Done(p);
+}
+
+void DocumentBuilder::AppendMergedPercentiles(const ScopeResult& r, const DirectionParts& parts,
+                                              std::string* doc) const {
+  size_t room = percentile_room_ + pctiles_version_json_.size() + directions_key_.size() +
+                sla_directions_key_.size() + sla_noise_directions_key_.size() + direction_room_ +
+                12;
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    room += 4 * (part_key_json_[d].size() + 2) + parts.text[d].size();
+  }
+  Out out(doc);
+  out.Reserve(CommonRoom(r) + room);
+  static const std::string kNoDirection;
+  AppendCommon(r, 0, false, out, &kNoDirection, false);
+  char* p = out.Room(room);
+  p = PutZoom(r, p);
+  p = PutPlace(r, p);
+  p = PutIssue(r, p);
+  if (sla_.active() && r.kind == ScopeKind::kCluster) {
+    // Every direction's breaches at the top (each threshold names its direction), and the
+    // directions breaching beyond the noise: what the annotations and the alert rules (one
+    // alert per run and direction) query.
+    auto texts = [&](const std::vector<size_t>& which) {
+      *p++ = '[';
+      for (size_t i = 0; i < which.size(); ++i) {
+        if (i > 0) *p++ = ',';
+        p = Put(p, sla_texts_[which[i]]);
+      }
+      *p++ = ']';
+    };
+    p = Put(p, sla_breach_key_);
+    p = parts.sla_breached.empty() ? Lit(p, "false") : Lit(p, "true");
+    p = Put(p, sla_breached_key_);
+    texts(parts.sla_breached);
+    p = Put(p, sla_noise_key_);
+    p = parts.sla_beyond.empty() ? Lit(p, "false") : Lit(p, "true");
+    p = Put(p, sla_noise_list_key_);
+    texts(parts.sla_beyond);
+    auto names = [&](const std::array<bool, 4>& which) {
+      char c = '[';
+      for (size_t d = 0; d < parts.present.size(); ++d) {
+        if (!parts.present[d] || !which[d]) continue;
+        *p++ = c;
+        c = ',';
+        p = PutTextView(
+            p, std::string_view(part_key_json_[d]).substr(0, part_key_json_[d].size() - 1));
+      }
+      if (c == '[') *p++ = '[';
+      *p++ = ']';
+    };
+    p = Put(p, sla_directions_key_);
+    names(parts.sla_breach);
+    p = Put(p, sla_noise_directions_key_);
+    names(parts.sla_noise);
+  }
+  p = Put(p, pctiles_version_json_);
+  p = Put(p, directions_key_);
+  char c = '[';
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    *p++ = c;
+    c = ',';
+    p = PutTextView(p, std::string_view(part_key_json_[d]).substr(0, part_key_json_[d].size() - 1));
+  }
+  if (c == '[') *p++ = '[';
+  *p++ = ']';
+  // A smallfile run's ops in slots of their own: `op` lists them (the overview's op variable).
+  size_t mask = 0;
+  for (size_t d = 0; d < kLogDirections; ++d) mask |= parts.present[d] ? size_t{1} << d : 0;
+  p = Put(p, merged_op_json_[mask]);
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    *p++ = ',';
+    p = Put(p, part_key_json_[d]);
+    p = Put(p, parts.text[d]);
+  }
+  *p++ = '}';
+  out.Done(p);
+}
+
+char* DocumentBuilder::PutZoom(const ScopeResult& r, char* p) const {
   for (const ResolutionJson& j : resolution_json_) {
     if (j.multiple != r.resolution) continue;
     if (r.zoom_from < 0) {
@@ -509,6 +636,15 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = Put(p, zoom_le_key_);
     p = std::to_chars(p, p + 20, r.widest ? kNoEnd : j.le_ms).ptr;
   }
+  return p;
+}
+
+char* DocumentBuilder::PutStats(const ScopeResult& r, char* p) const {
+  const LatencyStats& s = r.stats;
+  auto stat = [&](Stat which) {
+    p = Put(p, stat_keys_[static_cast<size_t>(which)]);
+    p = PutNum(p, StatValue(which, r, ns_per_unit_));
+  };
   // Latencies in whole nanoseconds, fio's own unit: the digits an interpolated percentile
   // or a mean carries below 1 ns say nothing about the I/Os, and they were a third of the
   // percentile index's compressed `_source` (bench/README.md, "Percentile documents").
@@ -558,47 +694,71 @@ void DocumentBuilder::AppendPercentiles(const ScopeResult& r, std::string* doc) 
     p = Put(p, lower_bound_names_[i]);
   }
   *p++ = ']';
+  return p;
+}
+
+char* DocumentBuilder::PutPlace(const ScopeResult& r, char* p) const {
   p = Put(p, coverage_key_);
   p = PutNum(p, r.coverage);
   p = Put(p, partial_key_);
-  p = r.partial ? Lit(p, "true") : Lit(p, "false");
-  if (r.straddled >= 0) {
-    p = Put(p, straddled_key_);
-    p = PutNum(p, r.straddled);
+  return r.partial ? Lit(p, "true") : Lit(p, "false");
+}
+
+char* DocumentBuilder::PutIssue(const ScopeResult& r, char* p) const {
+  if (!issue_) return p;
+  p = Put(p, placement_json_);
+  if (r.complete_to_ms != INT64_MAX) {
+    p = Put(p, complete_to_key_);
+    p = PutNum(p, static_cast<double>(r.complete_to_ms) * 1e6 / ns_per_unit_);
   }
-  if (issue_) {
-    p = Put(p, placement_json_);
-    if (r.complete_to_ms != INT64_MAX) {
-      p = Put(p, complete_to_key_);
-      p = PutNum(p, static_cast<double>(r.complete_to_ms) * 1e6 / ns_per_unit_);
+  return p;
+}
+
+void DocumentBuilder::AddSla(const ScopeResult& r, DirectionParts* parts) const {
+  if (!sla_.active() || r.kind != ScopeKind::kCluster) return;
+  thread_local std::vector<size_t> breached, beyond;
+  breached.clear();
+  beyond.clear();
+  sla_.Breaches(r, &breached, &beyond);
+  auto add = [](const std::vector<size_t>& from, std::vector<size_t>* to) {
+    for (size_t i : from) {
+      auto at = std::lower_bound(to->begin(), to->end(), i);
+      if (at == to->end() || *at != i) to->insert(at, i);
     }
+  };
+  add(breached, &parts->sla_breached);
+  add(beyond, &parts->sla_beyond);
+  const size_t d = static_cast<size_t>(r.direction);
+  if (d >= parts->sla_noise.size()) return;
+  parts->sla_breach[d] = !breached.empty();
+  parts->sla_noise[d] = !beyond.empty();
+}
+
+char* DocumentBuilder::PutSla(const ScopeResult& r, char* p) const {
+  if (!sla_.active() || r.kind != ScopeKind::kCluster) return p;
+  thread_local std::vector<size_t> breached, beyond;
+  breached.clear();
+  beyond.clear();
+  const bool any = sla_.Breaches(r, &breached, &beyond);
+  p = Put(p, sla_breach_key_);
+  p = any ? Lit(p, "true") : Lit(p, "false");
+  p = Put(p, sla_breached_key_);
+  *p++ = '[';
+  for (size_t i = 0; i < breached.size(); ++i) {
+    if (i > 0) *p++ = ',';
+    p = Put(p, sla_texts_[breached[i]]);
   }
-  if (sla_.active() && r.kind == ScopeKind::kCluster) {
-    thread_local std::vector<size_t> breached, beyond;
-    breached.clear();
-    beyond.clear();
-    const bool any = sla_.Breaches(r, &breached, &beyond);
-    p = Put(p, sla_breach_key_);
-    p = any ? Lit(p, "true") : Lit(p, "false");
-    p = Put(p, sla_breached_key_);
-    *p++ = '[';
-    for (size_t i = 0; i < breached.size(); ++i) {
-      if (i > 0) *p++ = ',';
-      p = Put(p, sla_texts_[breached[i]]);
-    }
-    *p++ = ']';
-    p = Put(p, sla_noise_key_);
-    p = beyond.empty() ? Lit(p, "false") : Lit(p, "true");
-    p = Put(p, sla_noise_list_key_);
-    *p++ = '[';
-    for (size_t i = 0; i < beyond.size(); ++i) {
-      if (i > 0) *p++ = ',';
-      p = Put(p, sla_texts_[beyond[i]]);
-    }
-    *p++ = ']';
+  *p++ = ']';
+  p = Put(p, sla_noise_key_);
+  p = beyond.empty() ? Lit(p, "false") : Lit(p, "true");
+  p = Put(p, sla_noise_list_key_);
+  *p++ = '[';
+  for (size_t i = 0; i < beyond.size(); ++i) {
+    if (i > 0) *p++ = ',';
+    p = Put(p, sla_texts_[beyond[i]]);
   }
-  *p++ = '}';
-  out.Done(p);
+  *p++ = ']';
+  return p;
 }
 
 std::string DocumentBuilder::Buckets(const ScopeResult& r, const IntegerBuckets& b) const {

@@ -63,6 +63,28 @@ struct JobWindowRecords {
   void Clear() { size = 0; }
 };
 
+/// The directions of one merged percentile document (DocumentBuilder::
+/// AppendMergedPercentiles), by Direction: which are present and each one's object
+/// (DocumentBuilder::AppendDirectionPart).
+struct DirectionParts {
+  std::array<bool, 4> present{};
+  std::array<std::string, 4> text;
+  /// SLA thresholds (cluster documents of a run with --sla; DocumentBuilder::AddSla): the
+  /// thresholds breached and those beyond sampling noise (indices into RunInfo::sla,
+  /// ascending; a threshold is of one direction), and the directions breaching beyond it.
+  std::vector<size_t> sla_breached, sla_beyond;
+  std::array<bool, 4> sla_breach{}, sla_noise{};
+
+  bool any() const { return present[0] || present[1] || present[2] || present[3]; }
+  void Clear() {
+    present = {};
+    sla_breached.clear();
+    sla_beyond.clear();
+    sla_breach = {};
+    sla_noise = {};
+  }
+};
+
 /// Builds document sources (JSON text) as docs/documents.md describes. Latencies are in
 /// microseconds unless another `ns_per_unit` is given (the NDJSON table output).
 /// Everything that is the same for every document of the run (meta, field names, the
@@ -75,8 +97,24 @@ class DocumentBuilder {
   DocumentBuilder(const RunInfo& info, RunMeta meta, double ns_per_unit = 1000.0,
                   BucketForm form = BucketForm::kHistogram);
 
-  /// The percentile document of `r` (also the row of `pctiles --format ndjson`).
+  /// The percentile document of `r` alone (pctiles_version 1: the row of `pctiles --format
+  /// ndjson`, and accuracy windows).
   std::string Percentiles(const ScopeResult& r) const;
+  /// Appends the object of r's direction in its merged percentile document: `samples` and
+  /// every statistic that depends on the direction (docs/documents.md).
+  void AppendDirectionPart(const ScopeResult& r, std::string* out) const;
+  /// Appends the percentile document (kPctilesVersion) of r's scope, host, job, resolution
+  /// and window holding the directions of `parts`: the fields that do not depend on the
+  /// direction come from `r` (any of the window's results; its `all` where there is one),
+  /// then `pctiles_version`, `directions` (their names) and an object per direction.
+  void AppendMergedPercentiles(const ScopeResult& r, const DirectionParts& parts,
+                               std::string* out) const;
+  /// Adds the SLA thresholds r's direction breaches to `parts` (nothing unless r is a
+  /// cluster result of a run with thresholds).
+  void AddSla(const ScopeResult& r, DirectionParts* parts) const;
+  /// Appends the id of AppendMergedPercentiles' document: a percentile document's series
+  /// without the direction, then the window's start.
+  void AppendMergedId(const ScopeResult& r, std::string* out) const;
   /// The bucket document of `r` with the integer counts `b` (BucketCarry's rounding of
   /// r's histogram), in the builder's BucketForm; `samples` is their sum.
   std::string Buckets(const ScopeResult& r, const IntegerBuckets& b) const;
@@ -142,8 +180,17 @@ class DocumentBuilder {
   // The fields that percentile and bucket documents share, from "{" to "samples" (the
   // value given). A bucket document of a real direction also names `all` (its sum).
   // `direction_json`, when given, is written instead of r's direction (and op).
+  // Without `with_samples`, no `samples` (a merged percentile document's are per direction).
   void AppendCommon(const ScopeResult& r, double samples, bool bucket, Out& out,
-                    const std::string* direction_json = nullptr) const;
+                    const std::string* direction_json = nullptr, bool with_samples = true) const;
+  // Pieces of percentile documents at `p` (room in percentile_room_): the resolution and
+  // zoom fields, the direction's statistics (iops ... few_ios), coverage and partial, the
+  // --place issue fields, the SLA fields (cluster results of a run with thresholds).
+  char* PutZoom(const ScopeResult& r, char* p) const;
+  char* PutStats(const ScopeResult& r, char* p) const;
+  char* PutPlace(const ScopeResult& r, char* p) const;
+  char* PutIssue(const ScopeResult& r, char* p) const;
+  char* PutSla(const ScopeResult& r, char* p) const;
   // AppendId; a bucket document's series without its direction where `direction` is false.
   void AppendSeriesId(DocKind kind, const ScopeResult& r, bool direction, std::string* out) const;
   // `samples_by_direction` (`samples`) or `records` of `parts`: an object by direction name
@@ -165,7 +212,13 @@ class DocumentBuilder {
   // By the set of real directions (bit d for Direction d) a job document holds:
   // ,"direction":["read","write","all"] (and ,"op":[..] where the slots are ops).
   std::array<std::string, 1 << kLogDirections> job_direction_json_;
+  // By the same set: ,"op":.. of the ops among them ("" for fio's directions).
+  std::array<std::string, 1 << kLogDirections> merged_op_json_;
   std::array<std::string, kLogDirections> direction_key_json_;  // "read": (its JSON key)
+  // "read": by Direction, `all` too (a merged percentile document's object keys).
+  std::array<std::string, 4> part_key_json_;
+  std::string pctiles_version_json_, directions_key_, sla_directions_key_;
+  std::string sla_noise_directions_key_;
   int64_t quantum_ms_ = 0;  // info.quantum_ms, whose "quantum_s" text is quantum_s_
   std::string quantum_s_;
   std::string buckets_head_;  // ,"layout":"..",

@@ -49,20 +49,20 @@ const std::vector<Field>& ResultFields() {
       // (log/direction_names.h); absent for fio's directions and `all`.
       {"op", FieldType::kKeyword, kDocs},
       {"logs", FieldType::kInteger, kDocs | kInCsv},
-      {"samples", FieldType::kDouble, kDocs | kInCsv},
+      {"samples", FieldType::kDouble, kDocs | kInCsv | kPerDirection},
       // The span as a multiple of the quantum (1, 10, 60, ...), and the dashboard
       // intervals I it is drawn for: zoom_gt_ms < I <= zoom_le_ms (resolution_sink.h).
       {"resolution", FieldType::kInteger, kInPctiles},
       {"zoom_gt_ms", FieldType::kLong, kInPctiles},
       {"zoom_le_ms", FieldType::kLong, kInPctiles},
-      {"iops", FieldType::kDouble, kInPctiles | kInCsv},
-      {"min", FieldType::kDouble, kInPctiles | kInCsv},
-      {"mean", FieldType::kDouble, kInPctiles | kInCsv},
-      {"max", FieldType::kDouble, kInPctiles | kInCsv},
-      {"p*", FieldType::kDouble, kInPctiles | kInCsv, true},
-      {"top_bucket", FieldType::kDouble, kInPctiles | kInCsv},
-      {"clamped", FieldType::kBoolean, kInPctiles},
-      {"lower_bound", FieldType::kKeyword, kInPctiles | kInCsv},
+      {"iops", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection},
+      {"min", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection},
+      {"mean", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection},
+      {"max", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection},
+      {"p*", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection, true},
+      {"top_bucket", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection},
+      {"clamped", FieldType::kBoolean, kInPctiles | kPerDirection},
+      {"lower_bound", FieldType::kKeyword, kInPctiles | kInCsv | kPerDirection},
       // How much of the span the logs cover, and whether that is short of all of it (last
       // in the CSV, so the columns before keep their positions).
       // Bucket documents carry it only where it is below 1, for read-back.
@@ -70,26 +70,37 @@ const std::vector<Field>& ResultFields() {
       {"partial", FieldType::kBoolean, kInPctiles | kInCsv},
       // The share of the span's I/Os that spreading records uniformly may have put on the
       // wrong side of its edges (scope_result.h); absent (empty) where unknown.
-      {"straddled", FieldType::kDouble, kInPctiles | kInCsv},
+      {"straddled", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection},
       // Each percentile's confidence interval at the run's --confidence (lower and upper
       // bucket edge; no `_high` where the percentile is in `few_ios`), and the percentiles
       // resting on too few I/Os for an upper bound (after `partial` in the CSV, so the
       // columns before keep their positions).
-      {"p*_low,p*_high", FieldType::kDouble, kInPctiles | kInCsv, false, true},
-      {"few_ios", FieldType::kKeyword, kInPctiles | kInCsv},
+      {"p*_low,p*_high", FieldType::kDouble, kInPctiles | kInCsv | kPerDirection, false, true},
+      {"few_ios", FieldType::kKeyword, kInPctiles | kInCsv | kPerDirection},
       // --place issue only: where I/Os were placed ("issue"; absent: at completion), and
       // the latency up to which every I/O issued in the span is in the logs, where a slower
       // one may be missing (the run's last quanta, also `partial`; empty otherwise).
       {"placement", FieldType::kKeyword, kInPctiles | kIssueOnly},
       {"complete_to", FieldType::kDouble, kInPctiles | kInCsv | kIssueOnly},
       // Cluster documents of a run with SLA thresholds only (absent otherwise): whether
-      // the span breaches any of them, and the normalized texts of those it breaches.
+      // the span breaches any of them, and the normalized texts of those it breaches (each
+      // names its direction: pctiles_version 2 keeps them at the top, for every direction).
       {"sla_breach", FieldType::kBoolean, kInPctiles},
       {"sla_breached", FieldType::kKeyword, kInPctiles},
       // Of those, whether some breach is beyond sampling noise (the percentile's confidence
       // interval lies above the limit), and their texts: what the alert rules fire on.
       {"sla_breach_beyond_noise", FieldType::kBoolean, kInPctiles},
       {"sla_breached_beyond_noise", FieldType::kKeyword, kInPctiles},
+      // pctiles_version 2 (one document per window holding every direction): the version,
+      // and the names of the directions (fio's, or a smallfile run's ops, and `all`) whose
+      // objects the document holds.
+      {"pctiles_version", FieldType::kInteger, kInPctiles},
+      {"directions", FieldType::kKeyword, kInPctiles},
+      // pctiles_version 2, cluster documents of a run with SLA thresholds: the directions
+      // breaching a threshold, and those breaching one beyond sampling noise (what the
+      // alert rules count, per run and direction).
+      {"sla_breach_directions", FieldType::kKeyword, kInPctiles},
+      {"sla_breach_beyond_noise_directions", FieldType::kKeyword, kInPctiles},
       // Accuracy windows only (--accuracy, DocumentBuilder::AppendWindow): the window's
       // length in quanta, and whether its intervals met the targets (false: cut at
       // --accuracy-max-quanta, or the run's last window).
@@ -158,6 +169,8 @@ const std::vector<Field>& RunFields() {
       // runs/ios arrays; 2: records as `hist` strings; 3: a job's directions of a quantum
       // in one record-form document; 4: a job's quanta of a window of 10 in one).
       {"bucket_version", FieldType::kInteger, kInRuns},
+      // How the percentile documents are laid out (absent: 1, one per direction).
+      {"pctiles_version", FieldType::kInteger, kInRuns},
       // Absent without a fio JSON output: the smallest share of fio's I/Os a job's log holds.
       {"logged_io_share", FieldType::kDouble, kInRuns},
       // "finished" (push), or "running" / "aborted" (a live run).

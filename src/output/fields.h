@@ -31,6 +31,9 @@ enum FieldPlace : unsigned {
   kInChanges = 1u << 4,  ///< change point documents (output/change_point_document.h)
   kIssueOnly = 1u << 5,  ///< written only when I/Os are placed at issue (--place issue)
   kInStalls = 1u << 6,   ///< stall documents (output/stall_document.h)
+  /// Percentile documents of pctiles_version 2: in the object of each direction (`read.p99`),
+  /// not at the top (where pctiles_version 1 and accuracy windows have them).
+  kPerDirection = 1u << 7,
 };
 
 /// The bit of `kind` in FieldPlace.

@@ -39,6 +39,28 @@ std::map<std::string, std::string> MappedFields(const std::string& file) {
   return out;
 }
 
+// The directions' objects of percentile documents (pctiles_version 2) in the pctiles
+// template: each one's `properties`, name -> type.
+std::map<std::string, std::map<std::string, std::string>> MappedDirectionFields() {
+  rapidjson::Document d;
+  d.Parse(ReadText(std::string(FIOHIST_SOURCE_DIR) + "/mappings/fiohist-pctiles.json").c_str());
+  std::map<std::string, std::map<std::string, std::string>> out;
+  if (!d.IsObject()) return out;
+  for (const char* direction : {"read", "write", "trim", "all"}) {
+    const auto& props = d["template"]["mappings"]["properties"];
+    if (!props.HasMember(direction) || !props[direction].HasMember("properties")) continue;
+    for (const auto& m : props[direction]["properties"].GetObject()) {
+      out[direction][m.name.GetString()] = m.value["type"].GetString();
+    }
+  }
+  return out;
+}
+
+// The names of the directions' objects, not fields of the top level.
+bool IsDirectionObject(const std::string& name) {
+  return name == "read" || name == "write" || name == "trim" || name == "all";
+}
+
 // p<digits>[_<digits>], like the percentiles' dynamic template (no std::regex: GCC 12's
 // -Wmaybe-uninitialized trips over it in the sanitizer build).
 bool IsPercentileName(const std::string& name) {
@@ -126,8 +148,18 @@ void ExpectSameFields(const std::map<std::string, std::string>& table,
 }
 
 TEST(Fields, TableMatchesTheIndexTemplates) {
-  ExpectSameFields(TableFields(ResultFields(), kInPctiles), MappedFields("fiohist-pctiles.json"),
-                   "fiohist-pctiles.json");
+  std::map<std::string, std::string> pctiles = MappedFields("fiohist-pctiles.json");
+  for (auto it = pctiles.begin(); it != pctiles.end();) {
+    it = IsDirectionObject(it->first) ? pctiles.erase(it) : std::next(it);
+  }
+  ExpectSameFields(TableFields(ResultFields(), kInPctiles), pctiles, "fiohist-pctiles.json");
+  // pctiles_version 2: each direction's object maps the fields that depend on the direction.
+  const auto directions = MappedDirectionFields();
+  EXPECT_EQ(directions.size(), 4u);
+  for (const auto& [direction, fields] : directions) {
+    ExpectSameFields(TableFields(ResultFields(), kPerDirection), fields,
+                     "fiohist-pctiles.json (" + direction + ")");
+  }
   ExpectSameFields(TableFields(ResultFields(), kInBuckets), MappedFields("fiohist-buckets.json"),
                    "fiohist-buckets.json");
   // Without the histogram type `latency` is an object kept in _source only.
@@ -200,6 +232,17 @@ class KeyCollector : public ResultSink {
   }
   Status Quantum(const ScopeResult& r) override {
     Collect(builder_->Percentiles(r), &pctiles);
+    // The document of r's window (pctiles_version 2), here with r's direction only.
+    for (const DocumentBuilder* b : {builder_.get(), ops_.get()}) {
+      DirectionParts parts;
+      const size_t d = static_cast<size_t>(r.direction);
+      parts.present[d] = true;
+      b->AppendDirectionPart(r, &parts.text[d]);
+      b->AddSla(r, &parts);
+      std::string merged;
+      b->AppendMergedPercentiles(r, parts, &merged);
+      CollectMerged(merged);
+    }
     if (r.kind == ScopeKind::kCluster) {  // a window's document (here of one quantum)
       std::string window;
       builder_->AppendWindow(r, false, &window);
@@ -268,8 +311,28 @@ class KeyCollector : public ResultSink {
     return Status();
   }
   std::set<std::string> pctiles, buckets, runs, stalls;
+  std::set<std::string> per_direction;  // keys of the directions' objects (pctiles_version 2)
 
  private:
+  // A merged percentile document: its top-level keys but the directions' objects (the
+  // names in `directions`), whose keys go to per_direction.
+  void CollectMerged(const std::string& json) {
+    rapidjson::Document d;
+    d.Parse(json.c_str());
+    ASSERT_TRUE(d.IsObject()) << json;
+    ASSERT_TRUE(d.HasMember("directions") && d["directions"].IsArray()) << json;
+    std::set<std::string> names;
+    for (const auto& n : d["directions"].GetArray()) names.insert(n.GetString());
+    for (const auto& m : d.GetObject()) {
+      const std::string key = m.name.GetString();
+      if (!names.count(key)) {
+        pctiles.insert(key);
+        continue;
+      }
+      ASSERT_TRUE(m.value.IsObject()) << json;
+      for (const auto& f : m.value.GetObject()) per_direction.insert(f.name.GetString());
+    }
+  }
   static void Collect(const std::string& json, std::set<std::string>* keys) {
     rapidjson::Document d;
     d.Parse(json.c_str());
@@ -317,7 +380,10 @@ TEST(Fields, DocumentsCarryExactlyTheTableFields) {
   ASSERT_TRUE(RunPipeline(issue, logs, &issue_sink, &issue_summary).ok());
   sink.pctiles.insert(issue_sink.pctiles.begin(), issue_sink.pctiles.end());
   sink.runs.insert(issue_sink.runs.begin(), issue_sink.runs.end());
+  sink.per_direction.insert(issue_sink.per_direction.begin(), issue_sink.per_direction.end());
   ExpectKeysAreFields(sink.pctiles, ResultFields(), kInPctiles, false, "percentile");
+  ExpectKeysAreFields(sink.per_direction, ResultFields(), kPerDirection, false,
+                      "percentile document direction");
   ExpectKeysAreFields(sink.buckets, ResultFields(), kInBuckets, false, "bucket");
   ExpectKeysAreFields(sink.runs, RunFields(), kInRuns, true, "run");
   ExpectKeysAreFields(sink.stalls, StallFields(), kInStalls, false, "stall");

@@ -166,6 +166,9 @@ std::string RunDocument(const RunInfo& info, const RunMeta& meta, double ns_per_
   // How the bucket documents are coded (hist_code.h); absent in runs pushed before: 1.
   Key(w, RunKey("bucket_version"));
   w.Int(bucket_version);
+  // How the percentile documents are laid out; absent in runs pushed before: 1.
+  Key(w, RunKey("pctiles_version"));
+  w.Int(kPctilesVersion);
   if (!summary.io_shares.empty()) {
     double lowest = summary.io_shares.front().share();
     for (const IoShare& sh : summary.io_shares) lowest = std::min(lowest, sh.share());

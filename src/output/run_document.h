@@ -12,6 +12,12 @@
 
 namespace fiohist {
 
+/// The `pctiles_version` of percentile documents (in each and in the run document): 2 since
+/// one document per scope, host, job, resolution and window holds every direction, each
+/// direction's statistics in an object named after it (`read.p99`); runs without it (1)
+/// have one document per direction (`direction`, `p99`).
+constexpr int kPctilesVersion = 2;
+
 /// Who a push belongs to: the run name and the user's tags and labels.
 struct RunMeta {
   std::string run;

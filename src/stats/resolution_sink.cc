@@ -96,6 +96,37 @@ struct ResolutionSink::Series {
   size_t order = 0;  // index in order_
 };
 
+// Whether the windows of `level` are handed on as they close (their level is written and
+// so is one above, or this is the coarsest asked for): else they are held (Emit).
+bool ResolutionSink::Decided(size_t level) const {
+  bool above = level + 1 >= multiples_.size();
+  for (size_t l = level + 1; !above && l < multiples_.size(); ++l) above = Kept(l);
+  return Kept(level) && above;
+}
+
+Status ResolutionSink::CloseBefore(Entity& e, int64_t start_ms) {
+  for (size_t level = 0; level < multiples_.size(); ++level) {
+    const QuantumGrid grid(info_.grid_origin_ms, info_.quantum_ms * multiples_[level]);
+    const int64_t window_start = grid.Start(grid.IndexOf(start_ms));
+    for (Series* s : e.series) {
+      if (s == nullptr || !s->windows[level].open || s->windows[level].start_ms == window_start) {
+        continue;
+      }
+      Status st = Close(*s, level);
+      if (!st.ok()) return st;
+    }
+    // A direction without a window at this level since its held one: handed on with the
+    // others' (Emit releases a held window when the next one of its own series closes).
+    if (!Decided(level)) continue;
+    for (Series* s : e.series) {
+      if (s == nullptr) continue;
+      Status st = Release(*s, level, false);
+      if (!st.ok()) return st;
+    }
+  }
+  return Status();
+}
+
 ResolutionSink::ResolutionSink(ResultSink* inner, std::vector<int> multiples, int job_resolution)
     : inner_(inner), multiples_(std::move(multiples)), job_resolution_(job_resolution) {
   if (std::find(multiples_.begin(), multiples_.end(), job_resolution_) == multiples_.end()) {
@@ -118,6 +149,7 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
   Status s = inner_->Quantum(r);
   if (!s.ok() || multiples_.empty()) return s;
   std::unique_ptr<Series>& slot = series_[Key(r.kind, r.direction, r.host, r.job)];
+  Entity& entity = entities_[Key(r.kind, Direction::kAll, r.host, r.job)];
   if (!slot) {
     slot = std::make_unique<Series>();
     slot->key.kind = r.kind;
@@ -128,6 +160,7 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
     slot->held.resize(multiples_.size());
     slot->order = order_.size();
     order_.push_back(slot.get());
+    entity.series[static_cast<size_t>(r.direction)] = slot.get();
   }
   // The windows each level has within the run, from the quanta themselves: complete once
   // the last quantum is in (End, or JobDone after every cluster quantum), before any
@@ -136,6 +169,8 @@ Status ResolutionSink::Quantum(const ScopeResult& r) {
     const QuantumGrid grid(info_.grid_origin_ms, info_.quantum_ms * multiples_[level]);
     spans_[level].See(grid.Start(grid.IndexOf(r.start_ms)));
   }
+  Status st = CloseBefore(entity, r.start_ms);
+  if (!st.ok()) return st;
   const Part part{r.coverage * static_cast<double>(info_.quantum_ms), 1, r.partial};
   return Add(*slot, 0, r.start_ms, r.histogram, r.logs, part);
 }
@@ -237,10 +272,8 @@ Status ResolutionSink::Emit(Series& s, size_t level, ScopeResult r) {
   // windows always has: so only a first window waits. Job windows finer than the job
   // resolution are only summed.
   if (s.key.kind == ScopeKind::kJob && multiples_[level] < job_resolution_) return Status();
-  bool above = level + 1 >= multiples_.size();
-  for (size_t l = level + 1; !above && l < multiples_.size(); ++l) above = Kept(l);
   Series::Held& h = s.held[level];
-  if (!r.widest && (!Kept(level) || !above)) {
+  if (!r.widest && !Decided(level)) {
     if (h.any) {  // never two (see above); hand the older on rather than lose it
       Status st = Release(s, level, false);
       if (!st.ok()) return st;
@@ -294,6 +327,7 @@ Status ResolutionSink::JobDone(const std::string& host, const std::string& job) 
     order_[it->second->order] = nullptr;
     series_.erase(it);
   }
+  entities_.erase(Key(ScopeKind::kJob, Direction::kAll, host, job));
   return inner_->JobDone(host, job);
 }
 

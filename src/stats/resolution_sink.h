@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -86,6 +87,17 @@ class ResolutionSink : public ResultSink {
 
  private:
   struct Series;
+  // The series of one scope, host and job, by Direction: their windows close together, so
+  // that every direction of an entity's window is handed on in the same call to Quantum()
+  // (between two results of the quantum grid), JobDone() or End(): one percentile document
+  // holds them all (DocumentSink).
+  struct Entity {
+    std::array<Series*, 4> series{};
+  };
+  // Closes the windows of `e`'s series, level by level, that end before `start_ms`'s
+  // (a quantum of the entity in a later window), and hands on the held windows of levels
+  // now known to be written.
+  Status CloseBefore(Entity& e, int64_t start_ms);
   // What a quantum or a closed window adds to the coverage of the window holding it.
   struct Part {
     double covered_ms;  // coverage x length
@@ -106,6 +118,8 @@ class ResolutionSink : public ResultSink {
   // Written: fewer windows than the level below (nested windows: the same number means the
   // same boundaries). Once true, it stays true as the run grows.
   bool Kept(size_t level) const { return level == 0 || Count(level) < Count(level - 1); }
+  // Windows of `level` are handed on as they close (Emit), not held.
+  bool Decided(size_t level) const;
   // The coarsest written, though not the coarsest asked for.
   bool Widest(size_t level) const;
   // The multiple of the next finer level written below `level` (1: the quantum).
@@ -139,6 +153,7 @@ class ResolutionSink : public ResultSink {
   int job_resolution_;
   RunInfo info_;
   std::unordered_map<std::string, std::unique_ptr<Series>> series_;
+  std::unordered_map<std::string, Entity> entities_;  // by Key() without the direction
   // In order of first appearance, for a stable end; null where JobDone() finished one.
   std::vector<Series*> order_;
   std::vector<Span> spans_;     // by level

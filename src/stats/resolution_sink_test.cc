@@ -122,6 +122,67 @@ TEST(ResolutionSink, WindowsWithPartialQuantaArePartial) {
   EXPECT_DOUBLE_EQ(windows[4000]->coverage, (1007 + 1) / 4000.0);
 }
 
+// Records which coarse windows (resolution, start, direction) come in which group: between
+// two results of the quantum grid, or at the end (DocumentSink writes a group's windows as
+// one document per window).
+class WindowGroups : public ResultSink {
+ public:
+  Status Begin(const RunInfo&) override { return Status(); }
+  Status Quantum(const ScopeResult& r) override {
+    if (r.resolution == 1) {
+      ++group;
+      return Status();
+    }
+    const auto key = std::make_pair(r.resolution, r.start_ms);
+    if (groups.count(key) && groups[key] != group) split.push_back(key);
+    groups[key] = group;
+    directions[key].push_back(r.direction);
+    return Status();
+  }
+  Status WholeRun(const ScopeResult&) override { return Status(); }
+  Status End(const RunSummary&) override {
+    ++group;
+    return Status();
+  }
+  int group = 0;
+  std::map<std::pair<int, int64_t>, int> groups;
+  std::map<std::pair<int, int64_t>, std::vector<Direction>> directions;
+  std::vector<std::pair<int, int64_t>> split;  // windows whose directions came apart
+};
+
+// An entity's windows of every direction close together, in the call that hands on its
+// first quantum of a later window: also a direction without any quantum there (read stops
+// after 3 s, write goes on), whose window would otherwise wait for its own next quantum or
+// the end of the run.
+TEST(ResolutionSink, AnEntitysDirectionsCloseTogether) {
+  WindowGroups groups;
+  ResolutionSink sink(&groups, {5, 10});
+  RunInfo info;
+  info.quantum_ms = 1000;
+  ASSERT_TRUE(sink.Begin(info).ok());
+  for (int q = 0; q < 30; ++q) {
+    for (Direction d : {Direction::kRead, Direction::kWrite, Direction::kAll}) {
+      if (d == Direction::kRead && q >= 3) continue;
+      ScopeResult r;
+      r.start_ms = q * 1000;
+      r.end_ms = r.start_ms + 1000;
+      r.direction = d;
+      r.logs = 1;
+      ASSERT_TRUE(sink.Quantum(r).ok());
+    }
+  }
+  ASSERT_TRUE(sink.End(RunSummary()).ok());
+  EXPECT_TRUE(groups.split.empty())
+      << groups.split.size() << " windows split, e.g. res " << groups.split.front().first << " at "
+      << groups.split.front().second;
+  // Read's first windows of both levels come with write's and all's, before the next quantum.
+  for (int res : {5, 10}) {
+    const auto key = std::make_pair(res, int64_t{0});
+    EXPECT_EQ(groups.directions[key].size(), 3u) << res;
+    EXPECT_LT(groups.groups[key], 30 * 2) << res;  // not at the end
+  }
+}
+
 // Keeps the summary End() receives.
 class SummarySink : public CollectingSink {
  public:

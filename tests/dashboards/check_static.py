@@ -171,9 +171,13 @@ def expand_variables(text, variables):
     texts = [text]
     for name in set(dl.variable_refs(text)):
         v = variables.get(name)
-        if not v or v.get("type") != "custom":
+        if name == "direction" and v:
+            # A query variable over the documents' `directions`: fio's, each an object.
+            values = ["read", "write", "trim", "all"]
+        elif not v or v.get("type") != "custom":
             continue
-        values = [o["value"] for o in v.get("options", [])]
+        else:
+            values = [o["value"] for o in v.get("options", [])]
         texts = [t.replace("${" + name + "}", x).replace("$" + name, x)
                  for t in texts for x in values]
     return texts
@@ -630,6 +634,16 @@ PERCENTILE_FIELD = re.compile(r"p\d+(?:_\d+)?")
 FEW_IOS_ALIAS = ": too few I/Os"
 
 
+# pctiles_version 2: a direction's statistics are under its object (`${direction}.p99`,
+# `all.iops`; queries `${direction:raw}.few_ios:p99`). The checks of what a panel draws read
+# them without it.
+DIRECTION_PREFIX = re.compile(r"(?:\$\{direction(?::raw)?\}|\b(?:read|write|trim|all))\.")
+
+
+def bare(text):
+    return DIRECTION_PREFIX.sub("", text or "")
+
+
 def check_few_ios(fname, d):
     """A percentile resting on too few I/Os for an upper bound (few_ios) is hidden from its
     line; shown (variable few_ios) only as grey points; the band of the chosen percentile
@@ -644,9 +658,9 @@ def check_few_ios(fname, d):
         band = False
         for t in p.get("targets", []):
             where = f"{fname} panel {p.get('id')} {t.get('refId')}"
-            q = t.get("query", "")
+            q = bare(t.get("query", ""))
             for m in t.get("metrics", []):
-                f = m.get("field") or ""
+                f = bare(m.get("field"))
                 if "$band" in f or "${band}" in f:
                     band = True
                     if "NOT few_ios:$band" not in q:
@@ -744,7 +758,8 @@ def check_required_panels(dashboards):
     panels = [(f, p) for f, d in dashboards.items() for p in dl.iter_panels(d)]
 
     def fields(p):
-        return {(m["type"], m.get("field")) for t in p.get("targets", []) for m in t["metrics"]}
+        return {(m["type"], bare(m.get("field")) if m.get("field") else None)
+                for t in p.get("targets", []) for m in t["metrics"]}
 
     want_pct = {("max", f) for f in ("p50", "p90", "p95", "p99", "p99_9", "p99_99", "max")}
     pct = [p for _, p in panels if p["type"] == "timeseries" and want_pct <= fields(p)]
@@ -754,7 +769,7 @@ def check_required_panels(dashboards):
         d = p["fieldConfig"]["defaults"]
         if d.get("unit") != "µs" or d["custom"].get("scaleDistribution", {}).get("type") != "log":
             problem("dashboards", f"panel {p['id']}: percentiles need unit µs and a log y axis")
-        if not any("clamped:true" in t["query"] for t in p["targets"]):
+        if not any("clamped:true" in bare(t["query"]) for t in p["targets"]):
             problem("dashboards", f"panel {p['id']}: no mark for clamped (top bucket) quanta")
     checks = [
         ("IOPS over time", lambda p: ("avg", "iops") in fields(p) and p["type"] == "timeseries"),
@@ -771,7 +786,7 @@ def check_required_panels(dashboards):
         if not any(pred(p) for _, p in panels):
             problem("dashboards", f"no {name} panel")
     ann = [a for d in dashboards.values() for a in d.get("annotations", {}).get("list", [])
-           if "clamped:true" in dl.annotation_query(a)]
+           if "clamped:true" in bare(dl.annotation_query(a))]
     if not ann:
         problem("dashboards", "no annotation of clamped quanta")
 

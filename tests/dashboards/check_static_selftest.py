@@ -106,9 +106,10 @@ MUTATIONS = [
     ("variable on a non-keyword",
      edit_json(OV, lambda d: d["templating"]["list"][0].update(
          query=json.dumps({"find": "terms", "field": "duration_s"}))), "needs one of"),
+    # The first object of a direction (`all`): what the panels read as ${direction}.p99.
     ("p99 mapped as keyword",
-     edit_text("mappings/fiohist-pctiles.json", '"p99": {\n          "type": "double"',
-               '"p99": {\n          "type": "keyword"'), "needs one of"),
+     edit_text("mappings/fiohist-pctiles.json", '"p99": {\n              "type": "double"',
+               '"p99": {\n              "type": "keyword"'), "needs one of"),
     ("ISO date format first",
      edit_text("mappings/fiohist-runs.json", '"epoch_millis||strict_date_optional_time"',
                '"strict_date_optional_time||epoch_millis"'), "must list epoch_millis first"),
@@ -157,10 +158,10 @@ MUTATIONS = [
     ("p99 drawn where it rests on too few I/Os",
      edit_json(OV, lambda d: next(t for t in panel(d, 1)["targets"] if t["refId"] == "p99")
                .update(query=next(t for t in panel(d, 1)["targets"] if t["refId"] == "p99")
-                       ["query"].replace(" AND NOT few_ios:p99", ""))),
+                       ["query"].replace(" AND NOT ${direction:raw}.few_ios:p99", ""))),
      "p99 drawn where it rests on too few I/Os"),
     ("first p99 query without its few_ios filter",
-     edit_text(OV, " AND NOT few_ios:p99\"", "\""), "rests on too few I/Os"),
+     edit_text(OV, " AND NOT ${direction:raw}.few_ios:p99\"", "\""), "rests on too few I/Os"),
     ("alert window shorter than the evaluation interval",
      edit_text(ALERTS, "from: 120", "from: 30"), "shorter than the group's interval"),
     ("alert max on a keyword",

@@ -134,8 +134,13 @@ class Zoom:
                 rows = [r for r in self.rows(m) if frm <= r["start_ms"] <= to]
                 by_host = any(b.get("field") == "host" for b in t["bucketAggs"])
                 for metric in t["metrics"]:
-                    field = metric["field"]
-                    name_ = f"{metric['type']} {field}"
+                    # A direction's statistic is a field of its object (`all.p99`); the CSV
+                    # (of direction all) names the statistic.
+                    shown = variables.plain(metric["field"])
+                    if not shown.startswith("all."):
+                        continue  # another direction's (the IOPS panel draws each)
+                    field = live.bare(shown)
+                    name_ = f"{metric['type']} {shown}"
                     for host in sorted({r["host"] for r in rows if r["host"]}) if by_host \
                             else [None]:
                         want = {g.bucket_start(r["start_ms"], iv, off): r[column(field)]
@@ -163,8 +168,10 @@ class Zoom:
             for t in p["targets"]:
                 ds = ds_by_uid[t["datasource"]["uid"]]
                 out = self.query(ds, p, t, 0, 2 ** 42, 1000, variables)
-                metric = t["metrics"][0]
-                col = f"{metric['type']} {metric['field']}"
+                metric = dict(t["metrics"][0])
+                shown = variables.plain(metric["field"])
+                metric["field"] = live.bare(shown)
+                col = f"{metric['type']} {shown}"
                 got = {r["elapsed_s"]: r[col] for r in out["rows"]
                        if r.get("run") == self.run}
                 want = {}
@@ -189,7 +196,7 @@ def one_per_point(zoom, es, run):
         m = zoom.resolution_for(iv)
         q = {"bool": {"filter": [
             {"term": {"run": run}}, {"term": {"scope": "cluster"}},
-            {"term": {"direction": "all"}},
+            {"term": {"directions": "all"}},
             {"range": {"zoom_gt_ms": {"lt": iv}}}, {"range": {"zoom_le_ms": {"gte": iv}}}]}}
         code, r = es.call("POST", "/fiohist-pctiles*/_search", {
             "size": 10000, "query": q, "_source": ["@timestamp", "resolution"]})

@@ -314,6 +314,20 @@ def annotation_request(a, frm, to, variables):
                           "query": variables.lucene(annotation_query(a) or "*")}}]}}}
 
 
+def source_field(src, name):
+    """A field of _source as Grafana's annotation processing reads it
+    (processHitsToAnnotationEvents, getFieldFromSource: the name split at dots, each part a
+    key of the object before: `all.lower_bound`); None where a part is missing."""
+    if not name:
+        return None
+    v = src
+    for part in name.split("."):
+        if not isinstance(v, dict) or part not in v:
+            return None
+        v = v[part]
+    return v
+
+
 def annotation_events(a, hits):
     """The annotation events Grafana makes of the hits (its legacy Elasticsearch annotation
     processing): time and timeEnd from timeField and timeEndField of _source (epoch ms or ISO
@@ -327,10 +341,11 @@ def annotation_events(a, hits):
     out = []
     for h in hits:
         src = h["_source"]
-        e = {"time": ms(src[a["timeField"]]), "text": src.get(a.get("textField"), "") or ""}
+        e = {"time": ms(src[a["timeField"]]),
+             "text": source_field(src, a.get("textField")) or ""}
         if a.get("timeEndField") and src.get(a["timeEndField"]):
             e["timeEnd"] = ms(src[a["timeEndField"]])
-        tags = src.get(a.get("tagsField")) if a.get("tagsField") else None
+        tags = source_field(src, a.get("tagsField")) if a.get("tagsField") else None
         e["tags"] = tags.split(",") if isinstance(tags, str) else (tags or [])
         out.append(e)
     return out

@@ -98,6 +98,7 @@ def make_run(run, start_ms, seed, clamp_quantum=None):
                         acc = per.setdefault(key, {})
                         for b, c in h.items():
                             acc[b] = acc.get(b, 0.0) + c
+        merged = {}  # (scope, host, job) -> its percentile document of the quantum
         for (scope, host, job, d), hist in sorted(per.items()):
             s = stats(hist)
             logs = 1 if scope == "job" else (2 if scope == "host" else len(jobs))
@@ -109,14 +110,23 @@ def make_run(run, start_ms, seed, clamp_quantum=None):
                 common["host"] = host
             if job:
                 common["job"] = job
-            # One resolution (the quantum) drawn at every zoom level: docs/documents.md.
-            pdoc = dict(common, resolution=1, zoom_gt_ms=0, zoom_le_ms=2 ** 53,
-                        iops=s["samples"] / QUANTUM_S,
+            # One resolution (the quantum) drawn at every zoom level: docs/documents.md. One
+            # document per scope, host, job and quantum holding every direction as an object
+            # (pctiles_version 2), as push writes them.
+            part = dict(samples=s["samples"], iops=s["samples"] / QUANTUM_S,
                         **{k: s[k] for k in ("min", "mean", "max", "top_bucket", "lower_bound",
                                              "clamped")},
                         **{n: s[n] for n, _ in PCTS})
-            docs.append(("fiohist-pctiles", doc_id("pctiles", run, qs, scope, host, job, d),
-                         pdoc))
+            pdoc = merged.get((scope, host, job))
+            if pdoc is None:
+                pdoc = {k: v for k, v in common.items() if k not in ("direction", "samples")}
+                pdoc.update(resolution=1, zoom_gt_ms=0, zoom_le_ms=2 ** 53, pctiles_version=2,
+                            directions=[])
+                merged[(scope, host, job)] = pdoc
+                docs.append(("fiohist-pctiles", doc_id("pctiles", run, qs, scope, host, job, ""),
+                             pdoc))
+            pdoc["directions"].append(d)
+            pdoc[d] = part
             if scope == "job" and d != "all":
                 # As push writes them: per job and real direction (which also counts as
                 # `all`), fixed-point counts (latency_scale), one copy (docs/documents.md).

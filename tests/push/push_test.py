@@ -93,10 +93,12 @@ for multiple in (10, 60, 600, 3600, 36000):
     level = list(csv.DictReader(io.StringIO(out)))
     windows = len({r["start_ms"] for r in level})
     if multiple == 10 or windows < windows_before:
-        coarse += len(level)
+        # One document per window of a scope, host and job, holding its directions.
+        coarse += len({(r["scope"], r["host"], r["job"], r["start_ms"]) for r in level})
         written.append(multiple)
     windows_before = windows
-quanta_rows = len([r for r in rows if r["scope"] != "job"])
+quanta_rows = len({(r["scope"], r["host"], r["job"], r["start_ms"]) for r in rows
+                   if r["scope"] != "job"})
 
 # Clean slate, then one push.
 run(["delete", "--es-url", URL, "--run", "push-test"] + [])
@@ -109,7 +111,8 @@ said = [l for l in err.splitlines() if l.startswith("fiohist: server: ")]
 check(len(said) == 1 and said[0].startswith("fiohist: server: %s " % product),
       "push says once what the server is and what it decided: %s" % said)
 check(count("push-test", "pctiles", resolution=1) == quanta_rows,
-      "one percentile document per CSV row of cluster and hosts (%d vs %d)"
+      "one percentile document per quantum of the cluster and each host, every direction in "
+      "it (%d vs %d)"
       % (count("push-test", "pctiles", resolution=1), quanta_rows))
 check(count("push-test", "pctiles") == quanta_rows + coarse,
       "and one per row of pctiles at each coarser resolution (%d vs %d)"
@@ -160,10 +163,10 @@ check(run_doc.get("grid") == "logs" and isinstance(origin, int) and 0 <= origin 
 agg = es("POST", "/fiohist-pctiles*/_search", {
     "size": 0,
     "query": {"bool": {"filter": [{"term": {"run": "push-test"}}, {"term": {"scope": "cluster"}},
-                                  {"term": {"direction": "all"}}, {"term": {"resolution": 1}}]}},
+                                  {"term": {"directions": "all"}}, {"term": {"resolution": 1}}]}},
     "aggs": {"t": {"date_histogram": {"field": "@timestamp", "fixed_interval": "1s",
                                       "offset": "+%dms" % (origin or 0), "min_doc_count": 1},
-                   "aggs": {"p99": {"max": {"field": "p99"}}}}}})
+                   "aggs": {"p99": {"max": {"field": "all.p99"}}}}}})
 es_p99 = {b["key"]: b["p99"]["value"] for b in agg["aggregations"]["t"]["buckets"]}
 csv_p99 = {int(r["start_ms"]): float(r["p99"]) for r in rows
            if r["scope"] == "cluster" and r["direction"] == "all" and r["p99"]}
@@ -356,6 +359,32 @@ def ndjson_into_legacy(out_dir):
             fh.write(re.sub(r'"_index":"([a-z0-9.-]+)-\d{4}\.\d\d"', r'"_index":"\1"', text))
 
 
+def compact(o):
+    """JSON as fiohist writes it (load finds some keys by their text)."""
+    return json.dumps(o, separators=(",", ":"))
+
+
+def to_previous_layout(out_dir):
+    """Rewrites a push --out's percentile documents as fiohist wrote them before
+    pctiles_version 2 (one per direction, `direction` and its statistics at the top, ids of
+    their own), and its run document without pctiles_version."""
+    for f in testlib.bulk_files(out_dir):
+        lines = testlib.read_bulk_file(f).splitlines()
+        out = []
+        for a, b in zip(lines[::2], lines[1::2]):
+            action, doc = json.loads(a), json.loads(b)
+            index = next(iter(action.values()))
+            if "-pctiles" in index["_index"] and "directions" in doc:
+                for one in testlib.per_direction([doc]):
+                    act = {"index": dict(index, _id=index["_id"] + "-" + one["direction"])}
+                    out += [compact(act), compact(one)]
+                continue
+            doc.pop("pctiles_version", None)
+            out += [compact(action), compact(doc)]
+        with (gzip.open if f.endswith(".gz") else open)(f, "wt") as fh:
+            fh.write("\n".join(out) + "\n")
+
+
 def make_legacy_indices(prefix):
     """The indices as fiohist wrote them before partitioning: one per kind, no month, the
     mappings of mappings/ (unchanged), 1 shard, 0 replicas."""
@@ -423,6 +452,64 @@ try:
           prefixed_count("upg", "new-run") > 0,
           "delete --run removes the old run from the old indices (%s)" % err.strip()[-200:])
 
+    # A run of the previous percentile layout (one document per direction, no
+    # pctiles_version: made here from push --out's files as an earlier fiohist wrote them)
+    # stays readable by runs, read-back and compare; a push of the same run name replaces it.
+    old_dir = os.path.join(tmp, "old-layout")
+    rc, out, err = run(["push", "--quiet", "--out", old_dir, "--run", "old-layout",
+                        "--index-prefix", "olp"] + LOGS)
+    to_previous_layout(old_dir)
+    rc, out, err = run(["load", old_dir, "--es-url", URL, "--index-prefix", "olp"] + mappings)
+    old_docs = prefixed_count("olp", "old-layout")
+    es("POST", "/olp-*/_refresh")
+    dirs = es("POST", "/olp-pctiles*/_search", {"size": 0, "query": {"term": {
+        "run": "old-layout"}}, "aggs": {"d": {"terms": {"field": "direction"}}}})
+    check(rc == 0 and old_docs > 0 and
+          {b["key"] for b in dirs["aggregations"]["d"]["buckets"]} == {"read", "write", "all"},
+          "a run of the previous layout: one percentile document per direction (%d documents; "
+          "%s)" % (old_docs, err.strip()[-200:]))
+    rc, out, err = run(["runs", "--json", "--es-url", URL, "--index-prefix", "olp"])
+    listed = {json.loads(l)["run"]: json.loads(l) for l in out.splitlines() if l.strip()}
+    check(rc == 0 and listed.get("old-layout", {}).get("documents") == old_docs,
+          "runs lists the run of the previous layout (%s)" % listed.get("old-layout"))
+    rc, out_old, err = run(["pctiles", "--quiet", "--run", "old-layout", "--es-url", URL,
+                            "--index-prefix", "olp"])
+    rc2, out_logs, _ = run(["pctiles", "--quiet"] + LOGS)
+    check(rc == 0 and rc2 == 0 and out_old.splitlines()[0] == out_logs.splitlines()[0] and
+          len(out_old.splitlines()) == len(out_logs.splitlines()),
+          "read-back of the run of the previous layout (%d rows, logs %d; %s)"
+          % (len(out_old.splitlines()), len(out_logs.splitlines()), err.strip()[-200:]))
+    run(push + ["--quiet", "--run", "olp-new", "--index-prefix", "olp"] + LOGS)
+    rc, out, err = run(["compare", "--es-url", URL, "--index-prefix", "olp", "old-layout",
+                        "olp-new"])
+    # Its verdict on the same logs twice: no change, or too little data to say (exit 6).
+    check(rc in (0, 6) and out.strip(), "compare reads the run of the previous layout against "
+          "one of today's (rc %d %s)" % (rc, err.strip()[-200:]))
+    def per_direction_left():
+        es("POST", "/olp-*/_refresh")
+        return es("POST", "/olp-pctiles*/_count", {"query": {"bool": {"filter": [
+            {"term": {"run": "old-layout"}}, {"exists": {"field": "direction"}}]}}})["count"]
+    # load of today's files over it (the same bucket_version): deleted first for the layout.
+    new_dir = os.path.join(tmp, "new-layout")
+    run(["push", "--quiet", "--out", new_dir, "--run", "old-layout", "--index-prefix", "olp"] +
+        LOGS)
+    rc, out, err = run(["load", new_dir, "--es-url", URL, "--index-prefix", "olp"] + mappings)
+    fresh = prefixed_count("olp", "old-layout")
+    check(rc == 0 and "pctiles_version 1" in err and per_direction_left() == 0 and
+          0 < fresh < old_docs,
+          "load of today's files over the run of the previous layout deletes it first (%d -> "
+          "%d documents; %s)" % (old_docs, fresh, err.strip()[-300:]))
+    # And a direct push over it (the old files loaded again first: deleted for the layout).
+    rc, out, err = run(["load", old_dir, "--es-url", URL, "--index-prefix", "olp"] + mappings)
+    check(rc == 0 and "pctiles_version 2" in err and per_direction_left() > 0,
+          "load of the previous layout's files over today's run deletes it first (%s)"
+          % err.strip()[-300:])
+    rc, out, err = run(push + ["--run", "old-layout", "--index-prefix", "olp"] + LOGS)
+    check(rc == 0 and "deleting it before pushing it again" in err and
+          per_direction_left() == 0 and 0 < prefixed_count("olp", "old-layout") < old_docs,
+          "a push over the run of the previous layout deletes it first, then writes one "
+          "document per window (%s)" % err.strip()[-300:])
+
     # Retention: runs relative to the cutoff (now - 90 days).
     cutoff = now - datetime.timedelta(days=90)
     starts = {"ret-old": now - datetime.timedelta(days=400),          # a whole old month
@@ -465,7 +552,7 @@ try:
                         "ret"])
     check(rc == 0 and "nothing ended before the cutoff" in out, "a second run finds nothing")
 finally:
-    for prefix in ("upg", "ret"):
+    for prefix in ("upg", "ret", "olp"):
         try:
             es("DELETE", "/%s-*" % prefix)
             for kind in ("pctiles", "buckets", "runs", "changes"):

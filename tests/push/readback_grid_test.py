@@ -125,7 +125,7 @@ def main():
                     "docvalue_fields": [{"field": "@timestamp", "format": "epoch_millis"}],
                     "query": {"bool": {"filter": [
                         {"term": {"run": RUN}}, {"term": {"scope": "cluster"}},
-                        {"term": {"direction": "all"}}, {"term": {"resolution": 10}}]}}})
+                        {"term": {"directions": "all"}}, {"term": {"resolution": 10}}]}}})
                 docs = {int(float(h["fields"]["@timestamp"][0]))
                         for h in r.get("hits", {}).get("hits", [])}
                 check(docs and docs == set(got),

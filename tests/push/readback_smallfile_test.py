@@ -71,7 +71,8 @@ def documents_carry_op():
         r = search(index, {"size": 0, "query": {"term": {"run": RUN}}, "aggs": {
             "op": {"terms": {"field": "op", "size": 10}},
             "no_op": {"missing": {"field": "op"},
-                      "aggs": {"dir": {"terms": {"field": "direction", "size": 10}}}}}})
+                      "aggs": {"dir": {"terms": {"field": "directions" if index == "pctiles"
+                                                 else "direction", "size": 10}}}}}})
         ops = sorted(b["key"] for b in r["aggregations"]["op"]["buckets"])
         check(ops == sorted(OPS), "%s documents: op %s" % (index, ops))
         no_op = sorted(b["key"] for b in r["aggregations"]["no_op"]["dir"]["buckets"])
@@ -81,7 +82,12 @@ def documents_carry_op():
         bad = []
         for h in r["hits"]["hits"]:
             s = h["_source"]
-            d = s["direction"] if isinstance(s["direction"], list) else [s["direction"]]
+            # A percentile document holds every op of its window (pctiles_version 2), each
+            # an object named after it, and lists them in `directions`.
+            d = s.get("directions") or s["direction"]
+            d = d if isinstance(d, list) else [d]
+            if "directions" in s and not all(isinstance(s.get(x), dict) for x in d):
+                bad.append(("no object", d))
             # A job's bucket document of a window (bucket_version 4) holds each of its ops.
             ops = s["op"] if isinstance(s["op"], list) else [s["op"]]
             if [x for x in d if x != "all"] != ops:
@@ -102,15 +108,16 @@ def dashboard_variable():
     r = search("pctiles", body)
     keys = [b["key"] for b in r["aggregations"]["1"]["buckets"]]
     check(keys == sorted(OPS), "the op variable's query (from the dashboard) offers %s" % keys)
-    # A panel query with op=create: the IOPS panel draws one series per direction.
+    # A panel query with op=create: the windows where create has I/Os (each document holds
+    # every op of its window, pctiles_version 2), all ops with All.
     iops = [t for p in dl.iter_panels(d) if p.get("title", "").startswith("IOPS")
             for t in p.get("targets", [])]
     check(len(iops) == 1, "one IOPS target")
-    for chosen, want in ((["create"], ["all", "create"]), ("$__all", ["all"] + sorted(OPS))):
+    for chosen, want in ((["create"], ["all"] + sorted(OPS)), ("$__all", ["all"] + sorted(OPS))):
         variables = g.Variables(d, {"run": [RUN], "op": chosen, "partial": "true"})
         q = variables.lucene(iops[0]["query"]).replace("$__interval_ms", "1000")
         r = search("pctiles", {"size": 0, "query": {"query_string": {"query": q}},
-                               "aggs": {"dir": {"terms": {"field": "direction", "size": 10}}}})
+                               "aggs": {"dir": {"terms": {"field": "directions", "size": 10}}}})
         got = sorted(b["key"] for b in r["aggregations"]["dir"]["buckets"])
         check(got == want, "IOPS panel with op=%s draws %s (want %s)" % (chosen, got, want))
 
