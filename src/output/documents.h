@@ -206,8 +206,8 @@ class DocumentBuilder {
 
   // JSON fragments fixed for the run.
   std::string meta_json_;  // ,"run":"..","tags":[..],"labels":{..} (parts may be absent)
-  std::array<std::string, 3> scope_json_;      // ,"scope":"cluster" by ScopeKind
-  std::array<std::string, 4> direction_json_;  // ,"direction":"read" by Direction
+  std::array<std::string, 3> scope_json_;             // ,"scope":"cluster" by ScopeKind
+  std::array<std::string, 4> direction_json_;         // ,"direction":"read" by Direction
   std::array<std::string, 4> bucket_direction_json_;  // ,"direction":["read","all"]
   // By the set of real directions (bit d for Direction d) a job document holds:
   // ,"direction":["read","write","all"] (and ,"op":[..] where the slots are ops).
@@ -265,8 +265,8 @@ class DocumentBuilder {
   };
   std::vector<ResolutionJson> resolution_json_;
   std::string zoom_le_key_;
-  std::vector<std::string> percentile_keys_;    // ,"p99_9":
-  std::vector<std::string> lower_bound_names_;  // "p99_9"
+  std::vector<std::string> percentile_keys_;       // ,"p99_9":
+  std::vector<std::string> lower_bound_names_;     // "p99_9"
   std::vector<std::string> low_keys_, high_keys_;  // ,"p99_9_low":  ,"p99_9_high":
   std::string few_ios_key_;
   size_t percentile_room_ = 0;  // bytes a percentile document may need after "samples"
