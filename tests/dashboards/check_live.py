@@ -701,8 +701,8 @@ class Checker:
 def check_heatmap_totals(es, ds, dashboards, run, csv_rows, host_rows, hosts, jobs, frm, to):
     """The heatmap's own query (as Grafana interpolates it) on the buckets index, for a cluster,
     a host and a job selection: the bucket documents it selects must add up, per quantum, to
-    fiohist's I/O count of that selection (the documents are per job and real direction:
-    docs/documents.md), within one I/O per document summed. Needs no `histogram` type: it
+    fiohist's I/O count of that selection (the documents are per job and real direction, or
+    per job and window of quanta: docs/documents.md), within one I/O per document summed. Needs no `histogram` type: it
     reads the documents' `samples`."""
     found = [(d, p, t) for d in dashboards.values() for p in dl.iter_panels(d)
              if p.get("type") == "heatmap" for t in p.get("targets", [])
@@ -727,7 +727,8 @@ def check_heatmap_totals(es, ds, dashboards, run, csv_rows, host_rows, hosts, jo
         body, tt = g.build_target_request(t, "@timestamp", frm, to, 1000,
                                           g.Variables(d, values))
         body.pop("aggs", None)
-        body.update(size=10000, _source=["samples", "job", "direction"],
+        body.update(size=10000,
+                    _source=["samples", "job", "direction", "quanta.offset_ms", "quanta.samples"],
                     docvalue_fields=[{"field": "@timestamp", "format": "epoch_millis"}])
         code, resp = es.call("POST", f"/{index}/_search", body)
         if code != 200:
@@ -747,8 +748,13 @@ def check_heatmap_totals(es, ds, dashboards, run, csv_rows, host_rows, hosts, jo
         got, docs = {}, {}
         for h in hits:
             ts = int(float(h["fields"]["@timestamp"][0]))
-            got[ts] = got.get(ts, 0.0) + float(h["_source"]["samples"])
-            docs[ts] = docs.get(ts, 0) + 1
+            src = h["_source"]
+            # A record-form job document of a window (bucket_version 4) holds its quanta.
+            parts = ([(ts + int(q["offset_ms"]), q["samples"]) for q in src["quanta"]]
+                     if "quanta" in src else [(ts, src["samples"])])
+            for at, samples in parts:
+                got[at] = got.get(at, 0.0) + float(samples)
+                docs[at] = docs.get(at, 0) + 1
         want = {int(r["start_ms"]): r["samples"] for r in want_rows if r["direction"] == "all"}
         bad = [(ts, got.get(ts), w) for ts, w in want.items()
                if w and abs(got.get(ts, 0.0) - w) > docs.get(ts, 1)]

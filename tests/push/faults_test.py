@@ -142,7 +142,9 @@ try:
             return json.loads(r.read())
 
     proxy_call("POST", "/__proxy/fault", {"mode": "delay", "seconds": 0.1, "count": -1})
-    cmd = push(NAME)
+    # Batches of 25: the run is about 1500 documents since documents hold every direction
+    # and bucket documents a window of quanta, so 60 requests, of which 20 are waited for.
+    cmd = push(NAME, batch_docs=25)
     cmd[cmd.index(URL)] = proxy_url
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.time() + 120
