@@ -64,9 +64,6 @@ int FilesBucketVersion(const std::string& index, const std::string& source,
   return key == std::string::npos ? 1 : std::atoi(source.c_str() + key + 17);
 }
 
-/// A run stored with another bucket_version than the files' has other bucket document ids
-/// (one per job and quantum against one per direction), so it is deleted before the files'
-/// documents of it go in: read-back would count both.
 /// The pctiles_version of a percentile document of the files: kPctilesVersion where it says
 /// so, else 1 (one per direction); 0 for another kind of document.
 int FilesPctilesVersion(const std::string& index, const std::string& source,
@@ -75,9 +72,21 @@ int FilesPctilesVersion(const std::string& index, const std::string& source,
   return source.find("\"pctiles_version\":") != std::string::npos ? kPctilesVersion : 1;
 }
 
+/// A run stored with another bucket_version or pctiles_version than the files' has other
+/// document ids, so it is deleted before the files' documents of it go in: read-back would
+/// count both.
 Status DeleteRunOfOtherShape(HttpClient* client, const std::string& prefix, const std::string& run,
                              int files_version, int files_pctiles, const BulkOptions& bulk) {
   RunCatalog catalog(client, prefix);
+  // Documents of another version have other ids: the stored run goes before the files load.
+  const auto delete_run = [&](const char* field, int stored, int files, const char* kind) {
+    std::fprintf(stderr,
+                 "fiohist load: run '%s' is stored with %s %d, the files hold %d (other %s "
+                 "document ids): deleting it before loading it\n",
+                 run.c_str(), field, stored, files, kind);
+    DeleteReport deleted;
+    return catalog.DeleteRun(run, bulk, &deleted);
+  };
   int version = 0;
   Status s = catalog.RunBucketVersion(run, &version);
   if (s.ok() && version > 0 && files_pctiles > 0) {
@@ -85,21 +94,11 @@ Status DeleteRunOfOtherShape(HttpClient* client, const std::string& prefix, cons
     int pctiles = 0;
     s = catalog.RunPctilesVersion(run, &pctiles);
     if (s.ok() && pctiles != files_pctiles) {
-      std::fprintf(stderr,
-                   "fiohist load: run '%s' is stored with pctiles_version %d, the files hold %d "
-                   "(other percentile document ids): deleting it before loading it\n",
-                   run.c_str(), pctiles, files_pctiles);
-      DeleteReport deleted;
-      return catalog.DeleteRun(run, bulk, &deleted);
+      return delete_run("pctiles_version", pctiles, files_pctiles, "percentile");
     }
   }
   if (!s.ok() || version == 0 || version == files_version) return s;
-  std::fprintf(stderr,
-               "fiohist load: run '%s' is stored with bucket_version %d, the files hold %d "
-               "(other bucket document ids): deleting it before loading it\n",
-               run.c_str(), version, files_version);
-  DeleteReport deleted;
-  return catalog.DeleteRun(run, bulk, &deleted);
+  return delete_run("bucket_version", version, files_version, "bucket");
 }
 
 /// The most documents of one run held back while the files have not yet said its

@@ -880,29 +880,22 @@ int64_t DocumentBuilder::AppendRecordList(const ScopeResult& r,
 
 void DocumentBuilder::AppendJobRecords(const ScopeResult& r, const JobQuantumRecords& parts,
                                        std::string* doc) const {
-  size_t mask = 0;
-  double samples = 0;
-  int64_t end_ms = r.start_ms;
-  size_t room = buckets_head_.size() + records_end_key_.size() + records_key_.size() +
-                samples_by_direction_key_.size() + coverage_key_.size() +
-                MaxValueBytes(FieldType::kDate) + kMaxDouble + 12;
-  for (size_t d = 0; d < parts.present.size(); ++d) {
-    if (!parts.present[d]) continue;
-    mask |= size_t{1} << d;
-    samples += parts.samples[d];
-    end_ms = std::max(end_ms, parts.end_ms[d]);
-    room += 2 * (direction_key_json_[d].size() + 1) + kMaxDouble + parts.records[d].size();
-  }
+  DirectionTotals t;
+  t.end_ms = r.start_ms;
+  t.room = buckets_head_.size() + records_end_key_.size() + records_key_.size() +
+           samples_by_direction_key_.size() + coverage_key_.size() +
+           MaxValueBytes(FieldType::kDate) + kMaxDouble + 12;
+  AddDirections(parts, &t);
   Out out(doc);
-  out.Reserve(CommonRoom(r) + room);
-  AppendCommon(r, samples, true, out, &job_direction_json_[mask]);
-  char* p = out.Room(room);
+  out.Reserve(CommonRoom(r) + t.room);
+  AppendCommon(r, t.samples, true, out, &job_direction_json_[t.mask]);
+  char* p = out.Room(t.room);
   // Each direction's own share, as its per-direction document had it (a direction can have
   // I/Os in the quantum without a record starting there).
   p = PutByDirection(p, parts, true);
   p = Put(p, buckets_head_);
   p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
-  p = PutTime(p, end_ms, info_.absolute);
+  p = PutTime(p, t.end_ms, info_.absolute);
   p = PutByDirection(p, parts, false);
   if (r.coverage != 1) {  // the job's, whatever the direction
     p = Put(p, coverage_key_);
@@ -926,6 +919,16 @@ char* DocumentBuilder::PutByDirection(char* p, const JobQuantumRecords& parts, b
   return p;
 }
 
+void DocumentBuilder::AddDirections(const JobQuantumRecords& parts, DirectionTotals* t) const {
+  for (size_t d = 0; d < parts.present.size(); ++d) {
+    if (!parts.present[d]) continue;
+    t->mask |= size_t{1} << d;
+    t->samples += parts.samples[d];
+    t->end_ms = std::max(t->end_ms, parts.end_ms[d]);
+    t->room += 2 * (direction_key_json_[d].size() + 1) + kMaxDouble + parts.records[d].size();
+  }
+}
+
 JobWindowRecords::Quantum& JobWindowRecords::At(int64_t start_ms, int64_t end_ms, double coverage) {
   if (size > 0 && quanta[size - 1].start_ms == start_ms) return quanta[size - 1];
   if (size == quanta.size()) quanta.emplace_back();
@@ -939,28 +942,20 @@ JobWindowRecords::Quantum& JobWindowRecords::At(int64_t start_ms, int64_t end_ms
 
 void DocumentBuilder::AppendJobWindow(const ScopeResult& r, const JobWindowRecords& w,
                                       std::string* doc) const {
-  size_t mask = 0;
-  double samples = 0;
-  int64_t end_ms = w.start_ms;
-  size_t room = buckets_head_.size() + records_end_key_.size() + quanta_key_.size() +
-                MaxValueBytes(FieldType::kDate) + 8;
+  DirectionTotals t;
+  t.end_ms = w.start_ms;
+  t.room = buckets_head_.size() + records_end_key_.size() + quanta_key_.size() +
+           MaxValueBytes(FieldType::kDate) + 8;
   for (size_t i = 0; i < w.size; ++i) {
-    const JobQuantumRecords& parts = w.quanta[i].parts;
     // {"offset_ms":<int64>,"samples":<double>,"samples_by_direction":{},"records":{},
     // "coverage":<double>,"quantum_s":<double>}
-    room += 24 + 20 + common_keys_[kSamplesKey].size() + samples_by_direction_key_.size() +
-            records_key_.size() + coverage_key_.size() + common_keys_[kQuantumKey].size() +
-            3 * kMaxDouble + 8;
-    for (size_t d = 0; d < parts.present.size(); ++d) {
-      if (!parts.present[d]) continue;
-      mask |= size_t{1} << d;
-      samples += parts.samples[d];
-      end_ms = std::max(end_ms, parts.end_ms[d]);
-      room += 2 * (direction_key_json_[d].size() + 1) + kMaxDouble + parts.records[d].size();
-    }
+    t.room += 24 + 20 + common_keys_[kSamplesKey].size() + samples_by_direction_key_.size() +
+              records_key_.size() + coverage_key_.size() + common_keys_[kQuantumKey].size() +
+              3 * kMaxDouble + 8;
+    AddDirections(w.quanta[i].parts, &t);
   }
   Out out(doc);
-  out.Reserve(CommonRoom(r) + room);
+  out.Reserve(CommonRoom(r) + t.room);
   ScopeResult at;  // the place of r, at the window's start
   at.kind = r.kind;
   at.host = r.host;
@@ -968,11 +963,11 @@ void DocumentBuilder::AppendJobWindow(const ScopeResult& r, const JobWindowRecor
   at.logs = r.logs;
   at.start_ms = w.start_ms;
   at.end_ms = w.start_ms + quantum_ms_;
-  AppendCommon(at, samples, true, out, &job_direction_json_[mask]);
-  char* p = out.Room(room);
+  AppendCommon(at, t.samples, true, out, &job_direction_json_[t.mask]);
+  char* p = out.Room(t.room);
   p = Put(p, buckets_head_);
   p = Put(p, records_end_key_);  // read-back of a window reads the records reaching into it
-  p = PutTime(p, end_ms, info_.absolute);
+  p = PutTime(p, t.end_ms, info_.absolute);
   p = Put(p, quanta_key_);
   *p++ = '[';
   for (size_t i = 0; i < w.size; ++i) {

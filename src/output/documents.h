@@ -196,6 +196,15 @@ class DocumentBuilder {
   // `samples_by_direction` (`samples`) or `records` of `parts`: an object by direction name
   // of the directions present (AppendJobRecords, AppendJobWindow).
   char* PutByDirection(char* p, const JobQuantumRecords& parts, bool samples) const;
+  // What a job document sums over the directions present in `parts`: the mask of those
+  // directions, their samples, the last record's end, and the bytes PutByDirection needs.
+  struct DirectionTotals {
+    size_t mask = 0;
+    double samples = 0;
+    int64_t end_ms = 0;
+    size_t room = 0;
+  };
+  void AddDirections(const JobQuantumRecords& parts, DirectionTotals* t) const;
   // Bytes AppendCommon may write for `r`.
   size_t CommonRoom(const ScopeResult& r) const;
 
